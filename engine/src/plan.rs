@@ -1,0 +1,170 @@
+//! The plan language the SQL front end produces and the renderer consumes.
+//!
+//! Relations are referred to by `GlobalId`; columns by position. A plan is
+//! resolved against the catalog once, when planned, so rendering never looks
+//! up names.
+
+use crate::repr::{Column, Datum, GlobalId, Row, Timestamp};
+
+/// Scalar expressions. Evaluation may fail (division by zero); the failure
+/// becomes a `DataflowError` in the collection's error stream.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarExpr {
+    Column(usize),
+    Literal(Datum),
+    Unary(UnaryOp, Box<ScalarExpr>),
+    Binary(BinaryOp, Box<ScalarExpr>, Box<ScalarExpr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+    IsNull,
+    IsNotNull,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Eq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AggregateFunc {
+    /// `count(*)`: counts rows.
+    CountAll,
+    /// `count(expr)`: counts non-NULL values.
+    Count,
+    Sum,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Aggregate {
+    pub func: AggregateFunc,
+    pub expr: ScalarExpr,
+}
+
+/// A relational plan. Output columns of each node are given in the comments.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RelationPlan {
+    /// A catalog relation (table or view): its columns.
+    Get(GlobalId),
+    /// Literal rows.
+    Constant { rows: Vec<Row>, arity: usize },
+    /// The input's columns followed by one column per expression; each
+    /// expression sees the input row extended by the columns before it.
+    Map { input: Box<RelationPlan>, exprs: Vec<ScalarExpr> },
+    /// Rows for which every predicate is `true` (NULL and false drop the row).
+    Filter { input: Box<RelationPlan>, predicates: Vec<ScalarExpr> },
+    /// The listed input columns, in order.
+    Project { input: Box<RelationPlan>, columns: Vec<usize> },
+    /// Inner equi-join: the concatenation of all inputs' columns, restricted
+    /// to rows where every column in each equivalence class is equal (and not
+    /// NULL). Columns are positions in the concatenated row.
+    Join { inputs: Vec<RelationPlan>, equivalences: Vec<Vec<usize>> },
+    /// Group-by key columns followed by one column per aggregate. With an
+    /// empty key and no input rows, no row is produced for `count` and
+    /// friends either: callers that need the SQL global-aggregate row get it
+    /// from `global: true`.
+    Reduce {
+        input: Box<RelationPlan>,
+        group_key: Vec<usize>,
+        aggregates: Vec<Aggregate>,
+        /// `true` for a global aggregate (no GROUP BY): one row even over an
+        /// empty input (count 0, others NULL).
+        global: bool,
+    },
+    /// Removes duplicate rows (SELECT DISTINCT).
+    Distinct { input: Box<RelationPlan> },
+}
+
+/// How a finished SELECT's rows are ordered and cut, applied after the read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Finishing {
+    /// (column, descending) pairs.
+    pub order_by: Vec<(usize, bool)>,
+    pub limit: Option<usize>,
+}
+
+/// `SELECT * FROM x [WHERE ...]`: the shape a fast-path peek can serve when
+/// `x` has an index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimpleSelect {
+    pub relation: GlobalId,
+    pub predicates: Vec<ScalarExpr>,
+}
+
+/// A planned statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Statement {
+    CreateTable { name: String, columns: Vec<Column> },
+    /// Rows are fully evaluated constants, in the table's column order.
+    Insert { table: GlobalId, rows: Vec<Row> },
+    /// Each assignment replaces a column by an expression over the old row.
+    Update { table: GlobalId, assignments: Vec<(usize, ScalarExpr)>, predicates: Vec<ScalarExpr> },
+    Delete { table: GlobalId, predicates: Vec<ScalarExpr> },
+    CreateView { name: String, columns: Vec<Column>, plan: RelationPlan },
+    /// `key` are column positions of `on`. `name` is already defaulted the
+    /// way the real system does (`<relation>_primary_idx`, `<relation>_<cols>_idx`).
+    CreateIndex { name: String, on: GlobalId, key: Vec<usize> },
+    DropIndex { id: GlobalId },
+    DropView { id: GlobalId },
+    DropTable { id: GlobalId },
+    Select {
+        plan: RelationPlan,
+        columns: Vec<Column>,
+        as_of: Option<Timestamp>,
+        finishing: Finishing,
+        /// Set when the query has the fast-path shape.
+        simple: Option<SimpleSelect>,
+    },
+}
+
+/// The kinds of catalog objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjectKind {
+    Table,
+    View,
+    Index,
+    /// A built-in introspection relation.
+    Introspection,
+}
+
+impl ObjectKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectKind::Table => "table",
+            ObjectKind::View => "view",
+            ObjectKind::Index => "index",
+            ObjectKind::Introspection => "source",
+        }
+    }
+}
+
+/// What the planner needs to know about the catalog.
+pub trait Catalog {
+    /// Resolves a relation, index or view name (case-insensitive, unqualified).
+    fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)>;
+    /// The columns of a relation (table, view or introspection relation).
+    fn columns(&self, id: GlobalId) -> Option<Vec<Column>>;
+    /// The name of an object, for default index names.
+    fn name(&self, id: GlobalId) -> Option<String>;
+    /// Whether an object of this name exists (for CREATE name clashes).
+    fn exists(&self, name: &str) -> bool {
+        self.resolve(name).is_some()
+    }
+}
