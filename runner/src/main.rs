@@ -1,1 +1,32 @@
-fn main(){}
+//! `cargo run -p runner testdata`: replays the suite; see `runner --help`.
+
+use runner::app::{self, Env, Status};
+use runner::cli::{self, Invocation, USAGE};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match cli::parse(&args) {
+        Ok(Invocation::Run(options)) => options,
+        Ok(Invocation::Help) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("runner: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let status = app::run(
+        &options,
+        &Env::from_process(),
+        &runner::target::engine,
+        &mut out,
+    );
+    if let Status::Usage(message) = &status {
+        eprintln!("runner: {message}");
+    }
+    ExitCode::from(status.exit_code() as u8)
+}

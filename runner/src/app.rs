@@ -1,0 +1,164 @@
+//! The whole suite: find the files, check each, report, and decide the exit status.
+
+use crate::check::{Checker, FileReport, FileSpec, Problem};
+use crate::cli::Options;
+use crate::discover;
+use crate::golden;
+use crate::report;
+use crate::rewrite;
+use crate::suite::Suite;
+use crate::target::Factory;
+use std::io::Write;
+
+/// The environment variables the runner reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Env {
+    /// `REWRITE`
+    pub rewrite: Option<String>,
+    /// `CI`
+    pub ci: Option<String>,
+}
+
+impl Env {
+    pub fn from_process() -> Env {
+        Env {
+            rewrite: std::env::var("REWRITE").ok(),
+            ci: std::env::var("CI").ok(),
+        }
+    }
+}
+
+/// How a suite run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Every file passed (exit 0).
+    Passed,
+    /// Some file failed (exit 1).
+    Failed,
+    /// Nothing could be run (exit 2), with the reason.
+    Usage(String),
+}
+
+impl Status {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Status::Passed => 0,
+            Status::Failed => 1,
+            Status::Usage(_) => 2,
+        }
+    }
+}
+
+/// Runs the suite described by `options`, printing to `out`.
+pub fn run(options: &Options, env: &Env, factory: &Factory, out: &mut dyn Write) -> Status {
+    match run_inner(options, env, factory, out) {
+        Ok(true) => Status::Passed,
+        Ok(false) => Status::Failed,
+        Err(message) => Status::Usage(message),
+    }
+}
+
+fn run_inner(
+    options: &Options,
+    env: &Env,
+    factory: &Factory,
+    out: &mut dyn Write,
+) -> Result<bool, String> {
+    let rewrite = rewrite::requested(options.rewrite, env.rewrite.as_deref(), env.ci.as_deref())?;
+    let dir = &options.scenarios;
+    if !dir.is_dir() {
+        return Err(format!("{}: not a directory", dir.display()));
+    }
+    let suite_path = options
+        .suite
+        .clone()
+        .unwrap_or_else(|| dir.join("suite.yaml"));
+    let suite = Suite::load(&suite_path)?;
+    let goldens = options
+        .goldens
+        .clone()
+        .unwrap_or_else(|| golden::default_dir(dir));
+
+    let selected = |rel: &std::path::Path| {
+        options
+            .filter
+            .as_ref()
+            .is_none_or(|f| discover::slash_path(rel).contains(f.as_str()))
+    };
+    let scenarios = discover::scenario_files(dir)?;
+    let golden_files = discover::scenario_files(&goldens)?;
+    let orphans: Vec<_> = golden::orphans(&scenarios, &golden_files)
+        .into_iter()
+        .filter(|p| selected(p))
+        .collect();
+    let scenarios: Vec<_> = scenarios.into_iter().filter(|p| selected(p)).collect();
+    if let Some(f) = &options.filter {
+        if scenarios.is_empty() && orphans.is_empty() {
+            return Err(format!(
+                "no scenario under {} matches --filter {f:?}",
+                dir.display()
+            ));
+        }
+    }
+
+    let checker = Checker {
+        suite: &suite,
+        factory,
+        rewrite,
+    };
+    let io = |e: std::io::Error| format!("cannot write the report: {e}");
+    let (mut passed, mut failed) = (0, 0);
+    let mut written = Vec::new();
+    let mut tally = |report: &FileReport, out: &mut dyn Write| -> Result<(), String> {
+        if report.passed() {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        if let Some(w) = &report.written {
+            written.push(w.clone());
+        }
+        out.write_all(report::file(report).as_bytes()).map_err(io)?;
+        out.flush().map_err(io)
+    };
+    for rel in &scenarios {
+        let scenario = dir.join(rel);
+        let golden = goldens.join(rel);
+        let report = checker.check(&FileSpec {
+            scenario: &scenario,
+            scenario_shown: scenario.display().to_string(),
+            golden: &golden,
+            golden_shown: golden.display().to_string(),
+        });
+        tally(&report, out)?;
+    }
+    for rel in &orphans {
+        let golden = goldens.join(rel);
+        let report = FileReport {
+            path: golden.display().to_string(),
+            problems: vec![Problem {
+                summary: format!(
+                    "golden without a scenario (no {}; delete the golden or restore the scenario)",
+                    dir.join(rel).display()
+                ),
+                details: String::new(),
+            }],
+            written: None,
+        };
+        tally(&report, out)?;
+    }
+    if rewrite {
+        let line = if written.is_empty() {
+            "rewrite: no golden changed".to_string()
+        } else {
+            format!(
+                "rewrite: wrote {} golden(s): {}",
+                written.len(),
+                written.join(", ")
+            )
+        };
+        writeln!(out, "{line}").map_err(io)?;
+    }
+    writeln!(out, "{}", report::summary(passed, failed)).map_err(io)?;
+    Ok(failed == 0)
+}

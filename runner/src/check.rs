@@ -1,0 +1,313 @@
+//! Checking one scenario file: parse it, replay it under every run of its
+//! matrix, and hold the runs to each other, to their witnesses and to the
+//! golden (rewriting the golden when asked and allowed).
+
+use crate::diff::{self, Landmark};
+use crate::divergence::{self, Divergence};
+use crate::golden::{self, Golden};
+use crate::header;
+use crate::matrix;
+use crate::parse;
+use crate::replay::{self, RunPanic, RunRecord, Stage};
+use crate::rewrite;
+use crate::script::Script;
+use crate::suite::Suite;
+use crate::target::Factory;
+use crate::transcript::{self, Transcript};
+use crate::witness;
+use std::path::Path;
+
+/// One reason a file fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// One line, for the `FAIL path: ...` line.
+    pub summary: String,
+    /// Further lines, printed under it (may be empty).
+    pub details: String,
+}
+
+impl Problem {
+    fn new(summary: impl Into<String>, details: impl Into<String>) -> Problem {
+        Problem {
+            summary: summary.into(),
+            details: details.into(),
+        }
+    }
+}
+
+/// The verdict on one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileReport {
+    /// The file as shown to the user.
+    pub path: String,
+    /// Empty when the file passes.
+    pub problems: Vec<Problem>,
+    /// The golden written in rewrite mode, if any.
+    pub written: Option<String>,
+}
+
+impl FileReport {
+    pub fn passed(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// What every file is checked with.
+pub struct Checker<'a> {
+    pub suite: &'a Suite,
+    pub factory: &'a Factory<'a>,
+    /// Rewrite mode: write goldens that differ (or are missing) for clean files.
+    pub rewrite: bool,
+}
+
+/// One scenario file and its golden.
+pub struct FileSpec<'a> {
+    pub scenario: &'a Path,
+    pub scenario_shown: String,
+    pub golden: &'a Path,
+    pub golden_shown: String,
+}
+
+impl Checker<'_> {
+    /// Checks one file; never panics on a malformed file or a panicking engine.
+    pub fn check(&self, spec: &FileSpec) -> FileReport {
+        let mut report = FileReport {
+            path: spec.scenario_shown.clone(),
+            problems: Vec::new(),
+            written: None,
+        };
+        let golden = match golden::read(spec.golden) {
+            Ok(g) => g,
+            Err(e) => {
+                report.problems.push(Problem::new(e, ""));
+                Golden::Missing
+            }
+        };
+        let missing_golden = |report: &mut FileReport| {
+            if golden == Golden::Missing {
+                report.problems.push(self.missing_golden(spec));
+            }
+        };
+
+        let prepared = std::fs::read(spec.scenario)
+            .map_err(|e| format!("{}: cannot read: {e}", spec.scenario_shown))
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", spec.scenario_shown))
+            })
+            .and_then(|text| self.prepare(&spec.scenario_shown, &text));
+        let (script, runs) = match prepared {
+            Ok(p) => p,
+            Err(message) => {
+                report.problems.push(Problem::new(message, ""));
+                missing_golden(&mut report);
+                return report;
+            }
+        };
+
+        let mut records = Vec::with_capacity(runs.len());
+        for run in &runs {
+            match replay::replay(&script, run, self.factory) {
+                Ok(r) => records.push(r),
+                Err(p) => {
+                    report
+                        .problems
+                        .push(panic_problem(&spec.scenario_shown, &script, &p));
+                    missing_golden(&mut report);
+                    return report;
+                }
+            }
+        }
+
+        let reference = divergence::reference(&records, script.blocks.len());
+        let transcript = transcript::render(&script, &reference);
+        let landmarks = landmarks(&spec.scenario_shown, &script, &transcript);
+
+        if let Some(d) = divergence::find(&records) {
+            report.problems.push(divergence_problem(
+                &spec.scenario_shown,
+                &script,
+                &records,
+                &reference,
+                &d,
+                &golden,
+            ));
+        }
+        let witness_failures: Vec<(&RunRecord, String)> = records
+            .iter()
+            .filter_map(|r| witness::check(r).err().map(|m| (r, m)))
+            .collect();
+        if !witness_failures.is_empty() {
+            let mut configs: Vec<&str> = Vec::new();
+            for (r, _) in &witness_failures {
+                if !configs.contains(&r.run.configuration.as_str()) {
+                    configs.push(&r.run.configuration);
+                }
+            }
+            let messages: Vec<&str> = witness_failures.iter().map(|(_, m)| m.as_str()).collect();
+            report.problems.push(Problem::new(
+                format!(
+                    "witness failed under {} ({} of {} runs)",
+                    configs.join(", "),
+                    witness_failures.len(),
+                    records.len()
+                ),
+                messages.join("\n"),
+            ));
+        }
+
+        let clean = report.problems.is_empty();
+        let up_to_date = matches!(&golden, Golden::Present(g) if *g == transcript.text);
+        if up_to_date {
+            return report;
+        }
+        if self.rewrite && clean {
+            match rewrite::write_if_changed(spec.golden, &transcript.text) {
+                Ok(_) => report.written = Some(spec.golden_shown.clone()),
+                Err(e) => report.problems.push(Problem::new(
+                    format!("cannot write {}: {e}", spec.golden_shown),
+                    "",
+                )),
+            }
+            return report;
+        }
+        let not_rewritten = if self.rewrite {
+            " (not rewritten: the file has other failures)"
+        } else {
+            ""
+        };
+        match &golden {
+            Golden::Missing => report.problems.push(self.missing_golden(spec)),
+            Golden::Present(g) => report.problems.push(Problem::new(
+                format!(
+                    "transcript differs from {}{not_rewritten}",
+                    spec.golden_shown
+                ),
+                diff::unified(
+                    &format!("{} (golden)", spec.golden_shown),
+                    g,
+                    &format!("{} (replayed)", spec.scenario_shown),
+                    &transcript.text,
+                    &landmarks,
+                ),
+            )),
+        }
+        report
+    }
+
+    /// A missing golden that this invocation does not create.
+    fn missing_golden(&self, spec: &FileSpec) -> Problem {
+        let hint = if self.rewrite {
+            "not created: the file has other failures"
+        } else {
+            "a new scenario gets one with REWRITE=1"
+        };
+        Problem::new(format!("no golden at {} ({hint})", spec.golden_shown), "")
+    }
+
+    /// Header, directives and run matrix of a file, or the first error.
+    fn prepare(&self, shown: &str, text: &str) -> Result<(Script, Vec<matrix::Run>), String> {
+        let header =
+            header::parse(text).map_err(|e| format!("{shown}:{}: {}", e.line, e.message))?;
+        let script = parse::parse(shown, text).map_err(|e| e.to_string())?;
+        let runs = matrix::runs(shown, self.suite, &header, &script).map_err(|e| e.to_string())?;
+        Ok((script, runs))
+    }
+}
+
+/// `path:line: directive`, naming a block in reports.
+fn block_label(shown: &str, script: &Script, block: usize) -> String {
+    let d = &script.blocks[block].directive;
+    format!("{shown}:{}: {}", d.line, d.text)
+}
+
+fn landmarks(shown: &str, script: &Script, transcript: &Transcript) -> Vec<Landmark> {
+    transcript
+        .directive_lines
+        .iter()
+        .enumerate()
+        .map(|(i, &line)| Landmark {
+            line,
+            label: block_label(shown, script, i),
+        })
+        .collect()
+}
+
+fn panic_problem(shown: &str, script: &Script, p: &RunPanic) -> Problem {
+    let stage = match p.stage {
+        Stage::Create => "while building the engine".to_string(),
+        Stage::Directive(i) => format!("at {}", block_label(shown, script, i)),
+        Stage::Witness => "while reading the witness".to_string(),
+    };
+    Problem::new(
+        format!("engine panicked under {}", p.run),
+        format!("{stage}\npanic: {}", p.panic),
+    )
+}
+
+fn divergence_problem(
+    shown: &str,
+    script: &Script,
+    records: &[RunRecord],
+    reference: &[Vec<String>],
+    d: &Divergence,
+    golden: &Golden,
+) -> Problem {
+    let at = block_label(shown, script, d.block);
+    let transcript_of =
+        |run: usize| transcript::render(script, &divergence::outputs_of(&records[run], reference));
+    let lines: Vec<String> = d
+        .differing_blocks
+        .iter()
+        .map(|&b| script.blocks[b].directive.line.to_string())
+        .collect();
+    let mut details = format!(
+        "first difference at {at}; {} directive(s) differ, at line(s) {}\n",
+        lines.len(),
+        lines.join(", ")
+    );
+    for (g, group) in d.groups.iter().enumerate() {
+        let rep = transcript_of(group.runs[0]);
+        let matches = match golden {
+            Golden::Present(text) if *text == rep.text => ", matches the golden",
+            _ => "",
+        };
+        let names: Vec<String> = group
+            .runs
+            .iter()
+            .map(|&r| records[r].run.to_string())
+            .collect();
+        details.push_str(&format!(
+            "group {} ({} run(s){matches}): {}\n",
+            g + 1,
+            group.runs.len(),
+            names.join(", ")
+        ));
+    }
+    let first = &records[d.groups[0].runs[0]];
+    let first_text = transcript_of(d.groups[0].runs[0]);
+    for group in &d.groups[1..] {
+        let other = &records[group.runs[0]];
+        let other_text = transcript_of(group.runs[0]);
+        details.push_str(&diff::unified(
+            &first.run.to_string(),
+            &first_text.text,
+            &other.run.to_string(),
+            &other_text.text,
+            &landmarks(shown, script, &other_text),
+        ));
+    }
+    let mut split = Vec::new();
+    for group in &d.groups {
+        let c = &records[group.runs[0]].run;
+        split.push(c.to_string());
+    }
+    Problem::new(
+        format!(
+            "runs diverged at {shown}:{} ({} vs {})",
+            script.blocks[d.block].directive.line,
+            split[0],
+            split[1..].join(", ")
+        ),
+        details.trim_end().to_string(),
+    )
+}

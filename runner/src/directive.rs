@@ -1,0 +1,388 @@
+//! The directives a scenario may use, validated against DESIGN's table.
+//!
+//! The parser hands over a directive's name, its raw arguments and its input
+//! lines; [`Directive::validate`] turns them into a typed [`Command`] or a
+//! message saying exactly what is wrong.
+
+use engine::repr::Timestamp;
+use engine::Role;
+
+/// The directive names, in the order they are listed in error messages.
+pub const NAMES: &[&str] = &[
+    "statement",
+    "query",
+    "peek",
+    "await",
+    "hold",
+    "release",
+    "allow-compaction",
+    "tick",
+    "pause",
+    "resume",
+    "step",
+];
+
+/// One argument as written: `key`, `key=value` or `key=(a,b)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawArg {
+    pub key: String,
+    /// `None` for a bare flag; one element for `key=value`.
+    pub values: Option<Vec<String>>,
+}
+
+/// What a scenario asks the engine to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Statement {
+        sql: String,
+    },
+    Query {
+        sql: String,
+        /// False with `nosort`: rows are printed in the engine's order.
+        sort: bool,
+    },
+    /// `peek index= [as-of=]` without `name=`: a peek whose result is printed.
+    Peek {
+        index: String,
+        as_of: Option<Timestamp>,
+    },
+    /// `peek index= [as-of=] name=`: the peek is only issued.
+    IssuePeek {
+        index: String,
+        as_of: Option<Timestamp>,
+        name: String,
+    },
+    Await {
+        name: String,
+    },
+    Hold {
+        on: String,
+        at: Timestamp,
+        name: String,
+    },
+    Release {
+        name: String,
+    },
+    AllowCompaction {
+        on: String,
+        since: Timestamp,
+    },
+    Tick,
+    Pause {
+        role: Role,
+        worker: Option<usize>,
+    },
+    Resume {
+        role: Role,
+        worker: Option<usize>,
+    },
+    Step {
+        role: Role,
+        worker: Option<usize>,
+    },
+}
+
+impl Command {
+    /// Whether rows in this command's result are sorted before printing.
+    pub fn sorts_rows(&self) -> bool {
+        !matches!(self, Command::Query { sort: false, .. })
+    }
+
+    /// Whether a `Rows` outcome of this command is a user read result.
+    pub fn is_read(&self) -> bool {
+        matches!(
+            self,
+            Command::Query { .. } | Command::Peek { .. } | Command::Await { .. }
+        )
+    }
+}
+
+/// A validated directive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Directive {
+    /// 1-based line of the directive in its file.
+    pub line: usize,
+    /// The directive line as written, trimmed (used in reports).
+    pub text: String,
+    pub command: Command,
+    /// `configs=(...)`: the configurations it runs under; `None` means all.
+    pub configs: Option<Vec<String>>,
+}
+
+impl Directive {
+    /// Validates a directive; the error is the message (without `path:line:`).
+    pub fn validate(
+        line: usize,
+        text: &str,
+        name: &str,
+        args: Vec<RawArg>,
+        input: &[String],
+    ) -> Result<Directive, String> {
+        if !NAMES.contains(&name) {
+            return Err(format!(
+                "unknown directive `{name}` (expected one of: {})",
+                NAMES.join(", ")
+            ));
+        }
+        let allowed = allowed_arguments(name);
+        if let Some(arg) = args
+            .iter()
+            .find(|a| a.key != "configs" && !allowed.contains(&a.key.as_str()))
+        {
+            let expected = if allowed.is_empty() {
+                "it takes none but `configs=`".to_string()
+            } else {
+                format!("expected {} or `configs=`", quoted(allowed))
+            };
+            return Err(format!(
+                "unknown argument `{}` for `{name}` ({expected})",
+                arg.key
+            ));
+        }
+        let mut args = Args::new(name, args)?;
+        let configs = args.list("configs")?;
+        let command = match name {
+            "statement" => Command::Statement {
+                sql: args.sql(input)?,
+            },
+            "query" => {
+                let sort = !args.flag("nosort")?;
+                Command::Query {
+                    sql: args.sql(input)?,
+                    sort,
+                }
+            }
+            "peek" => {
+                let index = args.required("index", "<index>")?;
+                let as_of = args.optional_timestamp("as-of")?;
+                match args.optional("name")? {
+                    Some(name) => Command::IssuePeek { index, as_of, name },
+                    None => Command::Peek { index, as_of },
+                }
+            }
+            "await" => Command::Await {
+                name: args.required("name", "<peek>")?,
+            },
+            "hold" => Command::Hold {
+                on: args.required("on", "<collection>")?,
+                at: args.required_timestamp("at")?,
+                name: args.required("name", "<hold>")?,
+            },
+            "release" => Command::Release {
+                name: args.required("name", "<hold>")?,
+            },
+            "allow-compaction" => Command::AllowCompaction {
+                on: args.required("on", "<collection>")?,
+                since: args.required_timestamp("since")?,
+            },
+            "tick" => Command::Tick,
+            "pause" | "resume" | "step" => {
+                let role = args.role()?;
+                let worker = args.optional_worker()?;
+                match name {
+                    "pause" => Command::Pause { role, worker },
+                    "resume" => Command::Resume { role, worker },
+                    _ => Command::Step { role, worker },
+                }
+            }
+            _ => unreachable!("checked against NAMES"),
+        };
+        args.finish()?;
+        if !matches!(command, Command::Statement { .. } | Command::Query { .. })
+            && !input.is_empty()
+        {
+            return Err(format!(
+                "`{name}` takes no input lines, found {} before `----`",
+                input.len()
+            ));
+        }
+        Ok(Directive {
+            line,
+            text: text.trim().to_string(),
+            command,
+            configs,
+        })
+    }
+
+    /// Whether this directive runs under the named configuration.
+    pub fn runs_under(&self, configuration: &str) -> bool {
+        match &self.configs {
+            None => true,
+            Some(names) => names.iter().any(|n| n == configuration),
+        }
+    }
+}
+
+/// The arguments each directive accepts besides `configs=`.
+fn allowed_arguments(name: &str) -> &'static [&'static str] {
+    match name {
+        "query" => &["nosort"],
+        "peek" => &["index", "as-of", "name"],
+        "await" | "release" => &["name"],
+        "hold" => &["on", "at", "name"],
+        "allow-compaction" => &["on", "since"],
+        "pause" | "resume" | "step" => &["runtime", "worker"],
+        _ => &[],
+    }
+}
+
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The arguments of one directive, consumed as they are validated.
+struct Args<'a> {
+    directive: &'a str,
+    args: Vec<RawArg>,
+}
+
+impl<'a> Args<'a> {
+    fn new(directive: &'a str, args: Vec<RawArg>) -> Result<Self, String> {
+        for (i, arg) in args.iter().enumerate() {
+            if args[..i].iter().any(|a| a.key == arg.key) {
+                return Err(format!(
+                    "duplicate argument `{}` for `{directive}`",
+                    arg.key
+                ));
+            }
+        }
+        Ok(Args { directive, args })
+    }
+
+    fn take(&mut self, key: &str) -> Option<RawArg> {
+        let i = self.args.iter().position(|a| a.key == key)?;
+        Some(self.args.remove(i))
+    }
+
+    /// `key=value` (one value), if present.
+    fn optional(&mut self, key: &str) -> Result<Option<String>, String> {
+        let directive = self.directive;
+        match self.take(key) {
+            None => Ok(None),
+            Some(RawArg { values: None, .. }) => Err(format!(
+                "argument `{key}` of `{directive}` needs a value (`{key}=...`)"
+            )),
+            Some(RawArg {
+                values: Some(mut values),
+                ..
+            }) => {
+                if values.len() != 1 {
+                    return Err(format!(
+                        "argument `{key}` of `{directive}` takes one value, not a list"
+                    ));
+                }
+                Ok(values.pop())
+            }
+        }
+    }
+
+    fn required(&mut self, key: &str, what: &str) -> Result<String, String> {
+        let directive = self.directive;
+        self.optional(key)?
+            .ok_or_else(|| format!("`{directive}` requires argument `{key}={what}`"))
+    }
+
+    fn timestamp(&self, key: &str, value: &str) -> Result<Timestamp, String> {
+        value.parse::<Timestamp>().map_err(|_| {
+            format!(
+                "argument `{key}` of `{}`: `{value}` is not a timestamp (a non-negative integer)",
+                self.directive
+            )
+        })
+    }
+
+    fn optional_timestamp(&mut self, key: &str) -> Result<Option<Timestamp>, String> {
+        match self.optional(key)? {
+            None => Ok(None),
+            Some(v) => self.timestamp(key, &v).map(Some),
+        }
+    }
+
+    fn required_timestamp(&mut self, key: &str) -> Result<Timestamp, String> {
+        let v = self.required(key, "<timestamp>")?;
+        self.timestamp(key, &v)
+    }
+
+    fn role(&mut self) -> Result<Role, String> {
+        match self.required("runtime", "maintenance|interactive")?.as_str() {
+            "maintenance" => Ok(Role::Maintenance),
+            "interactive" => Ok(Role::Interactive),
+            other => Err(format!(
+                "argument `runtime` of `{}`: `{other}` is not a runtime (maintenance or interactive)",
+                self.directive
+            )),
+        }
+    }
+
+    fn optional_worker(&mut self) -> Result<Option<usize>, String> {
+        match self.optional("worker")? {
+            None => Ok(None),
+            Some(v) => v.parse::<usize>().map(Some).map_err(|_| {
+                format!(
+                    "argument `worker` of `{}`: `{v}` is not a worker index (a non-negative integer)",
+                    self.directive
+                )
+            }),
+        }
+    }
+
+    /// A bare flag; a value is an error.
+    fn flag(&mut self, key: &str) -> Result<bool, String> {
+        match self.take(key) {
+            None => Ok(false),
+            Some(RawArg { values: None, .. }) => Ok(true),
+            Some(_) => Err(format!(
+                "`{key}` is a flag of `{}` and takes no value",
+                self.directive
+            )),
+        }
+    }
+
+    /// `key=(a,b)` or `key=a`: a non-empty list of distinct names.
+    fn list(&mut self, key: &str) -> Result<Option<Vec<String>>, String> {
+        let directive = self.directive;
+        match self.take(key) {
+            None => Ok(None),
+            Some(RawArg { values: None, .. }) => Err(format!(
+                "argument `{key}` of `{directive}` needs a value (`{key}=(a,b)`)"
+            )),
+            Some(RawArg {
+                values: Some(values),
+                ..
+            }) => {
+                for (i, v) in values.iter().enumerate() {
+                    if values[..i].contains(v) {
+                        return Err(format!("argument `{key}` names `{v}` twice"));
+                    }
+                }
+                Ok(Some(values))
+            }
+        }
+    }
+
+    /// The SQL text of the input lines; it must not be empty.
+    fn sql(&self, input: &[String]) -> Result<String, String> {
+        if input.iter().all(|l| l.trim().is_empty()) {
+            return Err(format!(
+                "`{}` needs SQL on the lines between it and `----`",
+                self.directive
+            ));
+        }
+        Ok(input.join("\n"))
+    }
+
+    /// Every argument must have been consumed.
+    fn finish(self) -> Result<(), String> {
+        match self.args.first() {
+            None => Ok(()),
+            Some(arg) => Err(format!(
+                "unknown argument `{}` for `{}`",
+                arg.key, self.directive
+            )),
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! The runs of one file: the suite's configurations x worker counts x
+//! schedules, narrowed by the file's header, and the check that every
+//! directive's `configs=` names configurations the file runs under.
+
+use crate::header::Header;
+use crate::script::{Script, ScriptError};
+use crate::suite::{Schedule, Suite};
+use std::fmt;
+
+/// One replay of a file: a fresh engine under one configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The configuration's name in suite.yaml.
+    pub configuration: String,
+    pub sharing: bool,
+    pub workers: usize,
+    pub schedule: Schedule,
+}
+
+impl Run {
+    /// The engine configuration of this run.
+    pub fn config(&self) -> engine::Config {
+        engine::Config {
+            sharing: self.sharing,
+            workers: self.workers,
+            seed: self.schedule.seed(),
+        }
+    }
+}
+
+impl fmt::Display for Run {
+    /// `shared/workers=2/seed=7`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}/workers={}/{}",
+            self.configuration, self.workers, self.schedule
+        )
+    }
+}
+
+/// The runs of `script` (at `path`, for errors), in a fixed order:
+/// configurations in suite order, then worker counts, then schedules.
+pub fn runs(
+    path: &str,
+    suite: &Suite,
+    header: &Header,
+    script: &Script,
+) -> Result<Vec<Run>, ScriptError> {
+    let error = |line: usize, message: String| ScriptError {
+        path: path.to_string(),
+        line,
+        message,
+    };
+    let known = |name: &str| suite.configuration(name).is_some();
+    let known_list = || {
+        suite
+            .configurations
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let configurations: Vec<_> = match &header.configs {
+        None => suite.configurations.iter().collect(),
+        Some(n) => {
+            if let Some(bad) = n.values.iter().find(|v| !known(v)) {
+                return Err(error(
+                    n.line,
+                    format!(
+                        "header `configs:` names `{bad}`, which suite.yaml does not define (it defines: {})",
+                        known_list()
+                    ),
+                ));
+            }
+            // Keep suite order whatever order the header lists them in.
+            suite
+                .configurations
+                .iter()
+                .filter(|c| n.values.contains(&c.name))
+                .collect()
+        }
+    };
+    for block in &script.blocks {
+        let d = &block.directive;
+        let Some(names) = &d.configs else { continue };
+        if let Some(bad) = names.iter().find(|v| !known(v)) {
+            return Err(error(
+                d.line,
+                format!(
+                    "`configs=` names `{bad}`, which suite.yaml does not define (it defines: {})",
+                    known_list()
+                ),
+            ));
+        }
+        if !configurations.iter().any(|c| d.runs_under(&c.name)) {
+            return Err(error(
+                d.line,
+                "this directive runs under none of the file's configurations".to_string(),
+            ));
+        }
+    }
+    let workers = header
+        .workers
+        .as_ref()
+        .map_or(&suite.workers, |n| &n.values);
+    let schedules = header
+        .seeds
+        .as_ref()
+        .map_or(&suite.schedules, |n| &n.values);
+    let mut runs = Vec::new();
+    for c in configurations {
+        for &w in workers {
+            for &s in schedules {
+                runs.push(Run {
+                    configuration: c.name.clone(),
+                    sharing: c.sharing,
+                    workers: w,
+                    schedule: s,
+                });
+            }
+        }
+    }
+    Ok(runs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{header, parse};
+
+    const SUITE: &str = "configurations:\n  solo: {sharing: false}\n  shared: {sharing: true}\nworkers: [1, 2]\nschedules: [round-robin, 7]\n";
+
+    fn plan(text: &str) -> Result<Vec<String>, ScriptError> {
+        let suite = Suite::parse("suite.yaml", SUITE).unwrap();
+        let script = parse::parse("f.dd", text).unwrap();
+        let header = header::parse(text).unwrap();
+        Ok(runs("f.dd", &suite, &header, &script)?
+            .iter()
+            .map(|r| r.to_string())
+            .collect())
+    }
+
+    #[test]
+    fn full_matrix_in_order() {
+        assert_eq!(
+            plan("tick\n----\n").unwrap(),
+            [
+                "solo/workers=1/round-robin",
+                "solo/workers=1/seed=7",
+                "solo/workers=2/round-robin",
+                "solo/workers=2/seed=7",
+                "shared/workers=1/round-robin",
+                "shared/workers=1/seed=7",
+                "shared/workers=2/round-robin",
+                "shared/workers=2/seed=7",
+            ]
+        );
+    }
+
+    #[test]
+    fn narrowed_by_header() {
+        assert_eq!(
+            plan("# configs: shared, solo\n# workers: 3\n# seeds: 9\n").unwrap(),
+            ["solo/workers=3/seed=9", "shared/workers=3/seed=9"]
+        );
+        assert_eq!(
+            plan("# configs: shared\n").unwrap(),
+            [
+                "shared/workers=1/round-robin",
+                "shared/workers=1/seed=7",
+                "shared/workers=2/round-robin",
+                "shared/workers=2/seed=7"
+            ]
+        );
+    }
+
+    #[test]
+    fn run_config() {
+        let r = Run {
+            configuration: "shared".into(),
+            sharing: true,
+            workers: 2,
+            schedule: Schedule::Seed(7),
+        };
+        assert_eq!(
+            r.config(),
+            engine::Config {
+                sharing: true,
+                workers: 2,
+                seed: Some(7)
+            }
+        );
+    }
+
+    #[test]
+    fn errors() {
+        let e = plan("# configs: solo, turbo\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(
+            e.to_string()
+                .starts_with("f.dd:1: header `configs:` names `turbo`"),
+            "{e}"
+        );
+        let e = plan("tick\n----\n\ntick configs=(solo,turbo)\n----\n").unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("`turbo`"), "{e}");
+        let e = plan("# configs: solo\n\ntick configs=shared\n----\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f.dd:3: this directive runs under none of the file's configurations"
+        );
+    }
+}

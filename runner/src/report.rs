@@ -1,0 +1,75 @@
+//! What the runner prints: one line per file, the details of failures under
+//! it, and the closing `N passed, M failed` line.
+
+use crate::check::FileReport;
+
+/// Indentation of detail lines under a `FAIL` line.
+const INDENT: &str = "    ";
+
+/// The lines printed for one file.
+pub fn file(report: &FileReport) -> String {
+    let mut out = String::new();
+    if report.passed() {
+        out.push_str(&format!("PASS {}", report.path));
+        if let Some(w) = &report.written {
+            out.push_str(&format!(" (wrote {w})"));
+        }
+        out.push('\n');
+        return out;
+    }
+    let summaries: Vec<&str> = report.problems.iter().map(|p| p.summary.as_str()).collect();
+    out.push_str(&format!("FAIL {}: {}\n", report.path, summaries.join("; ")));
+    for p in &report.problems {
+        if p.details.is_empty() {
+            continue;
+        }
+        for line in p.details.lines() {
+            if line.is_empty() {
+                out.push('\n');
+            } else {
+                out.push_str(INDENT);
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The last line: files passed and failed.
+pub fn summary(passed: usize, failed: usize) -> String {
+    format!("{passed} passed, {failed} failed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Problem;
+
+    #[test]
+    fn pass_and_fail_lines() {
+        let mut r = FileReport {
+            path: "testdata/a.dd".into(),
+            problems: vec![],
+            written: None,
+        };
+        assert_eq!(file(&r), "PASS testdata/a.dd\n");
+        r.written = Some("goldens/a.dd".into());
+        assert_eq!(file(&r), "PASS testdata/a.dd (wrote goldens/a.dd)\n");
+        r.problems = vec![
+            Problem {
+                summary: "runs diverged".into(),
+                details: "--- a\n+++ b".into(),
+            },
+            Problem {
+                summary: "no golden".into(),
+                details: String::new(),
+            },
+        ];
+        assert_eq!(
+            file(&r),
+            "FAIL testdata/a.dd: runs diverged; no golden\n    --- a\n    +++ b\n"
+        );
+        assert_eq!(summary(3, 1), "3 passed, 1 failed");
+    }
+}

@@ -1,0 +1,292 @@
+//! `testdata/suite.yaml`: the configurations, worker counts and schedules
+//! every scenario runs under unless its header narrows them.
+//!
+//! ```yaml
+//! configurations:
+//!   solo: {sharing: false}
+//!   shared: {sharing: true}
+//! workers: [1, 2, 3]
+//! schedules: [round-robin, 7, 42]
+//! ```
+//! Configurations keep the order of the file (the first one is the reference
+//! that other runs are compared with); a schedule is `round-robin` or a seed.
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use std::fmt;
+use std::path::Path;
+
+/// How the scheduler picks the next (runtime, worker) to step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Schedule {
+    RoundRobin,
+    Seed(u64),
+}
+
+impl Schedule {
+    /// The engine's `Config::seed`.
+    pub fn seed(self) -> Option<u64> {
+        match self {
+            Schedule::RoundRobin => None,
+            Schedule::Seed(s) => Some(s),
+        }
+    }
+
+    /// Parses `round-robin` or a non-negative integer seed.
+    pub fn parse(s: &str) -> Result<Schedule, String> {
+        if s == "round-robin" {
+            return Ok(Schedule::RoundRobin);
+        }
+        s.parse::<u64>().map(Schedule::Seed).map_err(|_| {
+            format!("`{s}` is not a schedule (`round-robin` or a non-negative integer seed)")
+        })
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Schedule::RoundRobin => write!(f, "round-robin"),
+            Schedule::Seed(s) => write!(f, "seed={s}"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Schedule {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Schedule;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("`round-robin` or a non-negative integer seed")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Schedule, E> {
+                Ok(Schedule::Seed(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Schedule, E> {
+                u64::try_from(v)
+                    .map(Schedule::Seed)
+                    .map_err(|_| E::custom(format!("seed {v} is negative")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Schedule, E> {
+                Schedule::parse(v).map_err(E::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A named configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Configuration {
+    pub name: String,
+    /// Sharing on: a maintenance and an interactive runtime.
+    pub sharing: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigurationSpec {
+    sharing: bool,
+}
+
+/// The configurations in file order.
+struct Configurations(Vec<Configuration>);
+
+impl<'de> Deserialize<'de> for Configurations {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Configurations;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map from configuration name to `{sharing: bool}`")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Configurations, A::Error> {
+                let mut out: Vec<Configuration> = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    let spec: ConfigurationSpec = map.next_value()?;
+                    if out.iter().any(|c| c.name == name) {
+                        return Err(de::Error::custom(format!(
+                            "configuration `{name}` is defined twice"
+                        )));
+                    }
+                    out.push(Configuration {
+                        name,
+                        sharing: spec.sharing,
+                    });
+                }
+                Ok(Configurations(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SuiteSpec {
+    configurations: Configurations,
+    workers: Vec<usize>,
+    schedules: Vec<Schedule>,
+}
+
+/// The whole run matrix before any file narrows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suite {
+    pub configurations: Vec<Configuration>,
+    pub workers: Vec<usize>,
+    pub schedules: Vec<Schedule>,
+}
+
+impl Suite {
+    /// Parses suite.yaml text; `path` is only used in errors.
+    pub fn parse(path: &str, text: &str) -> Result<Suite, String> {
+        let spec: SuiteSpec = yaml_serde::from_str(text).map_err(|e| match e.location() {
+            Some(loc) => format!("{path}:{}: {e}", loc.line()),
+            None => format!("{path}: {e}"),
+        })?;
+        let suite = Suite {
+            configurations: spec.configurations.0,
+            workers: spec.workers,
+            schedules: spec.schedules,
+        };
+        suite.validate().map_err(|m| format!("{path}: {m}"))?;
+        Ok(suite)
+    }
+
+    /// Reads and parses a suite.yaml file.
+    pub fn load(path: &Path) -> Result<Suite, String> {
+        let shown = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        Suite::parse(&shown, &text)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if self.configurations.is_empty() {
+            return Err("`configurations` is empty".into());
+        }
+        for c in &self.configurations {
+            if !is_name(&c.name) {
+                return Err(format!(
+                    "configuration name `{}` must be lowercase letters, digits, `-` or `_`",
+                    c.name
+                ));
+            }
+        }
+        check_list("workers", &self.workers)?;
+        if self.workers.contains(&0) {
+            return Err("`workers` must be at least 1".into());
+        }
+        check_list("schedules", &self.schedules)?;
+        Ok(())
+    }
+
+    /// The configuration of that name.
+    pub fn configuration(&self, name: &str) -> Option<&Configuration> {
+        self.configurations.iter().find(|c| c.name == name)
+    }
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+/// A list must be non-empty and free of duplicates.
+pub(crate) fn check_list<T: PartialEq + fmt::Display>(key: &str, list: &[T]) -> Result<(), String> {
+    if list.is_empty() {
+        return Err(format!("`{key}` is empty"));
+    }
+    for (i, v) in list.iter().enumerate() {
+        if list[..i].contains(v) {
+            return Err(format!("`{key}` lists `{v}` twice"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SUITE: &str = "\
+# comment
+configurations:
+  solo: {sharing: false}
+  shared: {sharing: true}
+workers: [1, 2, 3]
+schedules: [round-robin, 7, 42]
+";
+
+    #[test]
+    fn parses_in_file_order() {
+        let s = Suite::parse("suite.yaml", SUITE).unwrap();
+        assert_eq!(
+            s.configurations,
+            [
+                Configuration {
+                    name: "solo".into(),
+                    sharing: false
+                },
+                Configuration {
+                    name: "shared".into(),
+                    sharing: true
+                },
+            ]
+        );
+        assert_eq!(s.workers, [1, 2, 3]);
+        assert_eq!(
+            s.schedules,
+            [Schedule::RoundRobin, Schedule::Seed(7), Schedule::Seed(42)]
+        );
+        assert_eq!(s.schedules[0].seed(), None);
+        assert_eq!(s.schedules[1].seed(), Some(7));
+        assert_eq!(s.schedules[1].to_string(), "seed=7");
+    }
+
+    #[test]
+    fn the_projects_suite_parses() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/suite.yaml");
+        let s = Suite::load(&path).unwrap();
+        assert!(s.configuration("solo").is_some_and(|c| !c.sharing));
+        assert!(s.configuration("shared").is_some_and(|c| c.sharing));
+        assert_eq!(s.workers, [1, 2, 3]);
+        assert_eq!(s.schedules.len(), 3);
+        assert_eq!(s.schedules[0], Schedule::RoundRobin);
+    }
+
+    fn err(text: &str) -> String {
+        Suite::parse("suite.yaml", text).unwrap_err()
+    }
+
+    #[test]
+    fn errors() {
+        let e = err(
+            "configurations:\n  solo: {sharing: false, extra: 1}\nworkers: [1]\nschedules: [7]\n",
+        );
+        assert!(e.starts_with("suite.yaml:2: "), "{e}");
+        assert!(e.contains("extra"), "{e}");
+        let e = err("configurations:\n  solo: {sharing: false}\nworkers: [1]\nschedules: [fast]\n");
+        assert!(e.contains("`fast` is not a schedule"), "{e}");
+        let e = err("configurations:\n  solo: {sharing: false}\nworkers: [1]\nschedules: [-3]\n");
+        assert!(e.contains("negative"), "{e}");
+        let e = err("configurations:\n  solo: {sharing: false}\nworkers: [1]\n");
+        assert!(e.contains("schedules"), "{e}");
+        let e = err(
+            "configurations:\n  solo: {sharing: false}\nworkers: [1]\nschedules: [7]\nseeds: [1]\n",
+        );
+        assert!(e.contains("seeds"), "{e}");
+        let e = err("configurations: {}\nworkers: [1]\nschedules: [7]\n");
+        assert_eq!(e, "suite.yaml: `configurations` is empty");
+        let e = err("configurations:\n  solo: {sharing: false}\nworkers: [1, 1]\nschedules: [7]\n");
+        assert_eq!(e, "suite.yaml: `workers` lists `1` twice");
+        let e = err("configurations:\n  solo: {sharing: false}\nworkers: [0]\nschedules: [7]\n");
+        assert_eq!(e, "suite.yaml: `workers` must be at least 1");
+        let e = err("configurations:\n  Solo: {sharing: false}\nworkers: [1]\nschedules: [7]\n");
+        assert!(e.contains("`Solo`"), "{e}");
+        let e = err("configurations:\n  solo: {sharing: false}\n  solo: {sharing: true}\nworkers: [1]\nschedules: [7]\n");
+        assert!(e.contains("solo"), "{e}");
+    }
+}

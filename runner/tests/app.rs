@@ -1,0 +1,550 @@
+//! End-to-end tests of the runner on temporary suites, driving a scripted
+//! stand-in for the engine (the reference engine is not needed to test the
+//! runner's own rules).
+
+use engine::repr::Datum;
+use engine::{Config, Outcome, Witness};
+use runner::app::{self, Env, Status};
+use runner::cli::Options;
+use runner::directive::Command;
+use runner::target::{Factory, Target};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// A stand-in engine. Queries are scripted by their SQL text:
+/// - `SELECT rows`: rows 2, 1, NULL (in that order);
+/// - `SELECT workers`: one row, the worker count (so runs diverge by workers);
+/// - `SELECT sharing`: one row, whether sharing is on (diverges by configuration);
+/// - `SELECT panic`: panics;
+/// - `SELECT blank`: a row whose only column is empty text;
+/// - anything else: no rows.
+///
+/// Its witness is honest unless `lie` is set.
+struct Fake {
+    config: Config,
+    reads: u64,
+    lie: bool,
+}
+
+impl Target for Fake {
+    fn execute(&mut self, command: &Command) -> Outcome {
+        match command {
+            Command::Statement { sql } if sql.contains("fail") => Outcome::Error("boom".into()),
+            Command::Statement { .. } | Command::Tick | Command::Hold { .. } => Outcome::Ok,
+            Command::Query { sql, .. } => {
+                self.reads += 1;
+                match sql.as_str() {
+                    "SELECT rows" => Outcome::Rows(vec![
+                        vec![Datum::Int(2), Datum::Text("b".into())],
+                        vec![Datum::Int(1), Datum::Text("a".into())],
+                        vec![Datum::Null, Datum::Null],
+                    ]),
+                    "SELECT workers" => {
+                        Outcome::Rows(vec![vec![Datum::Int(self.config.workers as i64)]])
+                    }
+                    "SELECT sharing" => Outcome::Rows(vec![vec![Datum::Bool(self.config.sharing)]]),
+                    "SELECT panic" => panic!("engine exploded in {:?}", self.config),
+                    "SELECT blank" => Outcome::Rows(vec![vec![Datum::Text(String::new())]]),
+                    _ => Outcome::Rows(vec![]),
+                }
+            }
+            Command::IssuePeek { .. } => Outcome::Issued,
+            Command::Await { .. } => Outcome::Pending("worker 0 is paused".into()),
+            _ => Outcome::Error("unsupported".into()),
+        }
+    }
+
+    fn witness(&self) -> Witness {
+        let honest = if self.config.sharing {
+            Witness {
+                shared_reads: self.reads,
+                local_reads: 0,
+                published: 1,
+            }
+        } else {
+            Witness {
+                shared_reads: 0,
+                local_reads: self.reads,
+                published: 0,
+            }
+        };
+        if self.lie {
+            Witness {
+                shared_reads: 0,
+                local_reads: self.reads,
+                published: 0,
+            }
+        } else {
+            honest
+        }
+    }
+}
+
+/// The configs every fake was built with, in order.
+#[derive(Clone, Default)]
+struct Built(Arc<Mutex<Vec<Config>>>);
+
+fn fake(lie: bool, built: Built) -> impl Fn(&Config) -> Box<dyn Target> {
+    move |config: &Config| {
+        built.0.lock().unwrap().push(config.clone());
+        Box::new(Fake {
+            config: config.clone(),
+            reads: 0,
+            lie,
+        }) as Box<dyn Target>
+    }
+}
+
+const SUITE: &str = "configurations:\n  solo: {sharing: false}\n  shared: {sharing: true}\nworkers: [1, 2]\nschedules: [round-robin, 7]\n";
+
+/// A project directory: `testdata/` (with suite.yaml) and `goldens/`.
+struct Project {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Project {
+    fn new() -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        fs::create_dir_all(root.join("testdata")).unwrap();
+        fs::create_dir_all(root.join("goldens")).unwrap();
+        fs::write(root.join("testdata/suite.yaml"), SUITE).unwrap();
+        Project { _dir: dir, root }
+    }
+
+    fn scenario(&self, rel: &str, text: &str) -> &Self {
+        write(&self.root.join("testdata").join(rel), text);
+        self
+    }
+
+    fn golden(&self, rel: &str, text: &str) -> &Self {
+        write(&self.root.join("goldens").join(rel), text);
+        self
+    }
+
+    fn read_golden(&self, rel: &str) -> Option<String> {
+        fs::read_to_string(self.root.join("goldens").join(rel)).ok()
+    }
+
+    fn options(&self) -> Options {
+        Options {
+            scenarios: self.root.join("testdata"),
+            ..Options::default()
+        }
+    }
+
+    /// Runs the suite; returns the status and the printed report, with the
+    /// temporary root replaced by `ROOT`.
+    fn run_with(&self, options: &Options, env: &Env, factory: &Factory) -> (Status, String) {
+        let mut out = Vec::new();
+        let status = app::run(options, env, factory, &mut out);
+        let text = String::from_utf8(out).unwrap();
+        (status, text.replace(self.root.to_str().unwrap(), "ROOT"))
+    }
+
+    fn run(&self) -> (Status, String) {
+        self.run_with(
+            &self.options(),
+            &Env::default(),
+            &fake(false, Built::default()),
+        )
+    }
+
+    fn rewrite(&self) -> (Status, String) {
+        let options = Options {
+            rewrite: true,
+            ..self.options()
+        };
+        self.run_with(&options, &Env::default(), &fake(false, Built::default()))
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn last_line(report: &str) -> &str {
+    report.lines().last().unwrap()
+}
+
+const BASIC: &str = "# A scenario.\n\nstatement\nCREATE TABLE t (a int)\n----\n\nquery\nSELECT rows\n----\n\nquery nosort\nSELECT rows\n----\n\nquery\nSELECT nothing\n----\n";
+const BASIC_GOLDEN: &str = "# A scenario.\n\nstatement\nCREATE TABLE t (a int)\n----\nok\n\nquery\nSELECT rows\n----\nNULL NULL\n1 a\n2 b\n\nquery nosort\nSELECT rows\n----\n2 b\n1 a\nNULL NULL\n\nquery\nSELECT nothing\n----\n";
+
+#[test]
+fn passing_file() {
+    let p = Project::new();
+    p.scenario("a/basic.dd", BASIC)
+        .golden("a/basic.dd", BASIC_GOLDEN);
+    let (status, out) = p.run();
+    assert_eq!(out, "PASS ROOT/testdata/a/basic.dd\n1 passed, 0 failed\n");
+    assert_eq!(status, Status::Passed);
+    assert_eq!(status.exit_code(), 0);
+}
+
+#[test]
+fn every_run_of_the_matrix_gets_a_fresh_engine() {
+    let p = Project::new();
+    p.scenario("a.dd", "tick\n----\n")
+        .golden("a.dd", "tick\n----\nok\n");
+    p.scenario(
+        "b.dd",
+        "# configs: shared\n# workers: 3\n# seeds: 9, round-robin\n\ntick\n----\n",
+    )
+    .golden(
+        "b.dd",
+        "# configs: shared\n# workers: 3\n# seeds: 9, round-robin\n\ntick\n----\nok\n",
+    );
+    let built = Built::default();
+    let (status, out) = p.run_with(&p.options(), &Env::default(), &fake(false, built.clone()));
+    assert_eq!(status, Status::Passed, "{out}");
+    let configs = built.0.lock().unwrap().clone();
+    let c = |sharing, workers, seed| Config {
+        sharing,
+        workers,
+        seed,
+    };
+    assert_eq!(
+        configs,
+        [
+            c(false, 1, None),
+            c(false, 1, Some(7)),
+            c(false, 2, None),
+            c(false, 2, Some(7)),
+            c(true, 1, None),
+            c(true, 1, Some(7)),
+            c(true, 2, None),
+            c(true, 2, Some(7)),
+            c(true, 3, Some(9)),
+            c(true, 3, None),
+        ]
+    );
+}
+
+#[test]
+fn golden_mismatch_shows_an_annotated_diff() {
+    let p = Project::new();
+    let stale = BASIC_GOLDEN.replace("1 a\n2 b\n\nquery nosort", "1 a\n2 c\n\nquery nosort");
+    p.scenario("basic.dd", BASIC).golden("basic.dd", &stale);
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Failed);
+    let expected = "\
+FAIL ROOT/testdata/basic.dd: transcript differs from ROOT/goldens/basic.dd
+    --- ROOT/goldens/basic.dd (golden)
+    +++ ROOT/testdata/basic.dd (replayed)
+    @@ -10,7 +10,7 @@ ROOT/testdata/basic.dd:7: query
+     ----
+     NULL NULL
+     1 a
+    -2 c
+    +2 b
+     
+     query nosort
+     SELECT rows
+0 passed, 1 failed
+";
+    assert_eq!(out, expected);
+    // Not rewritten without --rewrite.
+    assert_eq!(p.read_golden("basic.dd").unwrap(), stale);
+}
+
+#[test]
+fn rewrite_creates_and_updates_goldens_and_leaves_equal_ones_alone() {
+    let p = Project::new();
+    p.scenario("new.dd", BASIC)
+        .scenario("stale.dd", BASIC)
+        .golden("stale.dd", "old\n")
+        .scenario("same.dd", BASIC)
+        .golden("same.dd", BASIC_GOLDEN);
+    let same = p.root.join("goldens/same.dd");
+    let before = fs::metadata(&same).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Passed, "{out}");
+    assert_eq!(
+        out,
+        "PASS ROOT/testdata/new.dd (wrote ROOT/goldens/new.dd)\n\
+         PASS ROOT/testdata/same.dd\n\
+         PASS ROOT/testdata/stale.dd (wrote ROOT/goldens/stale.dd)\n\
+         rewrite: wrote 2 golden(s): ROOT/goldens/new.dd, ROOT/goldens/stale.dd\n\
+         3 passed, 0 failed\n"
+    );
+    assert_eq!(p.read_golden("new.dd").unwrap(), BASIC_GOLDEN);
+    assert_eq!(p.read_golden("stale.dd").unwrap(), BASIC_GOLDEN);
+    assert_eq!(fs::metadata(&same).unwrap().modified().unwrap(), before);
+    // No temporary files left in the goldens directory.
+    let mut names: Vec<String> = fs::read_dir(p.root.join("goldens"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["new.dd", "same.dd", "stale.dd"]);
+    // Now everything passes without rewriting.
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Passed, "{out}");
+    // REWRITE=1 is the same as --rewrite.
+    p.golden("same.dd", "changed\n");
+    let env = Env {
+        rewrite: Some("1".into()),
+        ci: None,
+    };
+    let (status, out) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
+    assert_eq!(status, Status::Passed, "{out}");
+    assert!(
+        out.contains("rewrite: wrote 1 golden(s): ROOT/goldens/same.dd\n"),
+        "{out}"
+    );
+    assert_eq!(p.read_golden("same.dd").unwrap(), BASIC_GOLDEN);
+}
+
+#[test]
+fn rewrite_is_refused_under_ci() {
+    let p = Project::new();
+    p.scenario("new.dd", BASIC);
+    for (flag, rewrite_env) in [(true, None), (false, Some("1".to_string()))] {
+        let options = Options {
+            rewrite: flag,
+            ..p.options()
+        };
+        let env = Env {
+            rewrite: rewrite_env,
+            ci: Some("true".into()),
+        };
+        let (status, out) = p.run_with(&options, &env, &fake(false, Built::default()));
+        assert_eq!(status.exit_code(), 2);
+        assert!(
+            matches!(&status, Status::Usage(m) if m.contains("refusing to rewrite goldens under CI=true")),
+            "{status:?}"
+        );
+        assert_eq!(out, "", "nothing runs");
+        assert_eq!(p.read_golden("new.dd"), None);
+    }
+    // Checking under CI is fine.
+    let env = Env {
+        rewrite: None,
+        ci: Some("true".into()),
+    };
+    let (status, _) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
+    assert_eq!(status, Status::Failed);
+}
+
+#[test]
+fn missing_and_orphan_goldens_are_both_errors() {
+    let p = Project::new();
+    p.scenario("here.dd", BASIC)
+        .golden("gone.dd", "tick\n----\nok\n");
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Failed);
+    assert_eq!(
+        out,
+        "FAIL ROOT/testdata/here.dd: no golden at ROOT/goldens/here.dd (a new scenario gets one with REWRITE=1)\n\
+         FAIL ROOT/goldens/gone.dd: golden without a scenario (no ROOT/testdata/gone.dd; delete the golden or restore the scenario)\n\
+         0 passed, 2 failed\n"
+    );
+    // Rewrite creates the missing one but neither deletes nor accepts the orphan.
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Failed);
+    assert!(out.starts_with("PASS ROOT/testdata/here.dd (wrote ROOT/goldens/here.dd)\nFAIL ROOT/goldens/gone.dd: golden without a scenario"), "{out}");
+    assert_eq!(last_line(&out), "1 passed, 1 failed");
+    assert!(p.read_golden("gone.dd").is_some());
+}
+
+#[test]
+fn divergence_is_reported_before_the_golden_and_blocks_rewrite() {
+    let p = Project::new();
+    let scenario = "tick\n----\n\nquery\nSELECT sharing\n----\n\nquery\nSELECT workers\n----\n";
+    p.scenario("split.dd", scenario)
+        .golden("split.dd", "stale\n");
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Failed);
+    let first = out.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "FAIL ROOT/testdata/split.dd: runs diverged at ROOT/testdata/split.dd:4 (solo/workers=1/round-robin vs shared/workers=1/round-robin); transcript differs from ROOT/goldens/split.dd (not rewritten: the file has other failures)"
+    );
+    assert!(out.contains("    first difference at ROOT/testdata/split.dd:4: query; 2 directive(s) differ, at line(s) 4, 8\n"), "{out}");
+    assert!(out.contains("    group 1 (4 run(s)): solo/workers=1/round-robin, solo/workers=1/seed=7, solo/workers=2/round-robin, solo/workers=2/seed=7\n"), "{out}");
+    assert!(out.contains("    group 2 (4 run(s)): shared/workers=1/round-robin, shared/workers=1/seed=7, shared/workers=2/round-robin, shared/workers=2/seed=7\n"), "{out}");
+    assert!(out.contains("    --- solo/workers=1/round-robin\n    +++ shared/workers=1/round-robin\n    @@ -5,7 +5,7 @@ ROOT/testdata/split.dd:4: query\n"), "{out}");
+    assert!(out.contains("    -false\n    +true\n"), "{out}");
+    // The divergence comes before the golden diff.
+    let div = out.find("first difference").unwrap();
+    let gold = out.find("(golden)").unwrap();
+    assert!(div < gold, "{out}");
+    assert_eq!(p.read_golden("split.dd").unwrap(), "stale\n");
+    assert_eq!(last_line(&out), "0 passed, 1 failed");
+}
+
+#[test]
+fn divergence_names_the_group_that_matches_the_golden() {
+    let p = Project::new();
+    let scenario = "query\nSELECT workers\n----\n";
+    p.scenario("w.dd", scenario)
+        .golden("w.dd", "query\nSELECT workers\n----\n2\n");
+    let (_, out) = p.run();
+    assert!(out.contains("    group 2 (4 run(s), matches the golden): solo/workers=2/round-robin, solo/workers=2/seed=7, shared/workers=2/round-robin, shared/workers=2/seed=7\n"), "{out}");
+}
+
+#[test]
+fn a_panic_fails_only_its_file() {
+    let p = Project::new();
+    p.scenario("a_panics.dd", "tick\n----\n\nquery\nSELECT panic\n----\n")
+        .scenario("b_fine.dd", "tick\n----\n")
+        .golden("b_fine.dd", "tick\n----\nok\n");
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Failed);
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "FAIL ROOT/testdata/a_panics.dd: engine panicked under solo/workers=1/round-robin; no golden at ROOT/goldens/a_panics.dd (not created: the file has other failures)"
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "    at ROOT/testdata/a_panics.dd:4: query"
+    );
+    let panic_line = lines.next().unwrap();
+    assert!(
+        panic_line.starts_with(
+            "    panic: engine exploded in Config { sharing: false, workers: 1, seed: None } (at "
+        ),
+        "{panic_line}"
+    );
+    assert_eq!(lines.next().unwrap(), "PASS ROOT/testdata/b_fine.dd");
+    assert_eq!(last_line(&out), "1 passed, 1 failed");
+    assert_eq!(p.read_golden("a_panics.dd"), None);
+}
+
+#[test]
+fn a_failed_witness_names_the_configuration_and_blocks_rewrite() {
+    let p = Project::new();
+    p.scenario("w.dd", BASIC);
+    let options = Options {
+        rewrite: true,
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(true, Built::default()));
+    assert_eq!(status, Status::Failed);
+    assert!(out.starts_with("FAIL ROOT/testdata/w.dd: witness failed under shared (4 of 8 runs); no golden at ROOT/goldens/w.dd (not created: the file has other failures)\n"), "{out}");
+    assert!(out.contains("    shared/workers=1/round-robin: sharing is on and 3 directive(s) returned rows, but not every read was served through a shared import (shared_reads=0, local_reads=3, published=0; expected shared_reads > 0 and local_reads = 0)\n"), "{out}");
+    assert_eq!(p.read_golden("w.dd"), None);
+}
+
+#[test]
+fn a_malformed_file_fails_alone() {
+    let p = Project::new();
+    p.scenario("bad.dd", "tick\n----\n\npeek as-of=3\n----\n")
+        .scenario("bad_header.dd", "# workers: 1\n# seedz: 2\ntick\n----\n")
+        .scenario("good.dd", "tick\n----\n")
+        .golden("good.dd", "tick\n----\nok\n")
+        .golden("bad.dd", "whatever\n");
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Failed);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "FAIL ROOT/testdata/bad.dd: ROOT/testdata/bad.dd:4: `peek` requires argument `index=<index>`");
+    assert!(lines[1].starts_with("FAIL ROOT/testdata/bad_header.dd: ROOT/testdata/bad_header.dd:2: unknown header key `seedz`"), "{out}");
+    assert!(
+        lines[1].ends_with(
+            "; no golden at ROOT/goldens/bad_header.dd (a new scenario gets one with REWRITE=1)"
+        ),
+        "{out}"
+    );
+    assert_eq!(lines[2], "PASS ROOT/testdata/good.dd");
+    assert_eq!(lines[3], "1 passed, 2 failed");
+}
+
+#[test]
+fn configs_skip_directives_and_blank_lines_use_the_doubled_form() {
+    let p = Project::new();
+    let scenario = "statement configs=(solo)\nCREATE fail\n----\n\nquery configs=shared\nSELECT sharing\n----\n\nquery\nSELECT blank\n----\n";
+    p.scenario("c.dd", scenario);
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Passed, "{out}");
+    assert_eq!(
+        p.read_golden("c.dd").unwrap(),
+        "statement configs=(solo)\nCREATE fail\n----\nerror: boom\n\nquery configs=shared\nSELECT sharing\n----\ntrue\n\nquery\nSELECT blank\n----\n----\n\n----\n----\n"
+    );
+    // The golden, given as a scenario, replays to itself.
+    let q = Project::new();
+    q.scenario("c.dd", &p.read_golden("c.dd").unwrap())
+        .golden("c.dd", &p.read_golden("c.dd").unwrap());
+    let (status, out) = q.run();
+    assert_eq!(status, Status::Passed, "{out}");
+}
+
+#[test]
+fn peeks_and_pending() {
+    let p = Project::new();
+    p.scenario("p.dd", "peek index=i name=p\n----\n\nawait name=p\n----\n");
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Passed, "{out}");
+    assert_eq!(
+        p.read_golden("p.dd").unwrap(),
+        "peek index=i name=p\n----\nissued\n\nawait name=p\n----\npending: worker 0 is paused\n"
+    );
+}
+
+#[test]
+fn filter_and_goldens_dir() {
+    let p = Project::new();
+    p.scenario("x/one.dd", "tick\n----\n")
+        .scenario("y/two.dd", "tick\n----\n")
+        .golden("x/one.dd", "tick\n----\nok\n");
+    let options = Options {
+        filter: Some("x/".into()),
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(out, "PASS ROOT/testdata/x/one.dd\n1 passed, 0 failed\n");
+    assert_eq!(status, Status::Passed);
+
+    let options = Options {
+        filter: Some("nothing-matches".into()),
+        ..p.options()
+    };
+    let (status, _) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(status.exit_code(), 2);
+
+    let other = p.root.join("elsewhere");
+    write(&other.join("y/two.dd"), "tick\n----\nok\n");
+    let options = Options {
+        filter: Some("two".into()),
+        goldens: Some(other),
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(out, "PASS ROOT/testdata/y/two.dd\n1 passed, 0 failed\n");
+    assert_eq!(status, Status::Passed);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let p = Project::new();
+    let options = Options {
+        scenarios: p.root.join("missing"),
+        ..Options::default()
+    };
+    let (status, _) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(status.exit_code(), 2);
+    fs::write(p.root.join("testdata/suite.yaml"), "configurations: {}\n").unwrap();
+    let (status, _) = p.run();
+    assert!(
+        matches!(&status, Status::Usage(m) if m.contains("suite.yaml")),
+        "{status:?}"
+    );
+    let env = Env {
+        rewrite: Some("maybe".into()),
+        ci: None,
+    };
+    let (status, _) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
+    assert_eq!(status.exit_code(), 2);
+}
+
+#[test]
+fn unknown_configuration_in_configs_is_a_file_error() {
+    let p = Project::new();
+    p.scenario("u.dd", "\ntick configs=(solo,turbo)\n----\n");
+    let (_, out) = p.run();
+    assert!(out.starts_with("FAIL ROOT/testdata/u.dd: ROOT/testdata/u.dd:2: `configs=` names `turbo`, which suite.yaml does not define (it defines: solo, shared)"), "{out}");
+}
