@@ -4,11 +4,23 @@
 //! `Engine` is the whole public surface the conformance runner drives: one
 //! method per scenario directive, each returning an [`Outcome`].
 
+mod catalog;
+mod compute;
+mod coordinator;
+pub mod eval;
+mod introspection;
+mod peek;
 pub mod plan;
+mod render;
 pub mod repr;
+mod runtime;
+mod scheduler;
+mod split;
 pub mod sql;
 
-use repr::{Row, Timestamp};
+pub use coordinator::Engine;
+
+use repr::Row;
 
 /// How an engine is built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,67 +64,4 @@ pub struct Witness {
     pub local_reads: u64,
     /// Arrangements published into the sharing registry.
     pub published: u64,
-}
-
-/// The engine: a catalog, a clock, the runtimes and their scheduler.
-pub struct Engine {
-    _private: (),
-}
-
-impl Engine {
-    pub fn new(_config: Config) -> Engine {
-        todo!("engine under construction")
-    }
-    /// `statement`: one or more SQL statements; `Ok` or `Error`.
-    pub fn statement(&mut self, _sql: &str) -> Outcome {
-        todo!()
-    }
-    /// `query`: one SELECT; `Rows`, `Error` or `Pending`.
-    pub fn query(&mut self, _sql: &str) -> Outcome {
-        todo!()
-    }
-    /// `peek index=<name> [as-of=T]`: a fast-path peek; `Rows`, `Error` or `Pending`.
-    pub fn peek(&mut self, _index: &str, _as_of: Option<Timestamp>) -> Outcome {
-        todo!()
-    }
-    /// `peek ... name=P`: issues the peek only; `Issued` or `Error`.
-    pub fn issue_peek(&mut self, _index: &str, _as_of: Option<Timestamp>, _name: &str) -> Outcome {
-        todo!()
-    }
-    /// `await name=P`: the named peek's result, or `Pending` once quiescent.
-    pub fn await_peek(&mut self, _name: &str) -> Outcome {
-        todo!()
-    }
-    /// `hold on=<name> at=T name=H`
-    pub fn hold(&mut self, _on: &str, _at: Timestamp, _name: &str) -> Outcome {
-        todo!()
-    }
-    /// `release name=H`
-    pub fn release(&mut self, _name: &str) -> Outcome {
-        todo!()
-    }
-    /// `allow-compaction on=<name> since=T`
-    pub fn allow_compaction(&mut self, _on: &str, _since: Timestamp) -> Outcome {
-        todo!()
-    }
-    /// `tick`: advances the clock without writes.
-    pub fn tick(&mut self) -> Outcome {
-        todo!()
-    }
-    /// `pause runtime=R [worker=N]`
-    pub fn pause(&mut self, _role: Role, _worker: Option<usize>) -> Outcome {
-        todo!()
-    }
-    /// `resume runtime=R [worker=N]`
-    pub fn resume(&mut self, _role: Role, _worker: Option<usize>) -> Outcome {
-        todo!()
-    }
-    /// `step runtime=R [worker=N]`: steps the named (possibly paused) workers once.
-    pub fn step(&mut self, _role: Role, _worker: Option<usize>) -> Outcome {
-        todo!()
-    }
-    /// What this engine has done that proves its configuration.
-    pub fn witness(&self) -> Witness {
-        todo!()
-    }
 }

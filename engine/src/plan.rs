@@ -67,15 +67,27 @@ pub enum RelationPlan {
     Constant { rows: Vec<Row>, arity: usize },
     /// The input's columns followed by one column per expression; each
     /// expression sees the input row extended by the columns before it.
-    Map { input: Box<RelationPlan>, exprs: Vec<ScalarExpr> },
+    Map {
+        input: Box<RelationPlan>,
+        exprs: Vec<ScalarExpr>,
+    },
     /// Rows for which every predicate is `true` (NULL and false drop the row).
-    Filter { input: Box<RelationPlan>, predicates: Vec<ScalarExpr> },
+    Filter {
+        input: Box<RelationPlan>,
+        predicates: Vec<ScalarExpr>,
+    },
     /// The listed input columns, in order.
-    Project { input: Box<RelationPlan>, columns: Vec<usize> },
+    Project {
+        input: Box<RelationPlan>,
+        columns: Vec<usize>,
+    },
     /// Inner equi-join: the concatenation of all inputs' columns, restricted
     /// to rows where every column in each equivalence class is equal (and not
     /// NULL). Columns are positions in the concatenated row.
-    Join { inputs: Vec<RelationPlan>, equivalences: Vec<Vec<usize>> },
+    Join {
+        inputs: Vec<RelationPlan>,
+        equivalences: Vec<Vec<usize>>,
+    },
     /// Group-by key columns followed by one column per aggregate. With an
     /// empty key and no input rows, no row is produced for `count` and
     /// friends either: callers that need the SQL global-aggregate row get it
@@ -111,19 +123,46 @@ pub struct SimpleSelect {
 /// A planned statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Statement {
-    CreateTable { name: String, columns: Vec<Column> },
+    CreateTable {
+        name: String,
+        columns: Vec<Column>,
+    },
     /// Rows are fully evaluated constants, in the table's column order.
-    Insert { table: GlobalId, rows: Vec<Row> },
+    Insert {
+        table: GlobalId,
+        rows: Vec<Row>,
+    },
     /// Each assignment replaces a column by an expression over the old row.
-    Update { table: GlobalId, assignments: Vec<(usize, ScalarExpr)>, predicates: Vec<ScalarExpr> },
-    Delete { table: GlobalId, predicates: Vec<ScalarExpr> },
-    CreateView { name: String, columns: Vec<Column>, plan: RelationPlan },
+    Update {
+        table: GlobalId,
+        assignments: Vec<(usize, ScalarExpr)>,
+        predicates: Vec<ScalarExpr>,
+    },
+    Delete {
+        table: GlobalId,
+        predicates: Vec<ScalarExpr>,
+    },
+    CreateView {
+        name: String,
+        columns: Vec<Column>,
+        plan: RelationPlan,
+    },
     /// `key` are column positions of `on`. `name` is already defaulted the
     /// way the real system does (`<relation>_primary_idx`, `<relation>_<cols>_idx`).
-    CreateIndex { name: String, on: GlobalId, key: Vec<usize> },
-    DropIndex { id: GlobalId },
-    DropView { id: GlobalId },
-    DropTable { id: GlobalId },
+    CreateIndex {
+        name: String,
+        on: GlobalId,
+        key: Vec<usize>,
+    },
+    DropIndex {
+        id: GlobalId,
+    },
+    DropView {
+        id: GlobalId,
+    },
+    DropTable {
+        id: GlobalId,
+    },
     Select {
         plan: RelationPlan,
         columns: Vec<Column>,

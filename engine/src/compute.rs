@@ -1,0 +1,591 @@
+//! A worker's compute state: table inputs, exported index arrangements,
+//! live dataflows and pending peeks, and the commands that change them.
+//!
+//! Everything here lives on one worker thread. An index is a pair of
+//! differential arrangements (oks by key, errs by self) whose trace handles
+//! sit in `exports`; a re-export holds further handles on the same traces.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+use differential_dataflow::input::{Input, InputSession};
+use differential_dataflow::operators::arrange::TraceAgent;
+use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
+use differential_dataflow::trace::implementations::{KeySpine, ValSpine};
+use differential_dataflow::trace::{Cursor, TraceReader};
+use timely::progress::Antichain;
+use timely::worker::Worker;
+
+use crate::peek::{self, PeekRequest, PeekResponse};
+use crate::plan::RelationPlan;
+use crate::render::{self, Inputs};
+use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
+use crate::runtime::{ReplySender, WorkerLogic};
+
+/// Rows arranged by key, the value being the whole row.
+pub type OksTrace = TraceAgent<ValSpine<Row, Row, Timestamp, Diff>>;
+/// Errors arranged by themselves.
+pub type ErrsTrace = TraceAgent<KeySpine<DataflowError, Timestamp, Diff>>;
+/// A table's contents arranged by row: the stand-in for a storage shard.
+pub type TableTrace = TraceAgent<KeySpine<Row, Timestamp, Diff>>;
+
+/// The two traces of an index.
+#[derive(Clone)]
+pub struct IndexTraces {
+    pub oks: OksTrace,
+    pub errs: ErrsTrace,
+}
+
+impl IndexTraces {
+    /// Sets logical and physical compaction of both handles to `since`.
+    pub fn allow_compaction(&mut self, since: Timestamp) {
+        let frontier = Antichain::from_elem(since);
+        self.oks.set_logical_compaction(frontier.borrow());
+        self.oks.set_physical_compaction(frontier.borrow());
+        self.errs.set_logical_compaction(frontier.borrow());
+        self.errs.set_physical_compaction(frontier.borrow());
+    }
+
+    /// The lesser of the two traces' uppers (`None`: the empty frontier).
+    pub fn upper(&mut self) -> Option<Timestamp> {
+        let mut oks = Antichain::new();
+        self.oks.read_upper(&mut oks);
+        let mut errs = Antichain::new();
+        self.errs.read_upper(&mut errs);
+        match (oks.first(), errs.first()) {
+            (Some(a), Some(b)) => Some(*a.min(b)),
+            (a, b) => a.or(b).copied(),
+        }
+    }
+
+    /// This handle's logical compaction frontier.
+    pub fn since(&mut self) -> Option<Timestamp> {
+        self.oks.get_logical_compaction().first().copied()
+    }
+
+    /// Whether both handles refer to the same traces as `other`'s.
+    pub fn same_traces(&self, other: &IndexTraces) -> bool {
+        Rc::ptr_eq(
+            &self.oks.trace_box_unstable(),
+            &other.oks.trace_box_unstable(),
+        )
+    }
+}
+
+/// A dataflow installed on this worker. Held by `Rc` by everything that
+/// needs it alive (its exports, dataflows importing its exports); the worker
+/// drops it from timely once only its own list holds it.
+pub struct LiveDataflow {
+    /// Timely's index of the dataflow on this worker.
+    pub timely_index: usize,
+    /// The catalog's dataflow id (shared by all workers and runtimes).
+    pub id: u64,
+    pub name: String,
+    /// Dataflows whose exports this one imports, kept alive with it.
+    pub _imports: Vec<Rc<LiveDataflow>>,
+}
+
+/// An exported index on this worker.
+pub struct Export {
+    pub traces: IndexTraces,
+    /// The dataflow that maintains the traces (for a re-export, its target's).
+    pub maintained_by: Rc<LiveDataflow>,
+    /// The export's own dataflow id as the catalog knows it.
+    pub dataflow_id: u64,
+    /// Whether this export's own dataflow has operators (false for a re-export).
+    pub has_operators: bool,
+}
+
+pub struct Table {
+    pub input: InputSession<Timestamp, Row, Diff>,
+    pub trace: TableTrace,
+}
+
+/// Where a dataflow reads a relation from.
+#[derive(Clone, Debug)]
+pub enum Import {
+    /// A table's contents.
+    Table(GlobalId),
+    /// An index's oks and errs, imported as collections.
+    Index(GlobalId),
+    /// Literal rows (introspection relations, evaluated by the coordinator).
+    Constant(Vec<Row>),
+}
+
+/// A dataflow to build: what it reads, what it computes, when from.
+#[derive(Clone, Debug)]
+pub struct DataflowDesc {
+    pub id: u64,
+    pub name: String,
+    pub as_of: Timestamp,
+    /// Relation id -> where to read it, and its arity.
+    pub imports: BTreeMap<GlobalId, (Import, usize)>,
+    pub plan: RelationPlan,
+}
+
+/// The per-worker state behind every command.
+pub struct ComputeState {
+    pub worker: usize,
+    pub replies: ReplySender<Reply>,
+    pub tables: BTreeMap<GlobalId, Table>,
+    pub exports: BTreeMap<GlobalId, Export>,
+    /// Transient (slow-path) dataflows, by the peek that reads them.
+    pub transients: BTreeMap<u64, (IndexTraces, Rc<LiveDataflow>)>,
+    pub dataflows: Vec<Rc<LiveDataflow>>,
+    pub peeks: BTreeMap<u64, peek::Pending>,
+    /// Where stepping workers leave the frontiers a pending peek waits on.
+    pub board: Arc<Mutex<peek::Board>>,
+}
+
+/// Replies from workers to the coordinator.
+pub enum Reply {
+    Peek {
+        peek: u64,
+        worker: usize,
+        response: PeekResponse,
+    },
+    Report {
+        request: u64,
+        report: WorkerReport,
+    },
+}
+
+/// What introspection needs from one worker.
+#[derive(Clone, Debug, Default)]
+pub struct WorkerReport {
+    pub worker: usize,
+    pub exports: Vec<ExportReport>,
+    /// Catalog dataflow ids and names of dataflows with operators.
+    pub dataflows: Vec<(u64, String)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExportReport {
+    pub id: GlobalId,
+    pub dataflow_id: u64,
+    /// Effective frontiers of the trace: the meet of every handle's since.
+    pub since: Option<Timestamp>,
+    pub upper: Option<Timestamp>,
+    /// Updates in the oks trace, consolidated at its since.
+    pub records: i64,
+    /// Net multiplicity of the errs trace.
+    pub errors: i64,
+    /// Whether the export logs error counts itself: it maintains its errs,
+    /// or the export that did was dropped and it is the first left holding them.
+    pub logs_errors: bool,
+}
+
+impl WorkerLogic for ComputeState {
+    type Reply = Reply;
+    type Shared = Arc<Mutex<peek::Board>>;
+
+    fn new(worker: &mut Worker, replies: ReplySender<Reply>, board: Self::Shared) -> Self {
+        ComputeState {
+            worker: worker.index(),
+            replies,
+            tables: BTreeMap::new(),
+            exports: BTreeMap::new(),
+            transients: BTreeMap::new(),
+            dataflows: Vec::new(),
+            peeks: BTreeMap::new(),
+            board,
+        }
+    }
+
+    fn after_step(&mut self, _worker: &mut Worker) -> bool {
+        self.process_peeks()
+    }
+}
+
+impl ComputeState {
+    /// Creates a table with since `now` and upper `now + 1`.
+    pub fn create_table(&mut self, worker: &mut Worker, id: GlobalId, now: Timestamp) {
+        let (mut input, mut trace) = worker.dataflow_named(&format!("Table {id}"), |scope| {
+            let (input, rows) = scope.new_collection::<Row, Diff>();
+            (input, rows.arrange_by_self().trace)
+        });
+        input.advance_to(now + 1);
+        input.flush();
+        trace.set_logical_compaction(Antichain::from_elem(now).borrow());
+        trace.set_physical_compaction(Antichain::from_elem(now).borrow());
+        self.tables.insert(id, Table { input, trace });
+    }
+
+    /// Applies `updates` to table `id` at `time` (on this worker only).
+    pub fn write(&mut self, id: GlobalId, updates: Vec<(Row, Diff)>) {
+        let table = self.tables.get_mut(&id).expect("table exists");
+        for (row, diff) in updates {
+            table.input.update(row, diff);
+        }
+    }
+
+    /// Closes time `upper - 1` on every table: they all get upper `upper`.
+    pub fn advance_tables(&mut self, upper: Timestamp) {
+        for table in self.tables.values_mut() {
+            table.input.advance_to(upper);
+            table.input.flush();
+        }
+    }
+
+    pub fn drop_table(&mut self, id: GlobalId) {
+        self.tables.remove(&id);
+    }
+
+    /// Builds an index dataflow: renders the plan and arranges it by `key`.
+    pub fn create_index(
+        &mut self,
+        worker: &mut Worker,
+        export: GlobalId,
+        desc: DataflowDesc,
+        key: Vec<usize>,
+    ) {
+        let as_of = desc.as_of;
+        let (traces, live) = self.build(worker, &desc, move |oks, errs| {
+            let oks = oks
+                .map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row))
+                .arrange_by_key_named("ArrangeBy[oks]");
+            let errs = errs.arrange_by_self_named("ArrangeBy[errs]");
+            IndexTraces {
+                oks: oks.trace,
+                errs: errs.trace,
+            }
+        });
+        let mut traces = traces;
+        traces.allow_compaction(as_of);
+        self.exports.insert(
+            export,
+            Export {
+                traces,
+                maintained_by: live,
+                dataflow_id: desc.id,
+                has_operators: true,
+            },
+        );
+    }
+
+    /// Exports `export` as another name for `target`'s arrangement: new
+    /// handles on the same traces, and a dataflow without operators.
+    pub fn reexport(
+        &mut self,
+        export: GlobalId,
+        target: GlobalId,
+        dataflow_id: u64,
+        as_of: Timestamp,
+    ) {
+        let source = self.exports.get(&target).expect("re-export target exists");
+        let mut traces = source.traces.clone();
+        traces.allow_compaction(as_of);
+        let maintained_by = Rc::clone(&source.maintained_by);
+        self.exports.insert(
+            export,
+            Export {
+                traces,
+                maintained_by,
+                dataflow_id,
+                has_operators: false,
+            },
+        );
+    }
+
+    /// Builds a transient dataflow whose result a peek reads once.
+    pub fn create_transient(&mut self, worker: &mut Worker, peek: u64, desc: DataflowDesc) {
+        let as_of = desc.as_of;
+        let (mut traces, live) = self.build(worker, &desc, |oks, errs| IndexTraces {
+            oks: oks
+                .map(|row| (row.clone(), row))
+                .arrange_by_key_named("ArrangeBy[result]")
+                .trace,
+            errs: errs.arrange_by_self_named("ArrangeBy[errs]").trace,
+        });
+        traces.allow_compaction(as_of);
+        self.transients.insert(peek, (traces, live));
+    }
+
+    /// Builds `desc` with `export` turning its result into traces.
+    fn build<F>(
+        &mut self,
+        worker: &mut Worker,
+        desc: &DataflowDesc,
+        export: F,
+    ) -> (IndexTraces, Rc<LiveDataflow>)
+    where
+        F: for<'s> FnOnce(render::Oks<'s>, render::Errs<'s>) -> IndexTraces,
+    {
+        let timely_index = worker.next_dataflow_index();
+        let as_of = desc.as_of;
+        let since = Antichain::from_elem(as_of);
+        let mut imported_dataflows = Vec::new();
+        let index = self.worker;
+        let tables = &mut self.tables;
+        let exports = &mut self.exports;
+        let traces = worker.dataflow_named(&desc.name, |scope| {
+            let mut inputs = Inputs {
+                collections: BTreeMap::new(),
+                arities: BTreeMap::new(),
+            };
+            for (id, (import, arity)) in &desc.imports {
+                inputs.arities.insert(*id, *arity);
+                let pair = match import {
+                    Import::Table(table) => {
+                        let trace =
+                            &mut tables.get_mut(table).expect("imported table exists").trace;
+                        let (arranged, _button) = trace.import_frontier_core(
+                            scope,
+                            &format!("Import {table}"),
+                            since.clone(),
+                            Antichain::new(),
+                        );
+                        let oks = arranged.as_collection(|row: &Row, _: &()| row.clone());
+                        // A table has no errors, but its errs advance with it.
+                        let errs = oks.clone().flat_map(|_| None::<DataflowError>);
+                        (oks, errs)
+                    }
+                    Import::Index(index_id) => {
+                        let export = exports.get_mut(index_id).expect("imported index exists");
+                        imported_dataflows.push(Rc::clone(&export.maintained_by));
+                        let (oks, _) = export.traces.oks.import_frontier_core(
+                            scope,
+                            &format!("Import {index_id} oks"),
+                            since.clone(),
+                            Antichain::new(),
+                        );
+                        let (errs, _) = export.traces.errs.import_frontier_core(
+                            scope,
+                            &format!("Import {index_id} errs"),
+                            since.clone(),
+                            Antichain::new(),
+                        );
+                        (
+                            oks.as_collection(|_key: &Row, row: &Row| row.clone()),
+                            errs.as_collection(|err: &DataflowError, _: &()| err.clone()),
+                        )
+                    }
+                    Import::Constant(rows) => {
+                        let rows = if index == 0 { rows.clone() } else { Vec::new() };
+                        (
+                            render::constant(scope, rows, as_of),
+                            render::constant(scope, Vec::new(), as_of),
+                        )
+                    }
+                };
+                inputs.collections.insert(*id, pair);
+            }
+            let (oks, errs) = render::render(scope, &desc.plan, &inputs, as_of, index);
+            export(oks, errs)
+        });
+        let live = Rc::new(LiveDataflow {
+            timely_index,
+            id: desc.id,
+            name: desc.name.clone(),
+            _imports: imported_dataflows,
+        });
+        self.dataflows.push(Rc::clone(&live));
+        (traces, live)
+    }
+
+    /// Drops an export; its dataflow goes once nothing else holds it.
+    pub fn drop_export(&mut self, worker: &mut Worker, id: GlobalId) {
+        self.exports.remove(&id);
+        self.drop_unused_dataflows(worker);
+    }
+
+    /// Removes from timely every dataflow only this worker's list still holds.
+    pub fn drop_unused_dataflows(&mut self, worker: &mut Worker) {
+        loop {
+            let before = self.dataflows.len();
+            let mut keep = Vec::with_capacity(before);
+            for live in self.dataflows.drain(..) {
+                if Rc::strong_count(&live) == 1 {
+                    worker.drop_dataflow(live.timely_index);
+                } else {
+                    keep.push(live);
+                }
+            }
+            self.dataflows = keep;
+            // Dropping one dataflow may release those it imported.
+            if self.dataflows.len() == before {
+                break;
+            }
+        }
+    }
+
+    /// Applies a read policy decision to an index or table.
+    pub fn allow_compaction(&mut self, id: GlobalId, since: Timestamp) {
+        if let Some(export) = self.exports.get_mut(&id) {
+            export.traces.allow_compaction(since);
+        } else if let Some(table) = self.tables.get_mut(&id) {
+            let frontier = Antichain::from_elem(since);
+            table.trace.set_logical_compaction(frontier.borrow());
+            table.trace.set_physical_compaction(frontier.borrow());
+        }
+    }
+
+    /// Registers a peek; it is answered by `process_peeks` once readable.
+    pub fn peek(&mut self, request: PeekRequest) {
+        let traces = match request.transient {
+            true => self.transients.get(&request.id).map(|(t, _)| t.clone()),
+            false => self.exports.get(&request.target).map(|e| e.traces.clone()),
+        };
+        match traces {
+            Some(traces) => {
+                let pending = peek::Pending::new(request, traces);
+                self.peeks.insert(pending.request.id, pending);
+            }
+            None => {
+                let response =
+                    PeekResponse::Error(format!("peek target {} is not installed", request.target));
+                self.replies.send(Reply::Peek {
+                    peek: request.id,
+                    worker: self.worker,
+                    response,
+                });
+            }
+        }
+    }
+
+    /// Forgets a peek and any transient dataflow behind it.
+    pub fn cancel_peek(&mut self, worker: &mut Worker, peek: u64) {
+        self.peeks.remove(&peek);
+        if self.transients.remove(&peek).is_some() {
+            self.drop_unused_dataflows(worker);
+        }
+    }
+
+    /// Answers every pending peek whose traces are readable at its time.
+    fn process_peeks(&mut self) -> bool {
+        let mut answered = Vec::new();
+        let mut board = self.board.lock().expect("board lock");
+        for (id, pending) in self.peeks.iter_mut() {
+            match pending.try_answer() {
+                Some(response) => answered.push((*id, response)),
+                None => board.note(*id, self.worker, pending.frontiers()),
+            }
+        }
+        drop(board);
+        let any = !answered.is_empty();
+        for (id, response) in answered {
+            self.peeks.remove(&id);
+            self.replies.send(Reply::Peek {
+                peek: id,
+                worker: self.worker,
+                response,
+            });
+        }
+        any
+    }
+
+    /// Reports what introspection shows of this worker.
+    pub fn report(&mut self, request: u64) {
+        let mut report = WorkerReport {
+            worker: self.worker,
+            ..Default::default()
+        };
+        let ids: Vec<GlobalId> = self.exports.keys().copied().collect();
+        for id in ids {
+            let since = self.effective_since(id);
+            let export = self.exports.get_mut(&id).expect("listed");
+            let upper = export.traces.upper();
+            let records = records_at(&mut export.traces.oks, since);
+            let errors = net_errors(&mut export.traces.errs);
+            let dataflow_id = export.dataflow_id;
+            let logs_errors = export.has_operators || !self.owner_alive(id);
+            report.exports.push(ExportReport {
+                id,
+                dataflow_id,
+                since,
+                upper,
+                records,
+                errors,
+                logs_errors,
+            });
+        }
+        let mut dataflows: Vec<(u64, String)> = self
+            .exports
+            .values()
+            .map(|e| (e.maintained_by.id, e.maintained_by.name.clone()))
+            .collect();
+        dataflows.sort();
+        dataflows.dedup();
+        report.dataflows = dataflows;
+        self.replies.send(Reply::Report { request, report });
+    }
+
+    /// For a re-export: whether an earlier export with operators still holds
+    /// the traces (then it logs the error counts, and the re-export inherits them).
+    fn owner_alive(&self, id: GlobalId) -> bool {
+        let export = &self.exports[&id];
+        self.exports
+            .iter()
+            .any(|(other, e)| *other < id && e.traces.same_traces(&export.traces))
+    }
+
+    /// The meet of the since of every handle this worker holds on `id`'s traces.
+    fn effective_since(&mut self, id: GlobalId) -> Option<Timestamp> {
+        let target = self.exports[&id].traces.clone();
+        let mut since: Option<Timestamp> = None;
+        let mut meet = |s: Option<Timestamp>| {
+            if let Some(s) = s {
+                since = Some(since.map_or(s, |m: Timestamp| m.min(s)));
+            }
+        };
+        for export in self.exports.values_mut() {
+            if export.traces.same_traces(&target) {
+                meet(export.traces.since());
+            }
+        }
+        for pending in self.peeks.values_mut() {
+            if pending.traces.same_traces(&target) {
+                meet(pending.traces.since());
+            }
+        }
+        since
+    }
+}
+
+/// A cursor over every batch `trace` holds, and the batches it reads.
+pub fn cursor_of<Tr>(
+    trace: &mut Tr,
+) -> (CursorList<<Tr::Batch as Navigable>::Cursor>, Vec<Tr::Batch>)
+where
+    Tr: TraceReader,
+    Tr::Batch: Navigable,
+{
+    let batches = trace
+        .batches_through(Antichain::new().borrow())
+        .expect("a trace hands out all of its batches");
+    cursor_list(batches)
+}
+
+/// Updates in `trace` once times are advanced to `since` and consolidated.
+fn records_at(trace: &mut OksTrace, since: Option<Timestamp>) -> i64 {
+    let since = since.unwrap_or(Timestamp::MAX);
+    let (mut cursor, storage) = cursor_of(trace);
+    let mut records = 0;
+    while cursor.key_valid(&storage) {
+        while cursor.val_valid(&storage) {
+            let mut times: BTreeMap<Timestamp, Diff> = BTreeMap::new();
+            cursor.map_times(&storage, |t, r| {
+                *times.entry((*t).max(since)).or_insert(0) += *r;
+            });
+            records += times.values().filter(|d| **d != 0).count() as i64;
+            cursor.step_val(&storage);
+        }
+        cursor.step_key(&storage);
+    }
+    records
+}
+
+/// The net multiplicity of all errors in `trace`.
+fn net_errors(trace: &mut ErrsTrace) -> i64 {
+    let (mut cursor, storage) = cursor_of(trace);
+    let mut total = 0;
+    while cursor.key_valid(&storage) {
+        while cursor.val_valid(&storage) {
+            cursor.map_times(&storage, |_t, r| total += *r);
+            cursor.step_val(&storage);
+        }
+        cursor.step_key(&storage);
+    }
+    total
+}

@@ -1,0 +1,379 @@
+//! Evaluation of scalar expressions and aggregates with SQL semantics.
+//!
+//! Failures are values of the error stream, not panics: they come back as
+//! `DataflowError`s carrying the real system's texts.
+
+use crate::plan::{AggregateFunc, BinaryOp, ScalarExpr, UnaryOp};
+use crate::repr::{DataflowError, Datum};
+
+fn out_of_range() -> DataflowError {
+    DataflowError::eval("integer out of range")
+}
+
+fn division_by_zero() -> DataflowError {
+    DataflowError::eval("division by zero")
+}
+
+/// Reached only by plans the planner did not type-check.
+fn type_error(what: &str, d: &Datum) -> DataflowError {
+    DataflowError::eval(&format!("invalid operand for {what}: {d}"))
+}
+
+impl ScalarExpr {
+    /// Evaluates the expression over `row`.
+    ///
+    /// Arithmetic and comparisons evaluate both operands (left first, so the
+    /// left error wins), then return NULL if either is NULL. AND and OR follow
+    /// three-valued logic in which a deciding operand (false for AND, true
+    /// for OR) wins over NULL *and* over an error on the other side, in either
+    /// order, as in the real system: `b <> 0 AND a / b > 0` never fails.
+    pub fn eval(&self, row: &[Datum]) -> Result<Datum, DataflowError> {
+        match self {
+            ScalarExpr::Column(i) => Ok(row[*i].clone()),
+            ScalarExpr::Literal(d) => Ok(d.clone()),
+            ScalarExpr::Unary(op, e) => unary(*op, e.eval(row)?),
+            ScalarExpr::Binary(BinaryOp::And, l, r) => logical(false, l, r, row),
+            ScalarExpr::Binary(BinaryOp::Or, l, r) => logical(true, l, r, row),
+            ScalarExpr::Binary(op, l, r) => {
+                let (l, r) = (l.eval(row)?, r.eval(row)?);
+                if l == Datum::Null || r == Datum::Null {
+                    return Ok(Datum::Null);
+                }
+                binary(*op, l, r)
+            }
+        }
+    }
+}
+
+fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
+    match (op, d) {
+        (UnaryOp::IsNull, d) => Ok(Datum::Bool(d == Datum::Null)),
+        (UnaryOp::IsNotNull, d) => Ok(Datum::Bool(d != Datum::Null)),
+        (_, Datum::Null) => Ok(Datum::Null),
+        (UnaryOp::Not, Datum::Bool(b)) => Ok(Datum::Bool(!b)),
+        (UnaryOp::Neg, Datum::Int(i)) => i.checked_neg().map(Datum::Int).ok_or_else(out_of_range),
+        (op, d) => Err(type_error(&format!("{op:?}"), &d)),
+    }
+}
+
+/// AND (`decisive == false`) or OR (`decisive == true`).
+fn logical(
+    decisive: bool,
+    l: &ScalarExpr,
+    r: &ScalarExpr,
+    row: &[Datum],
+) -> Result<Datum, DataflowError> {
+    let l = l.eval(row);
+    if l == Ok(Datum::Bool(decisive)) {
+        return Ok(Datum::Bool(decisive));
+    }
+    let r = r.eval(row);
+    if r == Ok(Datum::Bool(decisive)) {
+        return Ok(Datum::Bool(decisive));
+    }
+    match (l?, r?) {
+        (Datum::Null, Datum::Bool(_) | Datum::Null) | (Datum::Bool(_), Datum::Null) => {
+            Ok(Datum::Null)
+        }
+        (Datum::Bool(_), Datum::Bool(_)) => Ok(Datum::Bool(!decisive)),
+        (Datum::Bool(_) | Datum::Null, d) | (d, _) => Err(type_error("AND/OR", &d)),
+    }
+}
+
+/// A binary operator other than AND/OR on non-NULL operands.
+fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
+    use std::cmp::Ordering::*;
+    let ord = |accept: &[std::cmp::Ordering]| -> Result<Datum, DataflowError> {
+        if std::mem::discriminant(&l) != std::mem::discriminant(&r) {
+            return Err(type_error("comparison", &r));
+        }
+        Ok(Datum::Bool(accept.contains(&l.cmp(&r))))
+    };
+    match op {
+        BinaryOp::Eq => ord(&[Equal]),
+        BinaryOp::NotEq => ord(&[Less, Greater]),
+        BinaryOp::Lt => ord(&[Less]),
+        BinaryOp::LtEq => ord(&[Less, Equal]),
+        BinaryOp::Gt => ord(&[Greater]),
+        BinaryOp::GtEq => ord(&[Greater, Equal]),
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+            let (Datum::Int(a), Datum::Int(b)) = (&l, &r) else {
+                return Err(type_error(
+                    "arithmetic",
+                    if matches!(l, Datum::Int(_)) { &r } else { &l },
+                ));
+            };
+            arithmetic(op, *a, *b).map(Datum::Int)
+        }
+        BinaryOp::And | BinaryOp::Or => unreachable!("handled by `logical`"),
+    }
+}
+
+fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Result<i64, DataflowError> {
+    if matches!(op, BinaryOp::Div | BinaryOp::Mod) && b == 0 {
+        return Err(division_by_zero());
+    }
+    match op {
+        BinaryOp::Add => a.checked_add(b),
+        BinaryOp::Sub => a.checked_sub(b),
+        BinaryOp::Mul => a.checked_mul(b),
+        BinaryOp::Div => a.checked_div(b),
+        // Only i64::MIN % -1 overflows, and its remainder is 0.
+        BinaryOp::Mod => Some(a.checked_rem(b).unwrap_or(0)),
+        _ => unreachable!("not arithmetic"),
+    }
+    .ok_or_else(out_of_range)
+}
+
+/// Whether a predicate's value keeps a row: only `true` does (NULL drops it).
+pub fn is_true(d: &Datum) -> bool {
+    *d == Datum::Bool(true)
+}
+
+/// Applies an aggregate to one group's values, each with its (consolidated,
+/// positive) multiplicity. NULLs are ignored by everything but `count(*)`.
+pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, DataflowError> {
+    debug_assert!(
+        values.iter().all(|(_, m)| *m > 0),
+        "non-positive multiplicity"
+    );
+    let non_null = || values.iter().filter(|(d, _)| *d != Datum::Null);
+    fn count<'a>(
+        mut values: impl Iterator<Item = &'a (Datum, i64)>,
+    ) -> Result<Datum, DataflowError> {
+        values
+            .try_fold(0i64, |n, (_, m)| n.checked_add(*m))
+            .map(Datum::Int)
+            .ok_or_else(out_of_range)
+    }
+    match func {
+        AggregateFunc::CountAll => count(values.iter()),
+        AggregateFunc::Count => count(non_null()),
+        AggregateFunc::Sum => {
+            // Accumulated wide so that only the total can overflow, whatever
+            // order the values come in.
+            let mut sum: Option<i128> = None;
+            for (d, m) in non_null() {
+                let Datum::Int(i) = d else {
+                    return Err(type_error("sum", d));
+                };
+                let term = i128::from(*i) * i128::from(*m);
+                sum = Some(
+                    sum.unwrap_or(0)
+                        .checked_add(term)
+                        .ok_or_else(out_of_range)?,
+                );
+            }
+            sum.map_or(Ok(Datum::Null), |s| {
+                i64::try_from(s).map(Datum::Int).map_err(|_| out_of_range())
+            })
+        }
+        AggregateFunc::Min => Ok(non_null()
+            .map(|(d, _)| d)
+            .min()
+            .cloned()
+            .unwrap_or(Datum::Null)),
+        AggregateFunc::Max => Ok(non_null()
+            .map(|(d, _)| d)
+            .max()
+            .cloned()
+            .unwrap_or(Datum::Null)),
+    }
+}
+
+/// A global aggregate's value over no input rows: 0 for counts, else NULL.
+pub fn empty_aggregate(func: AggregateFunc) -> Datum {
+    match func {
+        AggregateFunc::CountAll | AggregateFunc::Count => Datum::Int(0),
+        AggregateFunc::Sum | AggregateFunc::Min | AggregateFunc::Max => Datum::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use AggregateFunc::*;
+    use Datum::{Bool, Int, Null, Text};
+
+    fn lit(d: Datum) -> Box<ScalarExpr> {
+        Box::new(ScalarExpr::Literal(d))
+    }
+    fn bin(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
+        ScalarExpr::Binary(op, lit(l), lit(r)).eval(&[])
+    }
+    /// `1 / 0`: an expression that fails.
+    fn failing() -> Box<ScalarExpr> {
+        Box::new(ScalarExpr::Binary(BinaryOp::Div, lit(Int(1)), lit(Int(0))))
+    }
+    fn err(text: &str) -> Result<Datum, DataflowError> {
+        Err(DataflowError(text.to_string()))
+    }
+
+    #[test]
+    fn columns_and_literals() {
+        let row = [Int(7), Text("x".into())];
+        assert_eq!(ScalarExpr::Column(1).eval(&row), Ok(Text("x".into())));
+        assert_eq!(ScalarExpr::Literal(Null).eval(&row), Ok(Null));
+    }
+
+    #[test]
+    fn arithmetic_and_errors() {
+        assert_eq!(bin(BinaryOp::Add, Int(2), Int(3)), Ok(Int(5)));
+        assert_eq!(bin(BinaryOp::Sub, Int(2), Int(3)), Ok(Int(-1)));
+        assert_eq!(bin(BinaryOp::Mul, Int(-2), Int(3)), Ok(Int(-6)));
+        assert_eq!(bin(BinaryOp::Div, Int(-7), Int(2)), Ok(Int(-3)));
+        assert_eq!(bin(BinaryOp::Mod, Int(-7), Int(2)), Ok(Int(-1)));
+        assert_eq!(bin(BinaryOp::Mod, Int(i64::MIN), Int(-1)), Ok(Int(0)));
+        let div0 = err("Evaluation error: division by zero");
+        assert_eq!(bin(BinaryOp::Div, Int(1), Int(0)), div0);
+        assert_eq!(bin(BinaryOp::Mod, Int(1), Int(0)), div0);
+        let range = err("Evaluation error: integer out of range");
+        assert_eq!(bin(BinaryOp::Add, Int(i64::MAX), Int(1)), range);
+        assert_eq!(bin(BinaryOp::Mul, Int(i64::MAX), Int(2)), range);
+        assert_eq!(bin(BinaryOp::Div, Int(i64::MIN), Int(-1)), range);
+        let neg = ScalarExpr::Unary(UnaryOp::Neg, lit(Int(i64::MIN)));
+        assert_eq!(neg.eval(&[]), range);
+    }
+
+    #[test]
+    fn null_propagation() {
+        assert_eq!(bin(BinaryOp::Add, Null, Int(1)), Ok(Null));
+        assert_eq!(bin(BinaryOp::Div, Int(1), Null), Ok(Null));
+        assert_eq!(bin(BinaryOp::Eq, Null, Null), Ok(Null));
+        assert_eq!(
+            ScalarExpr::Unary(UnaryOp::Not, lit(Null)).eval(&[]),
+            Ok(Null)
+        );
+        assert_eq!(
+            ScalarExpr::Unary(UnaryOp::Neg, lit(Null)).eval(&[]),
+            Ok(Null)
+        );
+        // An error in an operand wins over a NULL in the other.
+        let e = ScalarExpr::Binary(BinaryOp::Add, lit(Null), failing());
+        assert_eq!(e.eval(&[]), err("Evaluation error: division by zero"));
+    }
+
+    #[test]
+    fn is_null() {
+        let is_null = |d| ScalarExpr::Unary(UnaryOp::IsNull, lit(d)).eval(&[]);
+        let is_not_null = |d| ScalarExpr::Unary(UnaryOp::IsNotNull, lit(d)).eval(&[]);
+        assert_eq!(is_null(Null), Ok(Bool(true)));
+        assert_eq!(is_null(Int(0)), Ok(Bool(false)));
+        assert_eq!(is_not_null(Null), Ok(Bool(false)));
+        assert_eq!(is_not_null(Text(String::new())), Ok(Bool(true)));
+    }
+
+    #[test]
+    fn comparisons() {
+        assert_eq!(bin(BinaryOp::Eq, Int(1), Int(1)), Ok(Bool(true)));
+        assert_eq!(bin(BinaryOp::NotEq, Int(1), Int(1)), Ok(Bool(false)));
+        assert_eq!(bin(BinaryOp::Lt, Int(-1), Int(1)), Ok(Bool(true)));
+        assert_eq!(bin(BinaryOp::LtEq, Int(1), Int(1)), Ok(Bool(true)));
+        assert_eq!(
+            bin(BinaryOp::Gt, Text("b".into()), Text("a".into())),
+            Ok(Bool(true))
+        );
+        assert_eq!(
+            bin(BinaryOp::GtEq, Bool(false), Bool(true)),
+            Ok(Bool(false))
+        );
+        assert!(bin(BinaryOp::Eq, Int(1), Text("1".into())).is_err());
+    }
+
+    #[test]
+    fn three_valued_logic() {
+        let t = [Bool(true), Bool(false), Null];
+        // Rows: left operand; columns: right operand (true, false, NULL).
+        let (t_, f_) = (Bool(true), Bool(false));
+        let and = [
+            [t_.clone(), f_.clone(), Null],
+            [f_.clone(), f_.clone(), f_.clone()],
+            [Null, f_.clone(), Null],
+        ];
+        let or = [
+            [t_.clone(), t_.clone(), t_.clone()],
+            [t_.clone(), f_.clone(), Null],
+            [t_.clone(), Null, Null],
+        ];
+        for (i, l) in t.iter().enumerate() {
+            for (j, r) in t.iter().enumerate() {
+                assert_eq!(
+                    bin(BinaryOp::And, l.clone(), r.clone()),
+                    Ok(and[i][j].clone())
+                );
+                assert_eq!(
+                    bin(BinaryOp::Or, l.clone(), r.clone()),
+                    Ok(or[i][j].clone())
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn deciding_operand_beats_errors_in_either_order() {
+        let div0 = err("Evaluation error: division by zero");
+        let e = |op, l: Box<ScalarExpr>, r: Box<ScalarExpr>| ScalarExpr::Binary(op, l, r).eval(&[]);
+        assert_eq!(
+            e(BinaryOp::And, lit(Bool(false)), failing()),
+            Ok(Bool(false))
+        );
+        assert_eq!(
+            e(BinaryOp::And, failing(), lit(Bool(false))),
+            Ok(Bool(false))
+        );
+        assert_eq!(e(BinaryOp::Or, failing(), lit(Bool(true))), Ok(Bool(true)));
+        assert_eq!(e(BinaryOp::And, lit(Bool(true)), failing()), div0);
+        assert_eq!(e(BinaryOp::And, failing(), lit(Null)), div0);
+        assert_eq!(e(BinaryOp::Or, lit(Bool(false)), failing()), div0);
+    }
+
+    #[test]
+    fn predicates() {
+        assert!(is_true(&Bool(true)));
+        assert!(!is_true(&Bool(false)));
+        assert!(!is_true(&Null));
+        assert!(!is_true(&Int(1)));
+    }
+
+    #[test]
+    fn aggregates() {
+        let values = [(Int(3), 2), (Null, 4), (Int(-1), 1)];
+        assert_eq!(aggregate(CountAll, &values), Ok(Int(7)));
+        assert_eq!(aggregate(Count, &values), Ok(Int(3)));
+        assert_eq!(aggregate(Sum, &values), Ok(Int(5)));
+        assert_eq!(aggregate(Min, &values), Ok(Int(-1)));
+        assert_eq!(aggregate(Max, &values), Ok(Int(3)));
+        let texts = [(Text("b".into()), 1), (Text("a".into()), 3)];
+        assert_eq!(aggregate(Min, &texts), Ok(Text("a".into())));
+        assert_eq!(aggregate(Max, &texts), Ok(Text("b".into())));
+    }
+
+    #[test]
+    fn aggregates_over_nulls_only() {
+        let nulls = [(Null, 2)];
+        assert_eq!(aggregate(CountAll, &nulls), Ok(Int(2)));
+        assert_eq!(aggregate(Count, &nulls), Ok(Int(0)));
+        for func in [Sum, Min, Max] {
+            assert_eq!(aggregate(func, &nulls), Ok(Null));
+        }
+    }
+
+    #[test]
+    fn sum_overflow_is_an_error() {
+        let range = err("Evaluation error: integer out of range");
+        assert_eq!(aggregate(Sum, &[(Int(i64::MAX), 1), (Int(1), 1)]), range);
+        assert_eq!(aggregate(Sum, &[(Int(i64::MAX / 2 + 1), 2)]), range);
+        // Only the total counts: an intermediate overflow is no error.
+        let values = [(Int(i64::MAX), 1), (Int(1), 1), (Int(-5), 1)];
+        assert_eq!(aggregate(Sum, &values), Ok(Int(i64::MAX - 4)));
+    }
+
+    #[test]
+    fn empty_aggregates() {
+        assert_eq!(empty_aggregate(CountAll), Int(0));
+        assert_eq!(empty_aggregate(Count), Int(0));
+        for func in [Sum, Min, Max] {
+            assert_eq!(empty_aggregate(func), Null);
+        }
+    }
+}

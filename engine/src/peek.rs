@@ -1,0 +1,179 @@
+//! Peeks, worker side: reading an index's traces at one time, with the real
+//! system's order of checks. A peek waits until both the oks and the errs
+//! uppers are strictly beyond its time; then it fails if the since is beyond
+//! its time; then it returns the smallest positive error, or else the rows.
+
+use std::collections::BTreeMap;
+
+use differential_dataflow::trace::{Cursor, TraceReader};
+use timely::progress::Antichain;
+
+use crate::compute::{cursor_of, IndexTraces};
+use crate::plan::ScalarExpr;
+use crate::render::passes;
+use crate::repr::{Diff, GlobalId, Row, Timestamp};
+
+/// A peek as sent to every worker.
+#[derive(Clone, Debug)]
+pub struct PeekRequest {
+    pub id: u64,
+    /// The index read, or the relation a transient dataflow computes.
+    pub target: GlobalId,
+    /// Whether the peek reads the transient dataflow built for it.
+    pub transient: bool,
+    pub time: Timestamp,
+    /// Applied to each row read (a fast-path `WHERE`).
+    pub predicates: Vec<ScalarExpr>,
+}
+
+/// One worker's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PeekResponse {
+    Rows(Vec<(Row, Diff)>),
+    Error(String),
+}
+
+/// The frontiers a waiting peek sees, for its diagnosis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frontiers {
+    pub since: Option<Timestamp>,
+    pub oks_upper: Option<Timestamp>,
+    pub errs_upper: Option<Timestamp>,
+}
+
+/// Frontiers last seen by each worker for each waiting peek.
+#[derive(Default)]
+pub struct Board {
+    seen: BTreeMap<(u64, usize), Frontiers>,
+}
+
+impl Board {
+    pub fn note(&mut self, peek: u64, worker: usize, frontiers: Frontiers) {
+        self.seen.insert((peek, worker), frontiers);
+    }
+    pub fn get(&self, peek: u64, worker: usize) -> Option<&Frontiers> {
+        self.seen.get(&(peek, worker))
+    }
+    pub fn forget(&mut self, peek: u64) {
+        self.seen.retain(|(p, _), _| *p != peek);
+    }
+}
+
+/// A peek a worker holds until it can answer.
+pub struct Pending {
+    pub request: PeekRequest,
+    /// The peek's own handles, holding compaction at its time while it waits.
+    pub traces: IndexTraces,
+}
+
+impl Pending {
+    pub fn new(request: PeekRequest, mut traces: IndexTraces) -> Self {
+        // Hold at the peek's time where the handle still can; a since already
+        // beyond it stays and is reported once the uppers allow an answer.
+        let time = Antichain::from_elem(request.time);
+        traces.oks.set_logical_compaction(time.borrow());
+        traces.errs.set_logical_compaction(time.borrow());
+        Pending { request, traces }
+    }
+
+    pub fn frontiers(&mut self) -> Frontiers {
+        let mut oks = Antichain::new();
+        self.traces.oks.read_upper(&mut oks);
+        let mut errs = Antichain::new();
+        self.traces.errs.read_upper(&mut errs);
+        Frontiers {
+            since: self.traces.since(),
+            oks_upper: oks.first().copied(),
+            errs_upper: errs.first().copied(),
+        }
+    }
+
+    /// The answer, once both uppers are beyond the peek's time.
+    pub fn try_answer(&mut self) -> Option<PeekResponse> {
+        let time = self.request.time;
+        let frontiers = self.frontiers();
+        let beyond = |upper: Option<Timestamp>| upper.is_none_or(|u| u > time);
+        if !beyond(frontiers.oks_upper) || !beyond(frontiers.errs_upper) {
+            return None;
+        }
+        if let Some(since) = frontiers.since.filter(|s| *s > time) {
+            return Some(PeekResponse::Error(compaction_error(since, time)));
+        }
+        Some(self.read())
+    }
+
+    fn read(&mut self) -> PeekResponse {
+        let time = self.request.time;
+        let (mut cursor, storage) = cursor_of(&mut self.traces.errs);
+        while cursor.key_valid(&storage) {
+            let mut count = 0;
+            cursor.map_times(&storage, |t, r| {
+                if *t <= time {
+                    count += *r
+                }
+            });
+            if count > 0 {
+                // Keys are sorted, so this is the smallest error.
+                return PeekResponse::Error(cursor.key(&storage).0.clone());
+            }
+            cursor.step_key(&storage);
+        }
+        let mut rows = Vec::new();
+        let (mut cursor, storage) = cursor_of(&mut self.traces.oks);
+        while cursor.key_valid(&storage) {
+            while cursor.val_valid(&storage) {
+                let mut count = 0;
+                cursor.map_times(&storage, |t, r| {
+                    if *t <= time {
+                        count += *r
+                    }
+                });
+                if count != 0 {
+                    let row = cursor.val(&storage);
+                    match passes(&self.request.predicates, row) {
+                        Ok(true) => rows.push((row.clone(), count)),
+                        Ok(false) => {}
+                        Err(e) => return PeekResponse::Error(e.0),
+                    }
+                }
+                cursor.step_val(&storage);
+            }
+            cursor.step_key(&storage);
+        }
+        PeekResponse::Rows(rows)
+    }
+}
+
+/// The real system's text for a read below the since.
+pub fn compaction_error(since: Timestamp, time: Timestamp) -> String {
+    format!("Arrangement compaction frontier ([{since}]) is beyond the time of the attempted read ({time})")
+}
+
+/// Combines every worker's answer: the smallest error wins, else all rows.
+pub fn combine(responses: Vec<PeekResponse>) -> Result<Vec<Row>, String> {
+    let mut rows = Vec::new();
+    let mut errors = Vec::new();
+    for response in responses {
+        match response {
+            PeekResponse::Rows(r) => rows.extend(r),
+            PeekResponse::Error(e) => errors.push(e),
+        }
+    }
+    if let Some(error) = errors.into_iter().min() {
+        return Err(error);
+    }
+    let mut out = Vec::new();
+    rows.sort();
+    for (row, count) in rows {
+        if count < 0 {
+            return Err(format!(
+                "Invalid data in source, saw retractions ({}) for row that does not exist: {:?}",
+                -count, row
+            ));
+        }
+        for _ in 0..count {
+            out.push(row.clone());
+        }
+    }
+    Ok(out)
+}

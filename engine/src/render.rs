@@ -1,0 +1,312 @@
+//! Rendering a `RelationPlan` into differential collections of rows and errors.
+//!
+//! Every plan node yields a pair `(oks, errs)`. Errors are data: a scalar that
+//! fails to evaluate sends its row's error to `errs` and the row nowhere. A
+//! node propagates each input's `errs` exactly once (a join concatenates its
+//! inputs' errors once, not once per path), so error multiplicities mean what
+//! `mz_compute_error_counts` says they mean.
+
+use std::collections::BTreeMap;
+
+use differential_dataflow::input::Input;
+use differential_dataflow::VecCollection;
+use timely::dataflow::Scope;
+
+use crate::eval::{aggregate, empty_aggregate, is_true};
+use crate::plan::{Aggregate, RelationPlan, ScalarExpr};
+use crate::repr::{DataflowError, Datum, Diff, GlobalId, Row, Timestamp};
+
+/// A collection of rows in a dataflow scope.
+pub type Oks<'s> = VecCollection<'s, Timestamp, Row, Diff>;
+/// A collection of errors in a dataflow scope.
+pub type Errs<'s> = VecCollection<'s, Timestamp, DataflowError, Diff>;
+
+/// What a plan reads, already brought into the dataflow's scope.
+pub struct Inputs<'s> {
+    pub collections: BTreeMap<GlobalId, (Oks<'s>, Errs<'s>)>,
+    /// The column count of every relation a `Get` may name.
+    pub arities: BTreeMap<GlobalId, usize>,
+}
+
+/// Renders `plan` at `as_of` on worker `worker`.
+pub fn render<'s>(
+    scope: Scope<'s, Timestamp>,
+    plan: &RelationPlan,
+    inputs: &Inputs<'s>,
+    as_of: Timestamp,
+    worker: usize,
+) -> (Oks<'s>, Errs<'s>) {
+    match plan {
+        RelationPlan::Get(id) => {
+            let (oks, errs) = inputs
+                .collections
+                .get(id)
+                .unwrap_or_else(|| panic!("dataflow has no import for {id}"));
+            (oks.clone(), errs.clone())
+        }
+        RelationPlan::Constant { rows, .. } => {
+            let rows = if worker == 0 {
+                rows.clone()
+            } else {
+                Vec::new()
+            };
+            (
+                constant(scope, rows, as_of),
+                constant(scope, Vec::new(), as_of),
+            )
+        }
+        RelationPlan::Map { input, exprs } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            let exprs = exprs.clone();
+            split(
+                oks.map(move |mut row| {
+                    for expr in &exprs {
+                        let datum = expr.eval(&row)?;
+                        row.push(datum);
+                    }
+                    Ok(row)
+                }),
+                errs,
+            )
+        }
+        RelationPlan::Filter { input, predicates } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            let predicates = predicates.clone();
+            let results = oks.flat_map(move |row| match passes(&predicates, &row) {
+                Ok(true) => Some(Ok(row)),
+                Ok(false) => None,
+                Err(e) => Some(Err(e)),
+            });
+            split(results, errs)
+        }
+        RelationPlan::Project { input, columns } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            let columns = columns.clone();
+            (
+                oks.map(move |row| columns.iter().map(|c| row[*c].clone()).collect()),
+                errs,
+            )
+        }
+        RelationPlan::Join {
+            inputs: plans,
+            equivalences,
+        } => render_join(scope, plans, equivalences, inputs, as_of, worker),
+        RelationPlan::Reduce {
+            input,
+            group_key,
+            aggregates,
+            global,
+        } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            render_reduce(
+                scope, oks, errs, group_key, aggregates, *global, as_of, worker,
+            )
+        }
+        RelationPlan::Distinct { input } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            (oks.distinct_core::<Diff>(), errs)
+        }
+    }
+}
+
+/// Whether every predicate holds for `row`. A predicate that is false or
+/// NULL drops the row even when another one fails to evaluate, as the
+/// conjunction they came from would; an error is returned only otherwise.
+pub fn passes(predicates: &[ScalarExpr], row: &[Datum]) -> Result<bool, DataflowError> {
+    let mut error = None;
+    for predicate in predicates {
+        match predicate.eval(row) {
+            Ok(datum) if !is_true(&datum) => return Ok(false),
+            Ok(_) => {}
+            Err(e) => error = error.or(Some(e)),
+        }
+    }
+    error.map_or(Ok(true), Err)
+}
+
+/// Literal updates at `as_of`, introduced by this worker.
+pub fn constant<'s, D: differential_dataflow::ExchangeData>(
+    scope: Scope<'s, Timestamp>,
+    data: Vec<D>,
+    as_of: Timestamp,
+) -> VecCollection<'s, Timestamp, D, Diff> {
+    let (_input, collection) =
+        scope.new_collection_from_raw(data.into_iter().map(move |d| (d, as_of, 1)));
+    collection
+}
+
+/// Splits fallible results into rows and errors, adding `errs` to the errors.
+fn split<'s>(
+    results: VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff>,
+    errs: Errs<'s>,
+) -> (Oks<'s>, Errs<'s>) {
+    let oks = results.clone().flat_map(|r| r.ok());
+    let new_errs = results.flat_map(|r| r.err());
+    (oks, errs.concat(new_errs))
+}
+
+fn render_join<'s>(
+    scope: Scope<'s, Timestamp>,
+    plans: &[RelationPlan],
+    equivalences: &[Vec<usize>],
+    inputs: &Inputs<'s>,
+    as_of: Timestamp,
+    worker: usize,
+) -> (Oks<'s>, Errs<'s>) {
+    let rendered: Vec<_> = plans
+        .iter()
+        .map(|p| (render(scope, p, inputs, as_of, worker), arity(p, inputs)))
+        .collect();
+    let mut errs: Option<Errs<'s>> = None;
+    let mut joined: Option<(Oks<'s>, usize)> = None;
+    for ((oks, input_errs), input_arity) in rendered {
+        // Each input's errors, once.
+        errs = Some(match errs {
+            None => input_errs,
+            Some(e) => e.concat(input_errs),
+        });
+        joined = Some(match joined {
+            None => (oks, input_arity),
+            Some((prefix, prefix_arity)) => {
+                // Columns of each class split across the prefix and this input form the key.
+                let mut left_key = Vec::new();
+                let mut right_key = Vec::new();
+                for class in equivalences {
+                    let left = class.iter().find(|c| **c < prefix_arity);
+                    let right = class
+                        .iter()
+                        .find(|c| **c >= prefix_arity && **c < prefix_arity + input_arity);
+                    if let (Some(l), Some(r)) = (left, right) {
+                        left_key.push(*l);
+                        right_key.push(*r - prefix_arity);
+                    }
+                }
+                let left = keyed(prefix, left_key);
+                let right = keyed(oks, right_key);
+                let rows = left.join(right).map(|(_key, (mut l, r))| {
+                    l.extend(r);
+                    l
+                });
+                (rows, prefix_arity + input_arity)
+            }
+        });
+    }
+    let (rows, _) = joined.expect("a join has inputs");
+    // Classes with several columns on one side are enforced here.
+    let equivalences = equivalences.to_vec();
+    let rows = rows.filter(move |row| {
+        equivalences.iter().all(|class| {
+            let first = &row[class[0]];
+            *first != Datum::Null && class.iter().all(|c| row[*c] == *first)
+        })
+    });
+    (rows, errs.expect("a join has inputs"))
+}
+
+/// Keys rows by the given columns, dropping rows with a NULL key (NULL never joins).
+fn keyed<'s>(rows: Oks<'s>, key: Vec<usize>) -> VecCollection<'s, Timestamp, (Row, Row), Diff> {
+    rows.flat_map(move |row| {
+        let k: Row = key.iter().map(|c| row[*c].clone()).collect();
+        if k.contains(&Datum::Null) {
+            None
+        } else {
+            Some((k, row))
+        }
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn render_reduce<'s>(
+    scope: Scope<'s, Timestamp>,
+    oks: Oks<'s>,
+    errs: Errs<'s>,
+    group_key: &[usize],
+    aggregates: &[Aggregate],
+    global: bool,
+    as_of: Timestamp,
+    worker: usize,
+) -> (Oks<'s>, Errs<'s>) {
+    let key = group_key.to_vec();
+    let aggs = aggregates.to_vec();
+    let reduced = oks
+        .map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row))
+        .reduce(
+            move |key: &Row,
+                  rows: &[(&Row, Diff)],
+                  out: &mut Vec<(Result<Row, DataflowError>, Diff)>| {
+                out.push((reduce_group(key, rows, &aggs), 1));
+            },
+        )
+        .map(|(_key, result)| result);
+    let (mut rows, errs) = split(reduced, errs);
+    if global {
+        // SQL gives a global aggregate one row even over no input: add the
+        // empty-input row, minus itself whenever the reduce produced one.
+        let default: Row = aggregates.iter().map(|a| empty_aggregate(a.func)).collect();
+        let defaults = constant(
+            scope,
+            if worker == 0 {
+                vec![default.clone()]
+            } else {
+                vec![]
+            },
+            as_of,
+        );
+        let produced = rows.clone().map(move |_| default.clone()).negate();
+        rows = rows.concat(defaults).concat(produced);
+    }
+    (rows, errs)
+}
+
+/// One group's output row: its key followed by every aggregate.
+fn reduce_group(
+    key: &Row,
+    rows: &[(&Row, Diff)],
+    aggregates: &[Aggregate],
+) -> Result<Row, DataflowError> {
+    if let Some((row, diff)) = rows.iter().find(|(_, diff)| *diff <= 0) {
+        return Err(DataflowError(format!(
+            "Non-positive multiplicity in reduce: {diff} for row {row:?}"
+        )));
+    }
+    let mut out = key.clone();
+    for agg in aggregates {
+        let values = rows
+            .iter()
+            .map(|(row, diff)| Ok((agg.expr.eval(row)?, *diff)))
+            .collect::<Result<Vec<_>, DataflowError>>()?;
+        out.push(aggregate(agg.func, &values)?);
+    }
+    Ok(out)
+}
+
+/// The number of columns `plan` produces.
+pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
+    plan_arity(plan, &|id| inputs.arities.get(&id).copied())
+}
+
+/// The number of columns `plan` produces, given the arity of catalog relations.
+pub fn plan_arity(
+    plan: &RelationPlan,
+    relation_arity: &dyn Fn(GlobalId) -> Option<usize>,
+) -> usize {
+    match plan {
+        RelationPlan::Get(id) => {
+            relation_arity(*id).unwrap_or_else(|| panic!("arity of {id} unknown"))
+        }
+        RelationPlan::Constant { arity, .. } => *arity,
+        RelationPlan::Map { input, exprs } => plan_arity(input, relation_arity) + exprs.len(),
+        RelationPlan::Filter { input, .. } | RelationPlan::Distinct { input } => {
+            plan_arity(input, relation_arity)
+        }
+        RelationPlan::Project { columns, .. } => columns.len(),
+        RelationPlan::Join { inputs, .. } => {
+            inputs.iter().map(|i| plan_arity(i, relation_arity)).sum()
+        }
+        RelationPlan::Reduce {
+            group_key,
+            aggregates,
+            ..
+        } => group_key.len() + aggregates.len(),
+    }
+}

@@ -1,1 +1,0 @@
-//! SQL front end (in progress).

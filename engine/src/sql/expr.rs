@@ -1,0 +1,502 @@
+//! Scalar expressions: names resolved in a scope, types checked (NULL and
+//! string literals have no type of their own until their context gives them
+//! one, as in PostgreSQL), and aggregates planned against a GROUP BY.
+
+use sqlparser::ast::{
+    BinaryOperator, DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArguments, UnaryOperator, Value,
+};
+
+use super::ident;
+use crate::plan::{Aggregate, AggregateFunc, BinaryOp, ScalarExpr, UnaryOp};
+use crate::repr::{Column, Datum, ScalarType};
+
+/// A column visible to expressions, with the table name or alias qualifying it.
+#[derive(Clone, Debug)]
+pub(super) struct ScopeItem {
+    pub table: String,
+    pub column: Column,
+}
+
+/// The columns an expression can name, in the order of the row it sees.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Scope {
+    pub items: Vec<ScopeItem>,
+}
+
+impl Scope {
+    pub fn relation(table: &str, columns: Vec<Column>) -> Scope {
+        let items = columns
+            .into_iter()
+            .map(|column| ScopeItem {
+                table: table.to_string(),
+                column,
+            })
+            .collect();
+        Scope { items }
+    }
+
+    pub fn has_table(&self, table: &str) -> bool {
+        self.items.iter().any(|item| item.table == table)
+    }
+
+    /// The position of `[table.]name`.
+    pub fn resolve(&self, table: Option<&str>, name: &str) -> Result<usize, String> {
+        if let Some(table) = table.filter(|t| !self.has_table(t)) {
+            return Err(format!("missing FROM-clause entry for table \"{table}\""));
+        }
+        let mut found =
+            self.items.iter().enumerate().filter(|(_, item)| {
+                item.column.name == name && table.is_none_or(|t| item.table == t)
+            });
+        let shown = table.map_or(name.to_string(), |t| format!("{t}.{name}"));
+        match (found.next(), found.next()) {
+            (Some((i, _)), None) => Ok(i),
+            (None, _) => Err(format!("column \"{shown}\" does not exist")),
+            (Some(_), Some(_)) => Err(format!("column reference \"{shown}\" is ambiguous")),
+        }
+    }
+}
+
+/// A planned expression with its type (`None`: NULL, not yet typed) and
+/// whether it can be NULL.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Typed {
+    pub expr: ScalarExpr,
+    pub typ: Option<ScalarType>,
+    pub nullable: bool,
+}
+
+impl Typed {
+    fn new(expr: ScalarExpr, typ: ScalarType, nullable: bool) -> Typed {
+        let typ = Some(typ);
+        Typed {
+            expr,
+            typ,
+            nullable,
+        }
+    }
+
+    pub fn type_name(&self) -> &'static str {
+        self.typ.map_or("unknown", ScalarType::name)
+    }
+
+    /// The output column this expression produces; a lone NULL is text.
+    pub fn column(&self, name: String) -> Column {
+        let typ = self.typ.unwrap_or(ScalarType::Text);
+        let nullable = self.nullable;
+        Column {
+            name,
+            typ,
+            nullable,
+        }
+    }
+
+    /// A string literal, which reads as a value of whatever type its context wants.
+    fn is_string_literal(&self) -> bool {
+        matches!(self.expr, ScalarExpr::Literal(Datum::Text(_)))
+    }
+
+    /// Gives an operand without a type of its own the type `to`: NULL, or a
+    /// string literal (parsed as a `to`, failing as the real system does).
+    /// Anything else comes back unchanged, for the caller to check.
+    pub fn coerce(self, to: ScalarType) -> Result<Typed, String> {
+        match (&self.expr, self.typ) {
+            (_, None) => Ok(Typed {
+                typ: Some(to),
+                ..self
+            }),
+            (ScalarExpr::Literal(Datum::Text(s)), Some(ScalarType::Text)) => {
+                Ok(Typed::new(ScalarExpr::Literal(parse_as(s, to)?), to, false))
+            }
+            _ => Ok(self),
+        }
+    }
+
+    /// `self` as a `to`, or the error `mismatch(type name)`.
+    pub fn expect(
+        self,
+        to: ScalarType,
+        mismatch: impl FnOnce(&str) -> String,
+    ) -> Result<Typed, String> {
+        let t = self.coerce(to)?;
+        match t.typ == Some(to) {
+            true => Ok(t),
+            false => Err(mismatch(t.type_name())),
+        }
+    }
+}
+
+/// A string literal read as a value of type `to`.
+fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
+    match to {
+        ScalarType::Text => Ok(Datum::Text(s.to_string())),
+        ScalarType::Int => s
+            .trim()
+            .parse()
+            .map(Datum::Int)
+            .map_err(|e| format!("invalid input syntax for type integer: {e}: \"{s}\"")),
+        ScalarType::Bool => match s.trim().to_lowercase().as_str() {
+            "t" | "true" | "y" | "yes" | "on" | "1" => Ok(Datum::Bool(true)),
+            "f" | "false" | "n" | "no" | "off" | "0" => Ok(Datum::Bool(false)),
+            _ => Err(format!("invalid input syntax for type boolean: \"{s}\"")),
+        },
+    }
+}
+
+/// The GROUP BY of the query being planned. Under it, expressions are over
+/// the reduce's output (keys, then aggregates): an expression equal to a key
+/// is that key's column, an aggregate call is its aggregate's column.
+#[derive(Debug, Default)]
+pub(super) struct Grouping {
+    /// Over the reduce's input.
+    pub keys: Vec<Typed>,
+    pub aggregates: Vec<Aggregate>,
+}
+
+/// Where an expression is planned.
+pub(super) struct ExprContext<'a> {
+    pub scope: &'a Scope,
+    /// The error for an aggregate call, when there is no grouping.
+    pub no_aggregates: &'static str,
+    pub grouping: Option<&'a mut Grouping>,
+}
+
+impl<'a> ExprContext<'a> {
+    pub fn plain(scope: &'a Scope, no_aggregates: &'static str) -> ExprContext<'a> {
+        ExprContext {
+            scope,
+            no_aggregates,
+            grouping: None,
+        }
+    }
+
+    pub fn plan(&mut self, e: &Expr) -> Result<Typed, String> {
+        if let Some(key) = self.key(e) {
+            return Ok(key);
+        }
+        match e {
+            Expr::Identifier(name) => self.column(None, &ident(name)),
+            Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+                [table, name] => self.column(Some(&ident(table)), &ident(name)),
+                _ => Err(format!("column reference not supported: {e}")),
+            },
+            Expr::Value(v) => literal(&v.value),
+            Expr::Nested(inner) => self.plan(inner),
+            Expr::UnaryOp { op, expr } => self.unary(op, expr),
+            Expr::BinaryOp { left, op, right } => {
+                let (l, r) = (self.plan(left)?, self.plan(right)?);
+                binary(op, l, r)
+            }
+            Expr::IsNull(inner) | Expr::IsNotNull(inner) => {
+                let op = match e {
+                    Expr::IsNull(_) => UnaryOp::IsNull,
+                    _ => UnaryOp::IsNotNull,
+                };
+                let inner = self.plan(inner)?.expr;
+                Ok(Typed::new(
+                    ScalarExpr::Unary(op, Box::new(inner)),
+                    ScalarType::Bool,
+                    false,
+                ))
+            }
+            Expr::Function(f) => {
+                let (func, arg) = aggregate_call(f)?;
+                self.aggregate(func, arg)
+            }
+            Expr::Subquery(_) | Expr::Exists { .. } => Err("subqueries are not supported".into()),
+            _ => Err(format!("expression not supported: {e}")),
+        }
+    }
+
+    /// A boolean condition, split into its conjuncts.
+    pub fn predicate(&mut self, e: &Expr, clause: &str) -> Result<Vec<ScalarExpr>, String> {
+        let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
+            format!("{clause} must have type boolean, not type {t}")
+        })?;
+        let mut out = vec![];
+        conjuncts(t.expr, &mut out);
+        Ok(out)
+    }
+
+    /// The scope's column `i`; under GROUP BY it must be a key.
+    pub fn column_at(&self, i: usize) -> Result<Typed, String> {
+        let item = &self.scope.items[i];
+        let typed = Typed::new(ScalarExpr::Column(i), item.column.typ, item.column.nullable);
+        let Some(grouping) = &self.grouping else {
+            return Ok(typed);
+        };
+        let k = grouping.keys.iter().position(|k| k.expr == typed.expr);
+        k.map(|k| Typed {
+            expr: ScalarExpr::Column(k),
+            ..typed
+        })
+        .ok_or_else(|| {
+            format!(
+                "column \"{}.{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+                item.table, item.column.name
+            )
+        })
+    }
+
+    fn column(&self, table: Option<&str>, name: &str) -> Result<Typed, String> {
+        self.column_at(self.scope.resolve(table, name)?)
+    }
+
+    /// Under GROUP BY: `e` as a key column, if it is equal to a key.
+    fn key(&self, e: &Expr) -> Option<Typed> {
+        let grouping = self.grouping.as_ref()?;
+        let planned = ExprContext::plain(self.scope, "").plan(e).ok()?;
+        let k = grouping.keys.iter().position(|k| k.expr == planned.expr)?;
+        Some(Typed {
+            expr: ScalarExpr::Column(k),
+            ..grouping.keys[k].clone()
+        })
+    }
+
+    fn unary(&mut self, op: &UnaryOperator, e: &Expr) -> Result<Typed, String> {
+        let int = |t: &str| format!("operator does not exist: {op} {t}");
+        match op {
+            // `-5` is a literal, so that `-9223372036854775808` is one too.
+            UnaryOperator::Minus => match e {
+                Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
+                    int_literal(&format!("-{}", v.value))
+                }
+                _ => {
+                    let t = self.plan(e)?.expect(ScalarType::Int, int)?;
+                    let neg = ScalarExpr::Unary(UnaryOp::Neg, Box::new(t.expr));
+                    Ok(Typed::new(neg, ScalarType::Int, t.nullable))
+                }
+            },
+            UnaryOperator::Plus => self.plan(e)?.expect(ScalarType::Int, int),
+            UnaryOperator::Not => {
+                let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
+                    format!("argument of NOT must be type boolean, not type {t}")
+                })?;
+                let not = ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr));
+                Ok(Typed::new(not, ScalarType::Bool, t.nullable))
+            }
+            _ => Err(format!("operator not supported: {op}")),
+        }
+    }
+
+    fn aggregate(&mut self, func: AggregateFunc, arg: Option<&Expr>) -> Result<Typed, String> {
+        let Some(grouping) = self.grouping.as_deref_mut() else {
+            return Err(self.no_aggregates.into());
+        };
+        let mut inner = ExprContext::plain(self.scope, "aggregate function calls cannot be nested");
+        let arg = match arg {
+            Some(e) => inner.plan(e)?,
+            None => literal(&Value::Boolean(true))?,
+        };
+        let (arg, typ, nullable) = match func {
+            AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int), false),
+            AggregateFunc::Sum => {
+                let arg = arg.expect(ScalarType::Int, |t| {
+                    format!("function sum({t}) does not exist")
+                })?;
+                (arg, Some(ScalarType::Int), true)
+            }
+            AggregateFunc::Min | AggregateFunc::Max => {
+                let typ = arg.typ;
+                (arg, typ, true)
+            }
+        };
+        let aggregate = Aggregate {
+            func,
+            expr: arg.expr,
+        };
+        let aggregates = &mut grouping.aggregates;
+        let j = aggregates
+            .iter()
+            .position(|a| *a == aggregate)
+            .unwrap_or_else(|| {
+                aggregates.push(aggregate);
+                aggregates.len() - 1
+            });
+        Ok(Typed {
+            expr: ScalarExpr::Column(grouping.keys.len() + j),
+            typ,
+            nullable,
+        })
+    }
+}
+
+fn literal(v: &Value) -> Result<Typed, String> {
+    let (datum, typ) = match v {
+        Value::Number(n, _) => return int_literal(n),
+        Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => {
+            (Datum::Text(s.clone()), Some(ScalarType::Text))
+        }
+        Value::Boolean(b) => (Datum::Bool(*b), Some(ScalarType::Bool)),
+        Value::Null => (Datum::Null, None),
+        _ => return Err(format!("literal not supported: {v}")),
+    };
+    let nullable = datum == Datum::Null;
+    Ok(Typed {
+        expr: ScalarExpr::Literal(datum),
+        typ,
+        nullable,
+    })
+}
+
+fn int_literal(n: &str) -> Result<Typed, String> {
+    if n.contains(['.', 'e', 'E']) {
+        return Err(format!("numeric literals are not supported: {n}"));
+    }
+    let i = n
+        .parse()
+        .map_err(|_| format!("integer literal out of range: {n}"))?;
+    Ok(Typed::new(
+        ScalarExpr::Literal(Datum::Int(i)),
+        ScalarType::Int,
+        false,
+    ))
+}
+
+fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
+    use BinaryOperator as B;
+    let plan_op = match op {
+        B::Plus => BinaryOp::Add,
+        B::Minus => BinaryOp::Sub,
+        B::Multiply => BinaryOp::Mul,
+        B::Divide => BinaryOp::Div,
+        B::Modulo => BinaryOp::Mod,
+        B::Eq => BinaryOp::Eq,
+        B::NotEq => BinaryOp::NotEq,
+        B::Lt => BinaryOp::Lt,
+        B::LtEq => BinaryOp::LtEq,
+        B::Gt => BinaryOp::Gt,
+        B::GtEq => BinaryOp::GtEq,
+        B::And => BinaryOp::And,
+        B::Or => BinaryOp::Or,
+        _ => return Err(format!("operator not supported: {op}")),
+    };
+    let no_operator = |l: &Typed, r: &Typed| {
+        format!(
+            "operator does not exist: {} {op} {}",
+            l.type_name(),
+            r.type_name()
+        )
+    };
+    let (l, r, typ) = match plan_op {
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+            let (l, r) = (l.coerce(ScalarType::Int)?, r.coerce(ScalarType::Int)?);
+            if l.typ != Some(ScalarType::Int) || r.typ != Some(ScalarType::Int) {
+                return Err(no_operator(&l, &r));
+            }
+            (l, r, ScalarType::Int)
+        }
+        BinaryOp::And | BinaryOp::Or => {
+            let not_bool = |t: &str| format!("argument of {op} must be type boolean, not type {t}");
+            let l = l.expect(ScalarType::Bool, not_bool)?;
+            let r = r.expect(ScalarType::Bool, not_bool)?;
+            (l, r, ScalarType::Bool)
+        }
+        _ => {
+            // A string literal takes the other side's type.
+            let target = if l.is_string_literal() {
+                r.typ.or(l.typ)
+            } else {
+                l.typ.or(r.typ)
+            };
+            let (l, r) = match target {
+                Some(t) => (l.coerce(t)?, r.coerce(t)?),
+                None => (l, r),
+            };
+            if l.typ != r.typ {
+                return Err(no_operator(&l, &r));
+            }
+            (l, r, ScalarType::Bool)
+        }
+    };
+    let nullable = l.nullable || r.nullable;
+    let expr = ScalarExpr::Binary(plan_op, Box::new(l.expr), Box::new(r.expr));
+    Ok(Typed::new(expr, typ, nullable))
+}
+
+fn conjuncts(e: ScalarExpr, out: &mut Vec<ScalarExpr>) {
+    match e {
+        ScalarExpr::Binary(BinaryOp::And, l, r) => {
+            conjuncts(*l, out);
+            conjuncts(*r, out);
+        }
+        e => out.push(e),
+    }
+}
+
+fn function_name(f: &Function) -> String {
+    match f.name.0.as_slice() {
+        [part] => part.as_ident().map_or(f.name.to_string(), ident),
+        _ => f.name.to_string(),
+    }
+}
+
+/// Checks an aggregate call: its function and its argument (`None` for `*`).
+fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>), String> {
+    let name = function_name(f);
+    let func = match name.as_str() {
+        "count" => AggregateFunc::Count,
+        "sum" => AggregateFunc::Sum,
+        "min" => AggregateFunc::Min,
+        "max" => AggregateFunc::Max,
+        _ => return Err(format!("function {name} does not exist")),
+    };
+    if f.over.is_some() {
+        return Err("window functions are not supported".into());
+    }
+    let FunctionArguments::List(list) = &f.args else {
+        return Err(format!("function call not supported: {f}"));
+    };
+    if list.duplicate_treatment == Some(DuplicateTreatment::Distinct) {
+        return Err(format!("{name}(DISTINCT ...) is not supported"));
+    }
+    let plain = f.filter.is_none()
+        && f.within_group.is_empty()
+        && f.null_treatment.is_none()
+        && matches!(f.parameters, FunctionArguments::None)
+        && list.clauses.is_empty();
+    match (plain, func, list.args.as_slice()) {
+        (false, ..) => Err(format!("function call not supported: {f}")),
+        (_, AggregateFunc::Count, [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)]) => {
+            Ok((AggregateFunc::CountAll, None))
+        }
+        (_, _, [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))]) => Ok((func, Some(e))),
+        _ => Err(format!("function {name} takes exactly one argument")),
+    }
+}
+
+/// Whether `e` calls an aggregate (outside of any subquery).
+pub(super) fn contains_aggregate(e: &Expr) -> bool {
+    match e {
+        Expr::Function(f) => {
+            aggregate_call(f).is_ok()
+                || matches!(&f.args, FunctionArguments::List(list) if list.args.iter().any(|a| {
+                    matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if contains_aggregate(e))
+                }))
+        }
+        Expr::BinaryOp { left, right, .. } => contains_aggregate(left) || contains_aggregate(right),
+        Expr::UnaryOp { expr, .. }
+        | Expr::Nested(expr)
+        | Expr::IsNull(expr)
+        | Expr::IsNotNull(expr) => contains_aggregate(expr),
+        _ => false,
+    }
+}
+
+/// The name of the output column `e` produces when it has no alias.
+pub(super) fn output_name(e: &Expr) -> String {
+    match e {
+        Expr::Identifier(name) => ident(name),
+        Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
+        Expr::Nested(inner) => output_name(inner),
+        Expr::Function(f) if aggregate_call(f).is_ok() => function_name(f),
+        _ => "?column?".into(),
+    }
+}
+
+/// A WHERE clause over `scope`, split into its conjuncts.
+pub(super) fn where_clause(scope: &Scope, e: &Expr) -> Result<Vec<ScalarExpr>, String> {
+    ExprContext::plain(scope, "aggregate functions are not allowed in WHERE clause")
+        .predicate(e, "WHERE clause")
+}

@@ -1,0 +1,110 @@
+//! The SQL front end: text to planned [`Statement`]s, resolved against a
+//! [`Catalog`]. Error strings are what a user sees after `error: `, modelled
+//! on the real system's texts.
+//!
+//! - `parse`: sqlparser plus Materialize's `AS OF` and `CREATE DEFAULT INDEX`.
+//! - `statement`: DDL and writes.
+//! - `query`: SELECT.
+//! - `expr`: scalar expressions, name scopes and types.
+
+mod expr;
+mod parse;
+mod query;
+mod statement;
+#[cfg(test)]
+mod tests;
+
+use sqlparser::ast::{Ident, ObjectName};
+
+use crate::plan::{Catalog, ObjectKind, Statement};
+use crate::repr::{Column, GlobalId};
+
+/// Plans one or more `;`-separated statements. All are parsed before any is
+/// planned (a syntax error anywhere fails the whole text), and all are
+/// planned against the same `catalog`: a caller whose statements depend on
+/// each other plans them one at a time. `DROP ... IF EXISTS` of a missing
+/// object and `CREATE ... IF NOT EXISTS` of an existing one plan to nothing.
+pub fn plan(sql: &str, catalog: &dyn Catalog) -> Result<Vec<Statement>, String> {
+    parse::parse(sql)?
+        .into_iter()
+        .filter_map(|parsed| statement::plan(parsed, catalog).transpose())
+        .collect()
+}
+
+/// An identifier as the catalog knows it: unquoted ones fold to lower case.
+fn ident(i: &Ident) -> String {
+    match i.quote_style {
+        Some(_) => i.value.clone(),
+        None => i.value.to_lowercase(),
+    }
+}
+
+/// The name an object is created or looked up by; only unqualified names exist.
+fn object_name(name: &ObjectName) -> Result<String, String> {
+    match name.0.as_slice() {
+        [part] => part
+            .as_ident()
+            .map(ident)
+            .ok_or_else(|| format!("invalid name: {name}")),
+        _ => Err(format!("qualified names are not supported: {name}")),
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!("unknown catalog item '{name}'")
+}
+
+fn resolve(
+    catalog: &dyn Catalog,
+    name: &ObjectName,
+) -> Result<(String, GlobalId, ObjectKind), String> {
+    let name = object_name(name)?;
+    let (id, kind) = catalog.resolve(&name).ok_or_else(|| unknown(&name))?;
+    Ok((name, id, kind))
+}
+
+/// `a table`, `an index`, ...
+fn with_article(kind: ObjectKind) -> String {
+    let article = if kind == ObjectKind::Index { "an" } else { "a" };
+    format!("{article} {}", kind.name())
+}
+
+fn kind_mismatch(name: &str, actual: ObjectKind, expected: &str) -> String {
+    format!("\"{name}\" is {} not {expected}", with_article(actual))
+}
+
+/// A relation to read from or index: a table, view or introspection relation.
+fn relation(
+    catalog: &dyn Catalog,
+    name: &ObjectName,
+) -> Result<(String, GlobalId, Vec<Column>), String> {
+    let (name, id, kind) = resolve(catalog, name)?;
+    if kind == ObjectKind::Index {
+        return Err(kind_mismatch(&name, kind, "a relation"));
+    }
+    let columns = catalog.columns(id).ok_or_else(|| unknown(&name))?;
+    Ok((name, id, columns))
+}
+
+/// An object that must be of `expected` kind (the target of a write or DROP).
+fn object_of_kind(
+    catalog: &dyn Catalog,
+    name: &ObjectName,
+    expected: ObjectKind,
+) -> Result<GlobalId, String> {
+    let (name, id, kind) = resolve(catalog, name)?;
+    if kind != expected {
+        return Err(kind_mismatch(&name, kind, &with_article(expected)));
+    }
+    Ok(id)
+}
+
+/// Fails if any two columns share a name.
+fn check_unique_columns(columns: &[Column]) -> Result<(), String> {
+    for (i, c) in columns.iter().enumerate() {
+        if columns[..i].iter().any(|d| d.name == c.name) {
+            return Err(format!("column \"{}\" specified more than once", c.name));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,167 @@
+//! Text to statements: sqlparser's parser, plus the two pieces of Materialize
+//! syntax it does not know, handled on tokens (never on raw text, so string
+//! literals and comments can contain anything): a trailing `AS OF <int>` and
+//! `CREATE DEFAULT INDEX ON <relation>`.
+
+use sqlparser::ast::{ObjectName, Statement};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+
+use crate::repr::Timestamp;
+
+const DIALECT: PostgreSqlDialect = PostgreSqlDialect {};
+
+/// One parsed statement.
+#[derive(Debug)]
+pub(super) enum Parsed {
+    Ast(Box<Statement>),
+    /// `CREATE DEFAULT INDEX ON <on>`: an index on all columns of `on`.
+    DefaultIndex {
+        on: ObjectName,
+    },
+}
+
+/// A parsed statement and the `AS OF` that was stripped off its end.
+#[derive(Debug)]
+pub(super) struct ParsedStatement {
+    pub stmt: Parsed,
+    pub as_of: Option<Timestamp>,
+}
+
+/// Parses `;`-separated statements; empty ones are dropped.
+pub(super) fn parse(sql: &str) -> Result<Vec<ParsedStatement>, String> {
+    let tokens = Tokenizer::new(&DIALECT, sql)
+        .tokenize_with_location()
+        .map_err(|e| e.to_string())?;
+    let significant = tokens
+        .into_iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_) | Token::EOF));
+    let mut statements = vec![vec![]];
+    for token in significant {
+        match token.token {
+            Token::SemiColon => statements.push(vec![]),
+            _ => statements.last_mut().expect("never empty").push(token),
+        }
+    }
+    statements
+        .into_iter()
+        .filter(|tokens| !tokens.is_empty())
+        .map(parse_statement)
+        .collect()
+}
+
+fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
+    matches!(&t.token, Token::Word(w) if w.keyword == keyword)
+}
+
+fn parse_statement(mut tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
+    let as_of = strip_as_of(&mut tokens)?;
+    let default_index = [Keyword::CREATE, Keyword::DEFAULT, Keyword::INDEX];
+    let is_default_index = tokens.len() >= 3
+        && tokens
+            .iter()
+            .zip(default_index)
+            .all(|(t, k)| is_keyword(t, k));
+    let skip = if is_default_index { 3 } else { 0 };
+    let mut parser = Parser::new(&DIALECT).with_tokens_with_locations(tokens.split_off(skip));
+    let stmt = if is_default_index {
+        parser
+            .expect_keyword_is(Keyword::ON)
+            .map_err(parser_error)?;
+        let on = parser.parse_object_name(false).map_err(parser_error)?;
+        Parsed::DefaultIndex { on }
+    } else {
+        Parsed::Ast(Box::new(parser.parse_statement().map_err(parser_error)?))
+    };
+    let next = parser.peek_token();
+    if next.token != Token::EOF {
+        return Err(parser_error(
+            parser.expected::<()>("end of statement", next).unwrap_err(),
+        ));
+    }
+    Ok(ParsedStatement { stmt, as_of })
+}
+
+/// Removes a trailing `AS OF <integer>` and returns its timestamp.
+fn strip_as_of(tokens: &mut Vec<TokenWithSpan>) -> Result<Option<Timestamp>, String> {
+    let n = tokens.len();
+    if n < 3 || !is_keyword(&tokens[n - 3], Keyword::AS) || !is_keyword(&tokens[n - 2], Keyword::OF)
+    {
+        return Ok(None);
+    }
+    let Token::Number(text, _) = &tokens[n - 1].token else {
+        return Ok(None);
+    };
+    let ts = text
+        .parse()
+        .map_err(|_| format!("invalid AS OF timestamp: {text}"))?;
+    tokens.truncate(n - 3);
+    Ok(Some(ts))
+}
+
+/// The parser's message without its `sql parser error: ` prefix.
+fn parser_error(e: ParserError) -> String {
+    match e {
+        ParserError::TokenizerError(s) | ParserError::ParserError(s) => s,
+        ParserError::RecursionLimitExceeded => "recursion limit exceeded".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(sql: &str) -> ParsedStatement {
+        let mut all = parse(sql).unwrap();
+        assert_eq!(all.len(), 1, "{sql}");
+        all.pop().unwrap()
+    }
+
+    #[test]
+    fn splits_statements_on_semicolon_tokens_only() {
+        let all = parse("INSERT INTO t VALUES ('a;b'); ; SELECT 1;").unwrap();
+        assert_eq!(all.len(), 2);
+    }
+
+    #[test]
+    fn strips_trailing_as_of() {
+        let p = one("SELECT * FROM t WHERE a > 1 AS OF 7");
+        assert_eq!(p.as_of, Some(7));
+        assert!(matches!(p.stmt, Parsed::Ast(s) if s.to_string() == "SELECT * FROM t WHERE a > 1"));
+        assert_eq!(one("SELECT 'AS OF 3'").as_of, None);
+        assert_eq!(one("SELECT 1 -- AS OF 3\n").as_of, None);
+        assert_eq!(
+            parse("SELECT 1 AS OF 1.5").unwrap_err(),
+            "invalid AS OF timestamp: 1.5"
+        );
+    }
+
+    #[test]
+    fn recognizes_create_default_index() {
+        let p = one("create default index on v");
+        assert!(matches!(p.stmt, Parsed::DefaultIndex { on } if on.to_string() == "v"));
+        let err = parse("CREATE DEFAULT INDEX v").unwrap_err();
+        assert_eq!(err, "Expected: ON, found: v at Line: 1, Column: 22");
+        let err = parse("CREATE DEFAULT INDEX ON v (a)").unwrap_err();
+        assert_eq!(
+            err,
+            "Expected: end of statement, found: ( at Line: 1, Column: 27"
+        );
+    }
+
+    #[test]
+    fn reports_parse_errors_with_their_location() {
+        let err = parse("SELEC 1").unwrap_err();
+        assert_eq!(
+            err,
+            "Expected: an SQL statement, found: SELEC at Line: 1, Column: 1"
+        );
+        let err = parse("SELECT 1 2").unwrap_err();
+        assert_eq!(
+            err,
+            "Expected: end of statement, found: 2 at Line: 1, Column: 10"
+        );
+    }
+}

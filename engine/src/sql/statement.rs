@@ -1,0 +1,407 @@
+//! Statements other than SELECT: CREATE TABLE / VIEW / INDEX, INSERT,
+//! UPDATE, DELETE and DROP.
+
+use sqlparser::ast::{
+    self, AssignmentTarget, ColumnOption, CreateIndex, CreateTable, CreateView, DataType, Delete,
+    Expr, FromTable, Insert, ObjectName, ObjectType, SetExpr, TableFactor, TableObject,
+    TableWithJoins, Update,
+};
+
+use super::expr::{where_clause, ExprContext, Scope, Typed};
+use super::parse::{Parsed, ParsedStatement};
+use super::query::{plan_query, PlannedQuery};
+use super::{check_unique_columns, ident, object_name, object_of_kind, relation, unknown};
+use crate::plan::{Catalog, ObjectKind, ScalarExpr, Statement};
+use crate::repr::{Column, Datum, GlobalId, ScalarType};
+
+/// Plans one statement; `None` when it has nothing to do (`IF [NOT] EXISTS`).
+pub(super) fn plan(
+    parsed: ParsedStatement,
+    catalog: &dyn Catalog,
+) -> Result<Option<Statement>, String> {
+    let stmt = match parsed.stmt {
+        Parsed::Ast(stmt) if matches!(*stmt, ast::Statement::Query(_)) => stmt,
+        _ if parsed.as_of.is_some() => return Err("AS OF is only allowed on SELECT".into()),
+        Parsed::DefaultIndex { on } => return create_index(catalog, None, &on, None, false),
+        Parsed::Ast(stmt) => stmt,
+    };
+    match *stmt {
+        ast::Statement::Query(q) => {
+            let PlannedQuery {
+                plan,
+                columns,
+                finishing,
+                simple,
+            } = plan_query(catalog, &q)?;
+            Ok(Some(Statement::Select {
+                plan,
+                columns,
+                as_of: parsed.as_of,
+                finishing,
+                simple,
+            }))
+        }
+        ast::Statement::CreateTable(t) => create_table(catalog, &t),
+        ast::Statement::CreateView(v) => create_view(catalog, &v),
+        ast::Statement::CreateIndex(i) => create_index_statement(catalog, &i),
+        ast::Statement::Insert(i) => insert(catalog, &i).map(Some),
+        ast::Statement::Update(u) => update(catalog, &u).map(Some),
+        ast::Statement::Delete(d) => delete(catalog, &d).map(Some),
+        ast::Statement::Drop {
+            object_type,
+            if_exists,
+            names,
+            cascade,
+            ..
+        } => drop(catalog, object_type, if_exists, &names, cascade),
+        other => Err(format!("statement not supported: {other}")),
+    }
+}
+
+/// The name of a new object; `None` if it exists and `IF NOT EXISTS` was given.
+fn new_name(
+    catalog: &dyn Catalog,
+    name: &ObjectName,
+    if_not_exists: bool,
+) -> Result<Option<String>, String> {
+    let name = object_name(name)?;
+    match (catalog.exists(&name), if_not_exists) {
+        (false, _) => Ok(Some(name)),
+        (true, true) => Ok(None),
+        (true, false) => Err(format!("catalog item '{name}' already exists")),
+    }
+}
+
+fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
+    match t {
+        DataType::Int(_)
+        | DataType::Integer(_)
+        | DataType::Int4(_)
+        | DataType::BigInt(_)
+        | DataType::Int8(_) => Ok(ScalarType::Int),
+        DataType::Text
+        | DataType::Varchar(_)
+        | DataType::CharacterVarying(_)
+        | DataType::String(_) => Ok(ScalarType::Text),
+        DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
+        DataType::Custom(name, _) => Err(format!("type \"{name}\" does not exist")),
+        _ => Err(format!("type not supported: {t}")),
+    }
+}
+
+fn create_table(catalog: &dyn Catalog, t: &CreateTable) -> Result<Option<Statement>, String> {
+    if t.or_replace
+        || t.temporary
+        || t.query.is_some()
+        || t.like.is_some()
+        || t.clone.is_some()
+        || !t.constraints.is_empty()
+    {
+        return Err(format!("CREATE TABLE not supported: {t}"));
+    }
+    let Some(name) = new_name(catalog, &t.name, t.if_not_exists)? else {
+        return Ok(None);
+    };
+    let mut columns = vec![];
+    for c in &t.columns {
+        let mut nullable = true;
+        for o in &c.options {
+            match o.option {
+                ColumnOption::Null => nullable = true,
+                ColumnOption::NotNull => nullable = false,
+                _ => return Err(format!("column option not supported: {o}")),
+            }
+        }
+        let (name, typ) = (ident(&c.name), scalar_type(&c.data_type)?);
+        columns.push(Column {
+            name,
+            typ,
+            nullable,
+        });
+    }
+    check_unique_columns(&columns)?;
+    Ok(Some(Statement::CreateTable { name, columns }))
+}
+
+/// A view's ORDER BY is ignored, as in the real system; its LIMIT is refused.
+fn create_view(catalog: &dyn Catalog, v: &CreateView) -> Result<Option<Statement>, String> {
+    if v.materialized {
+        return Err("materialized views are not supported".into());
+    }
+    if v.or_replace || v.or_alter || v.temporary || !v.columns.is_empty() || v.to.is_some() {
+        return Err(format!("CREATE VIEW not supported: {v}"));
+    }
+    let Some(name) = new_name(catalog, &v.name, v.if_not_exists)? else {
+        return Ok(None);
+    };
+    let query = plan_query(catalog, &v.query)?;
+    if query.finishing.limit.is_some() {
+        return Err("LIMIT in views is not supported".into());
+    }
+    check_unique_columns(&query.columns)?;
+    Ok(Some(Statement::CreateView {
+        name,
+        columns: query.columns,
+        plan: query.plan,
+    }))
+}
+
+fn create_index_statement(
+    catalog: &dyn Catalog,
+    i: &CreateIndex,
+) -> Result<Option<Statement>, String> {
+    if i.unique
+        || i.concurrently
+        || i.using.is_some()
+        || !i.include.is_empty()
+        || i.nulls_distinct.is_some()
+        || !i.with.is_empty()
+        || i.predicate.is_some()
+    {
+        return Err(format!("CREATE INDEX not supported: {i}"));
+    }
+    let keys = i
+        .columns
+        .iter()
+        .map(
+            |c| match (&c.column.expr, &c.operator_class, &c.column.options) {
+                (Expr::Identifier(name), None, o)
+                    if o.sort.is_none() && o.nulls_first.is_none() =>
+                {
+                    Ok(ident(name))
+                }
+                _ => Err(format!("index keys must be column names, found: {c}")),
+            },
+        )
+        .collect::<Result<Vec<_>, _>>()?;
+    create_index(
+        catalog,
+        i.name.as_ref(),
+        &i.table_name,
+        Some(&keys),
+        i.if_not_exists,
+    )
+}
+
+/// An index on `on` by the named `keys`, or by all its columns (a default
+/// index) when `keys` is `None`. Without a name it gets the real system's
+/// default: `<relation>_<keys>_idx`, or `<relation>_primary_idx` for a
+/// default index, with `1`, `2`, ... appended until the name is free.
+fn create_index(
+    catalog: &dyn Catalog,
+    name: Option<&ObjectName>,
+    on: &ObjectName,
+    keys: Option<&[String]>,
+    if_not_exists: bool,
+) -> Result<Option<Statement>, String> {
+    let name = match name
+        .map(|n| new_name(catalog, n, if_not_exists))
+        .transpose()?
+    {
+        Some(None) => return Ok(None),
+        Some(Some(name)) => Some(name),
+        None => None,
+    };
+    let (on_name, on, columns) = relation(catalog, on)?;
+    let key = match keys {
+        None => (0..columns.len()).collect(),
+        Some(keys) => keys
+            .iter()
+            .map(|k| column_position(&columns, k))
+            .collect::<Result<_, _>>()?,
+    };
+    let name = name.unwrap_or_else(|| {
+        let relation = catalog.name(on).unwrap_or(on_name);
+        let base = match keys {
+            None => format!("{relation}_primary_idx"),
+            Some(keys) => format!("{relation}_{}_idx", keys.join("_")),
+        };
+        std::iter::once(base.clone())
+            .chain((1..).map(|i| format!("{base}{i}")))
+            .find(|n| !catalog.exists(n))
+            .expect("a free name")
+    });
+    Ok(Some(Statement::CreateIndex { name, on, key }))
+}
+
+fn column_position(columns: &[Column], name: &str) -> Result<usize, String> {
+    columns
+        .iter()
+        .position(|c| c.name == name)
+        .ok_or_else(|| format!("column \"{name}\" does not exist"))
+}
+
+/// `t` as the new value of `column`, which must be of its type.
+fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
+    let mismatch = |found: &str| {
+        format!(
+            "column \"{}\" is of type {} but expression is of type {found}",
+            column.name,
+            column.typ.name()
+        )
+    };
+    Ok(t.expect(column.typ, mismatch)?.expr)
+}
+
+/// Rows are evaluated here: an evaluation error fails the statement.
+fn insert(catalog: &dyn Catalog, i: &Insert) -> Result<Statement, String> {
+    let TableObject::TableName(name) = &i.table else {
+        return Err(format!("INSERT not supported: {i}"));
+    };
+    if i.on.is_some() || i.returning.is_some() || !i.assignments.is_empty() || i.overwrite {
+        return Err(format!("INSERT not supported: {i}"));
+    }
+    let table = object_of_kind(catalog, name, ObjectKind::Table)?;
+    let columns = catalog
+        .columns(table)
+        .ok_or_else(|| unknown(&name.to_string()))?;
+    let targets = match i.columns.as_slice() {
+        [] => (0..columns.len()).collect(),
+        names => {
+            let mut targets = vec![];
+            for name in names {
+                let name = object_name(name)?;
+                let t = column_position(&columns, &name)?;
+                if targets.contains(&t) {
+                    return Err(format!("column \"{name}\" specified more than once"));
+                }
+                targets.push(t);
+            }
+            targets
+        }
+    };
+    let values = match i.source.as_deref().map(|q| &*q.body) {
+        Some(SetExpr::Values(values)) => values,
+        _ => return Err("INSERT supports only VALUES".into()),
+    };
+    let no_columns = Scope::default();
+    let mut rows = vec![];
+    for row in &values.rows {
+        let exprs = &row.content;
+        if exprs.len() > targets.len() {
+            return Err("INSERT has more expressions than target columns".into());
+        }
+        // Without a column list, VALUES may fill only the first columns.
+        if !i.columns.is_empty() && exprs.len() < targets.len() {
+            return Err("INSERT has more target columns than expressions".into());
+        }
+        let mut out = vec![Datum::Null; columns.len()];
+        for (e, t) in exprs.iter().zip(&targets) {
+            let mut cx =
+                ExprContext::plain(&no_columns, "aggregate functions are not allowed in VALUES");
+            let expr = assignment(&columns[*t], cx.plan(e)?)?;
+            out[*t] = expr.eval(&[]).map_err(|e| e.0)?;
+        }
+        if let Some(c) = columns
+            .iter()
+            .zip(&out)
+            .find_map(|(c, d)| (!c.nullable && *d == Datum::Null).then_some(c))
+        {
+            return Err(format!(
+                "null value in column \"{}\" violates not-null constraint",
+                c.name
+            ));
+        }
+        rows.push(out);
+    }
+    Ok(Statement::Insert { table, rows })
+}
+
+/// The table an UPDATE or DELETE writes, and the scope its expressions see.
+fn target(catalog: &dyn Catalog, t: &TableWithJoins) -> Result<(GlobalId, Scope), String> {
+    let TableFactor::Table {
+        name,
+        alias,
+        args: None,
+        ..
+    } = &t.relation
+    else {
+        return Err(format!("not a table: {}", t.relation));
+    };
+    if !t.joins.is_empty() || alias.as_ref().is_some_and(|a| !a.columns.is_empty()) {
+        return Err(format!("not a table: {t}"));
+    }
+    let id = object_of_kind(catalog, name, ObjectKind::Table)?;
+    let columns = catalog
+        .columns(id)
+        .ok_or_else(|| unknown(&name.to_string()))?;
+    let qualifier = match alias {
+        Some(alias) => ident(&alias.name),
+        None => object_name(name)?,
+    };
+    Ok((id, Scope::relation(&qualifier, columns)))
+}
+
+fn predicates(scope: &Scope, selection: Option<&Expr>) -> Result<Vec<ScalarExpr>, String> {
+    selection.map_or(Ok(vec![]), |e| where_clause(scope, e))
+}
+
+fn update(catalog: &dyn Catalog, u: &Update) -> Result<Statement, String> {
+    if u.from.is_some() || u.returning.is_some() || u.limit.is_some() || !u.order_by.is_empty() {
+        return Err(format!("UPDATE not supported: {u}"));
+    }
+    let (table, scope) = target(catalog, &u.table)?;
+    let mut assignments: Vec<(usize, ScalarExpr)> = vec![];
+    for a in &u.assignments {
+        let AssignmentTarget::ColumnName(name) = &a.target else {
+            return Err(format!("assignment not supported: {a}"));
+        };
+        let name = object_name(name)?;
+        let columns: Vec<Column> = scope.items.iter().map(|i| i.column.clone()).collect();
+        let c = column_position(&columns, &name)?;
+        if assignments.iter().any(|(d, _)| *d == c) {
+            return Err(format!("multiple assignments to same column \"{name}\""));
+        }
+        let mut cx = ExprContext::plain(&scope, "aggregate functions are not allowed in UPDATE");
+        assignments.push((c, assignment(&columns[c], cx.plan(&a.value)?)?));
+    }
+    let predicates = predicates(&scope, u.selection.as_ref())?;
+    Ok(Statement::Update {
+        table,
+        assignments,
+        predicates,
+    })
+}
+
+fn delete(catalog: &dyn Catalog, d: &Delete) -> Result<Statement, String> {
+    let (FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from)) = &d.from;
+    let [from] = from.as_slice() else {
+        return Err(format!("DELETE not supported: {d}"));
+    };
+    if !d.tables.is_empty() || d.using.is_some() || d.returning.is_some() || d.limit.is_some() {
+        return Err(format!("DELETE not supported: {d}"));
+    }
+    let (table, scope) = target(catalog, from)?;
+    let predicates = predicates(&scope, d.selection.as_ref())?;
+    Ok(Statement::Delete { table, predicates })
+}
+
+fn drop(
+    catalog: &dyn Catalog,
+    object_type: ObjectType,
+    if_exists: bool,
+    names: &[ObjectName],
+    cascade: bool,
+) -> Result<Option<Statement>, String> {
+    let kind = match object_type {
+        ObjectType::Table => ObjectKind::Table,
+        ObjectType::View => ObjectKind::View,
+        ObjectType::Index => ObjectKind::Index,
+        other => return Err(format!("DROP {other} is not supported")),
+    };
+    let [name] = names else {
+        return Err("DROP of several objects at once is not supported".into());
+    };
+    if cascade {
+        return Err("DROP ... CASCADE is not supported".into());
+    }
+    if if_exists && catalog.resolve(&object_name(name)?).is_none() {
+        return Ok(None);
+    }
+    let id = object_of_kind(catalog, name, kind)?;
+    Ok(Some(match kind {
+        ObjectKind::Table => Statement::DropTable { id },
+        ObjectKind::View => Statement::DropView { id },
+        _ => Statement::DropIndex { id },
+    }))
+}

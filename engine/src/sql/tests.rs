@@ -1,0 +1,948 @@
+//! Planner tests against a small fixed catalog.
+
+use super::plan;
+use crate::plan::{
+    Aggregate, AggregateFunc, BinaryOp, Catalog, Finishing, ObjectKind, RelationPlan, ScalarExpr,
+    SimpleSelect, Statement, UnaryOp,
+};
+use crate::repr::{Column, Datum, GlobalId, ScalarType, Timestamp};
+
+use ScalarType::{Bool, Int, Text};
+
+fn col(name: &str, typ: ScalarType, nullable: bool) -> Column {
+    let name = name.to_string();
+    Column {
+        name,
+        typ,
+        nullable,
+    }
+}
+
+/// Objects get ids `u1`, `u2`, ... in this order.
+struct TestCatalog(Vec<(&'static str, ObjectKind, Vec<Column>)>);
+
+const T: GlobalId = GlobalId(1);
+const U: GlobalId = GlobalId(2);
+const V: GlobalId = GlobalId(3);
+const T_A_IDX: GlobalId = GlobalId(4);
+const MZ_OBJECTS: GlobalId = GlobalId(6);
+
+fn catalog() -> TestCatalog {
+    use ObjectKind::*;
+    TestCatalog(vec![
+        (
+            "t",
+            Table,
+            vec![
+                col("a", Int, true),
+                col("b", Text, true),
+                col("c", Bool, true),
+            ],
+        ),
+        ("u", Table, vec![col("a", Int, true), col("d", Int, false)]),
+        ("v", View, vec![col("k", Int, true), col("x", Int, true)]),
+        ("t_a_idx", Index, vec![]),
+        ("u_primary_idx", Index, vec![]),
+        (
+            "mz_objects",
+            Introspection,
+            vec![
+                col("id", Text, false),
+                col("name", Text, false),
+                col("type", Text, false),
+            ],
+        ),
+        (
+            "mz_arrangement_frontiers",
+            Introspection,
+            vec![
+                col("export_id", Text, false),
+                col("since", Int, true),
+                col("upper", Int, true),
+            ],
+        ),
+        (
+            "mz_compute_error_counts",
+            Introspection,
+            vec![col("export_id", Text, false), col("count", Int, false)],
+        ),
+        ("nn", Table, vec![col("a", Int, false), col("b", Int, true)]),
+    ])
+}
+
+impl Catalog for TestCatalog {
+    fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)> {
+        let i = self
+            .0
+            .iter()
+            .position(|(n, ..)| n.eq_ignore_ascii_case(name))?;
+        Some((GlobalId(i as u64 + 1), self.0[i].1))
+    }
+    fn columns(&self, id: GlobalId) -> Option<Vec<Column>> {
+        self.0.get(id.0 as usize - 1).map(|(_, _, c)| c.clone())
+    }
+    fn name(&self, id: GlobalId) -> Option<String> {
+        self.0.get(id.0 as usize - 1).map(|(n, ..)| n.to_string())
+    }
+}
+
+fn one(sql: &str) -> Statement {
+    let mut all = plan(sql, &catalog()).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    assert_eq!(all.len(), 1, "{sql}");
+    all.pop().unwrap()
+}
+
+fn err(sql: &str) -> String {
+    plan(sql, &catalog()).expect_err(sql)
+}
+
+struct Select {
+    plan: RelationPlan,
+    columns: Vec<Column>,
+    as_of: Option<Timestamp>,
+    finishing: Finishing,
+    simple: Option<SimpleSelect>,
+}
+
+fn select(sql: &str) -> Select {
+    match one(sql) {
+        Statement::Select {
+            plan,
+            columns,
+            as_of,
+            finishing,
+            simple,
+        } => Select {
+            plan,
+            columns,
+            as_of,
+            finishing,
+            simple,
+        },
+        other => panic!("{sql}: not a SELECT: {other:?}"),
+    }
+}
+
+fn c(i: usize) -> ScalarExpr {
+    ScalarExpr::Column(i)
+}
+fn int(i: i64) -> ScalarExpr {
+    ScalarExpr::Literal(Datum::Int(i))
+}
+fn text(s: &str) -> ScalarExpr {
+    ScalarExpr::Literal(Datum::Text(s.into()))
+}
+fn bin(op: BinaryOp, l: ScalarExpr, r: ScalarExpr) -> ScalarExpr {
+    ScalarExpr::Binary(op, Box::new(l), Box::new(r))
+}
+fn get(id: GlobalId) -> Box<RelationPlan> {
+    Box::new(RelationPlan::Get(id))
+}
+fn agg(func: AggregateFunc, expr: ScalarExpr) -> Aggregate {
+    Aggregate { func, expr }
+}
+fn count_all() -> Aggregate {
+    agg(
+        AggregateFunc::CountAll,
+        ScalarExpr::Literal(Datum::Bool(true)),
+    )
+}
+
+#[test]
+fn create_table() {
+    let s = one("CREATE TABLE n (a int NOT NULL, b TEXT, c boolean, d bigint, e varchar(3), \"Q\" bool NULL)");
+    let columns = vec![
+        col("a", Int, false),
+        col("b", Text, true),
+        col("c", Bool, true),
+        col("d", Int, true),
+        col("e", Text, true),
+        col("Q", Bool, true),
+    ];
+    let name = "n".to_string();
+    assert_eq!(s, Statement::CreateTable { name, columns });
+    assert_eq!(
+        err("CREATE TABLE T (b int)"),
+        "catalog item 't' already exists"
+    );
+    assert_eq!(
+        err("CREATE TABLE n (a int, a text)"),
+        "column \"a\" specified more than once"
+    );
+    assert_eq!(err("CREATE TABLE n (a foo)"), "type \"foo\" does not exist");
+    assert_eq!(err("CREATE TABLE n (a float)"), "type not supported: FLOAT");
+    assert_eq!(
+        plan("CREATE TABLE IF NOT EXISTS t (a int)", &catalog()),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn insert() {
+    let s = one("INSERT INTO t VALUES (1, 'one', true), (-2, NULL, NULL), ('5', 'x', 'f')");
+    let rows = vec![
+        vec![Datum::Int(1), Datum::Text("one".into()), Datum::Bool(true)],
+        vec![Datum::Int(-2), Datum::Null, Datum::Null],
+        vec![Datum::Int(5), Datum::Text("x".into()), Datum::Bool(false)],
+    ];
+    assert_eq!(s, Statement::Insert { table: T, rows });
+    // Missing columns are NULL; constant expressions are evaluated.
+    let s = one("INSERT INTO t (b, a) VALUES ('x', 1 + 2 * 3)");
+    let rows = vec![vec![Datum::Int(7), Datum::Text("x".into()), Datum::Null]];
+    assert_eq!(s, Statement::Insert { table: T, rows });
+    let s = one("INSERT INTO t VALUES (1)");
+    let rows = vec![vec![Datum::Int(1), Datum::Null, Datum::Null]];
+    assert_eq!(s, Statement::Insert { table: T, rows });
+}
+
+#[test]
+fn insert_errors() {
+    assert_eq!(
+        err("INSERT INTO t VALUES ('text')"),
+        "invalid input syntax for type integer: invalid digit found in string: \"text\""
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (1, 2)"),
+        "column \"b\" is of type text but expression is of type integer"
+    );
+    assert_eq!(
+        err("INSERT INTO t (c) VALUES (1 = 1), (3)"),
+        "column \"c\" is of type boolean but expression is of type integer"
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (1 / 0)"),
+        "Evaluation error: division by zero"
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (1, 'a', true, 4)"),
+        "INSERT has more expressions than target columns"
+    );
+    assert_eq!(
+        err("INSERT INTO t (a, b) VALUES (1)"),
+        "INSERT has more target columns than expressions"
+    );
+    assert_eq!(
+        err("INSERT INTO t (a, a) VALUES (1, 2)"),
+        "column \"a\" specified more than once"
+    );
+    assert_eq!(
+        err("INSERT INTO t (z) VALUES (1)"),
+        "column \"z\" does not exist"
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (a)"),
+        "column \"a\" does not exist"
+    );
+    assert_eq!(
+        err("INSERT INTO v VALUES (1)"),
+        "\"v\" is a view not a table"
+    );
+    assert_eq!(
+        err("INSERT INTO missing VALUES (1)"),
+        "unknown catalog item 'missing'"
+    );
+    assert_eq!(
+        err("INSERT INTO nn (b) VALUES (1)"),
+        "null value in column \"a\" violates not-null constraint"
+    );
+    assert_eq!(
+        err("INSERT INTO t SELECT * FROM t"),
+        "INSERT supports only VALUES"
+    );
+}
+
+#[test]
+fn update() {
+    let s = one("UPDATE t SET b = 'deux', a = a + 1 WHERE a = 2 AND c");
+    let assignments = vec![(1, text("deux")), (0, bin(BinaryOp::Add, c(0), int(1)))];
+    let predicates = vec![bin(BinaryOp::Eq, c(0), int(2)), c(2)];
+    assert_eq!(
+        s,
+        Statement::Update {
+            table: T,
+            assignments,
+            predicates
+        }
+    );
+    let s = one("UPDATE t AS x SET a = x.a");
+    let assignments = vec![(0, c(0))];
+    let predicates = vec![];
+    assert_eq!(
+        s,
+        Statement::Update {
+            table: T,
+            assignments,
+            predicates
+        }
+    );
+    assert_eq!(
+        err("UPDATE t SET b = 1"),
+        "column \"b\" is of type text but expression is of type integer"
+    );
+    assert_eq!(err("UPDATE t SET z = 1"), "column \"z\" does not exist");
+    assert_eq!(
+        err("UPDATE t SET a = 1, a = 2"),
+        "multiple assignments to same column \"a\""
+    );
+    assert_eq!(
+        err("UPDATE t SET a = 1 WHERE a"),
+        "WHERE clause must have type boolean, not type integer"
+    );
+    assert_eq!(
+        err("UPDATE t SET a = count(*)"),
+        "aggregate functions are not allowed in UPDATE"
+    );
+    assert_eq!(err("UPDATE v SET k = 1"), "\"v\" is a view not a table");
+}
+
+#[test]
+fn delete() {
+    let predicates = vec![ScalarExpr::Unary(UnaryOp::IsNull, Box::new(c(2)))];
+    assert_eq!(
+        one("DELETE FROM t WHERE c IS NULL"),
+        Statement::Delete {
+            table: T,
+            predicates
+        }
+    );
+    let predicates = vec![];
+    assert_eq!(
+        one("DELETE FROM u"),
+        Statement::Delete {
+            table: U,
+            predicates
+        }
+    );
+    assert_eq!(
+        err("DELETE FROM mz_objects"),
+        "\"mz_objects\" is a source not a table"
+    );
+    assert_eq!(
+        err("DELETE FROM t WHERE count(*) > 0"),
+        "aggregate functions are not allowed in WHERE clause"
+    );
+}
+
+#[test]
+fn create_view() {
+    let s = one("CREATE VIEW w AS SELECT a, a / 2 AS q FROM t WHERE c ORDER BY a");
+    let view = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(RelationPlan::Filter {
+                input: get(T),
+                predicates: vec![c(2)],
+            }),
+            exprs: vec![bin(BinaryOp::Div, c(0), int(2))],
+        }),
+        columns: vec![0, 3],
+    };
+    let columns = vec![col("a", Int, true), col("q", Int, true)];
+    let name = "w".to_string();
+    assert_eq!(
+        s,
+        Statement::CreateView {
+            name,
+            columns,
+            plan: view
+        }
+    );
+    assert_eq!(
+        err("CREATE VIEW w AS SELECT a, a FROM t"),
+        "column \"a\" specified more than once"
+    );
+    assert_eq!(
+        err("CREATE VIEW v AS SELECT 1"),
+        "catalog item 'v' already exists"
+    );
+    assert_eq!(
+        err("CREATE VIEW w AS SELECT a FROM t LIMIT 1"),
+        "LIMIT in views is not supported"
+    );
+    assert_eq!(
+        err("CREATE VIEW w AS SELECT * FROM t AS OF 3"),
+        "AS OF is only allowed on SELECT"
+    );
+    assert_eq!(
+        plan("CREATE VIEW IF NOT EXISTS v AS SELECT 1", &catalog()),
+        Ok(vec![])
+    );
+}
+
+fn index(name: &str, on: GlobalId, key: Vec<usize>) -> Statement {
+    let name = name.to_string();
+    Statement::CreateIndex { name, on, key }
+}
+
+#[test]
+fn create_index() {
+    assert_eq!(
+        one("CREATE INDEX ix ON t (b, a)"),
+        index("ix", T, vec![1, 0])
+    );
+    assert_eq!(one("CREATE INDEX ON t (b)"), index("t_b_idx", T, vec![1]));
+    assert_eq!(one("CREATE INDEX ON t (a)"), index("t_a_idx1", T, vec![0]));
+    assert_eq!(
+        one("CREATE INDEX ON v (k, x)"),
+        index("v_k_x_idx", V, vec![0, 1])
+    );
+    assert_eq!(
+        one("CREATE DEFAULT INDEX ON v"),
+        index("v_primary_idx", V, vec![0, 1])
+    );
+    assert_eq!(
+        one("CREATE DEFAULT INDEX ON U"),
+        index("u_primary_idx1", U, vec![0, 1])
+    );
+    assert_eq!(
+        one("CREATE INDEX ON mz_objects (name)"),
+        index("mz_objects_name_idx", MZ_OBJECTS, vec![1])
+    );
+    assert_eq!(
+        err("CREATE INDEX ON t (a + 1)"),
+        "index keys must be column names, found: a + 1"
+    );
+    assert_eq!(err("CREATE INDEX ON t (z)"), "column \"z\" does not exist");
+    assert_eq!(
+        err("CREATE INDEX t_a_idx ON t (a)"),
+        "catalog item 't_a_idx' already exists"
+    );
+    assert_eq!(
+        err("CREATE INDEX ON t_a_idx (a)"),
+        "\"t_a_idx\" is an index not a relation"
+    );
+    assert_eq!(
+        err("CREATE DEFAULT INDEX ON missing"),
+        "unknown catalog item 'missing'"
+    );
+    assert_eq!(
+        err("CREATE DEFAULT INDEX ON v AS OF 1"),
+        "AS OF is only allowed on SELECT"
+    );
+    assert_eq!(
+        plan("CREATE INDEX IF NOT EXISTS t_a_idx ON t (a)", &catalog()),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn drop() {
+    assert_eq!(
+        one("DROP INDEX t_a_idx"),
+        Statement::DropIndex { id: T_A_IDX }
+    );
+    assert_eq!(one("DROP VIEW v"), Statement::DropView { id: V });
+    assert_eq!(
+        one("DROP TABLE IF EXISTS t"),
+        Statement::DropTable { id: T }
+    );
+    assert_eq!(plan("DROP VIEW IF EXISTS nope", &catalog()), Ok(vec![]));
+    assert_eq!(err("DROP VIEW nope"), "unknown catalog item 'nope'");
+    assert_eq!(err("DROP TABLE v"), "\"v\" is a view not a table");
+    assert_eq!(err("DROP INDEX t"), "\"t\" is a table not an index");
+    assert_eq!(
+        err("DROP VIEW mz_objects"),
+        "\"mz_objects\" is a source not a view"
+    );
+    assert_eq!(
+        err("DROP VIEW v, w"),
+        "DROP of several objects at once is not supported"
+    );
+}
+
+#[test]
+fn several_statements() {
+    let all = plan("CREATE TABLE n (a int); DROP TABLE t;", &catalog()).unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[1], Statement::DropTable { id: T });
+    // A syntax error anywhere fails the whole text.
+    let e = plan("CREATE TABLE n (a int); SELEC 1", &catalog()).unwrap_err();
+    assert_eq!(
+        e,
+        "Expected: an SQL statement, found: SELEC at Line: 1, Column: 25"
+    );
+}
+
+#[test]
+fn simple_selects() {
+    let s = select("SELECT * FROM t WHERE a > 1 AND c");
+    let predicates = vec![bin(BinaryOp::Gt, c(0), int(1)), c(2)];
+    let filter = RelationPlan::Filter {
+        input: get(T),
+        predicates: predicates.clone(),
+    };
+    assert_eq!(s.plan, filter);
+    let relation = T;
+    assert_eq!(
+        s.simple,
+        Some(SimpleSelect {
+            relation,
+            predicates
+        })
+    );
+    assert_eq!(s.columns, catalog().columns(T).unwrap());
+    assert_eq!((s.as_of, s.finishing), (None, Finishing::default()));
+
+    let s = select("SELECT * FROM t AS x WHERE x.a = 1");
+    assert!(s.simple.is_some());
+    let s = select("SELECT * FROM mz_objects");
+    assert_eq!(s.plan, RelationPlan::Get(MZ_OBJECTS));
+    let predicates = vec![];
+    let relation = MZ_OBJECTS;
+    assert_eq!(
+        s.simple,
+        Some(SimpleSelect {
+            relation,
+            predicates
+        })
+    );
+    for sql in [
+        "SELECT a, b, c FROM t",
+        "SELECT t.* FROM t",
+        "SELECT * FROM t ORDER BY a",
+        "SELECT * FROM t LIMIT 1",
+        "SELECT DISTINCT * FROM t",
+        "SELECT * FROM t, u WHERE t.a = u.a",
+        "SELECT * FROM t JOIN u ON t.a = u.a",
+    ] {
+        assert_eq!(select(sql).simple, None, "{sql}");
+    }
+    // The same rows, not the fast-path shape: the identity projection is elided.
+    assert_eq!(select("SELECT a, b, c FROM t").plan, RelationPlan::Get(T));
+}
+
+#[test]
+fn as_of() {
+    let s = select("SELECT * FROM t WHERE b > 'a' AS OF 3");
+    assert_eq!(s.as_of, Some(3));
+    assert!(s.simple.is_some());
+    assert_eq!(select("SELECT a FROM t AS OF 0").as_of, Some(0));
+    assert_eq!(select("SELECT a FROM t WHERE b = 'AS OF 3'").as_of, None);
+}
+
+#[test]
+fn join_equivalences() {
+    let s = select("SELECT t.a, d FROM t JOIN u ON t.a = u.a WHERE u.d > 0 AND t.b = 'x'");
+    let join = RelationPlan::Join {
+        inputs: vec![RelationPlan::Get(T), RelationPlan::Get(U)],
+        equivalences: vec![vec![0, 3]],
+    };
+    let filter = RelationPlan::Filter {
+        input: Box::new(join),
+        predicates: vec![
+            bin(BinaryOp::Gt, c(4), int(0)),
+            bin(BinaryOp::Eq, c(1), text("x")),
+        ],
+    };
+    let project = RelationPlan::Project {
+        input: Box::new(filter),
+        columns: vec![0, 4],
+    };
+    assert_eq!(s.plan, project);
+    assert_eq!(s.columns, vec![col("a", Int, true), col("d", Int, false)]);
+
+    // Transitive equalities merge into one class; t = (a, b, c), u = (a, d), v = (k, x).
+    let s = select("SELECT * FROM t JOIN u ON t.a = u.a JOIN v ON u.d = v.k AND v.k = t.a");
+    let join = RelationPlan::Join {
+        inputs: vec![
+            RelationPlan::Get(T),
+            RelationPlan::Get(U),
+            RelationPlan::Get(V),
+        ],
+        equivalences: vec![vec![0, 3, 4, 5]],
+    };
+    assert_eq!(s.plan, join);
+    assert_eq!(s.columns.len(), 7);
+
+    // Comma joins take equalities from WHERE; a disjunction, or an equality
+    // within one input, stays a filter.
+    let s =
+        select("SELECT x.a FROM t x, u y WHERE x.a = y.d AND (x.a = 1 OR y.a = 2) AND y.a = y.d");
+    let RelationPlan::Project { input, columns } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    assert_eq!(columns, vec![0]);
+    let RelationPlan::Filter { input, predicates } = *input else {
+        panic!()
+    };
+    assert_eq!(predicates.len(), 2);
+    assert_eq!(predicates[1], bin(BinaryOp::Eq, c(3), c(4)));
+    let RelationPlan::Join { equivalences, .. } = *input else {
+        panic!()
+    };
+    assert_eq!(equivalences, vec![vec![0, 4]]);
+
+    // A cross join.
+    let s = select("SELECT * FROM t CROSS JOIN u");
+    let join = RelationPlan::Join {
+        inputs: vec![RelationPlan::Get(T), RelationPlan::Get(U)],
+        equivalences: vec![],
+    };
+    assert_eq!(s.plan, join);
+}
+
+#[test]
+fn join_errors() {
+    assert_eq!(
+        err("SELECT a FROM t, u"),
+        "column reference \"a\" is ambiguous"
+    );
+    assert_eq!(
+        err("SELECT * FROM t LEFT JOIN u ON t.a = u.a"),
+        "outer joins are not supported"
+    );
+    assert_eq!(
+        err("SELECT * FROM t JOIN u USING (a)"),
+        "USING and NATURAL joins are not supported"
+    );
+    assert_eq!(
+        err("SELECT * FROM t, t"),
+        "table name \"t\" specified more than once"
+    );
+    assert!(plan("SELECT * FROM t, t AS t2", &catalog()).is_ok());
+    assert_eq!(
+        err("SELECT z.a FROM t"),
+        "missing FROM-clause entry for table \"z\""
+    );
+    assert_eq!(err("SELECT t.z FROM t"), "column \"t.z\" does not exist");
+    assert_eq!(
+        err("SELECT z.* FROM t"),
+        "missing FROM-clause entry for table \"z\""
+    );
+    // ON sees only the relations joined so far.
+    assert_eq!(
+        err("SELECT * FROM t JOIN u ON t.a = v.k JOIN v ON true"),
+        "missing FROM-clause entry for table \"v\""
+    );
+    assert_eq!(
+        err("SELECT * FROM (SELECT 1) AS s"),
+        "subqueries are not supported"
+    );
+    assert_eq!(
+        err("SELECT * FROM t JOIN u ON t.a"),
+        "ON clause must have type boolean, not type integer"
+    );
+}
+
+#[test]
+fn wildcards() {
+    let s = select("SELECT u.*, t.b FROM t, u");
+    let names: Vec<&str> = s.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, vec!["a", "d", "b"]);
+    assert_eq!(
+        err("SELECT *"),
+        "SELECT * with no tables specified is not valid"
+    );
+}
+
+#[test]
+fn group_by_with_aggregates() {
+    let s = select("SELECT b, count(*), count(a), sum(a), min(a), max(b) FROM t GROUP BY b");
+    let reduce = RelationPlan::Reduce {
+        input: get(T),
+        group_key: vec![1],
+        aggregates: vec![
+            count_all(),
+            agg(AggregateFunc::Count, c(0)),
+            agg(AggregateFunc::Sum, c(0)),
+            agg(AggregateFunc::Min, c(0)),
+            agg(AggregateFunc::Max, c(1)),
+        ],
+        global: false,
+    };
+    assert_eq!(s.plan, reduce);
+    let columns = vec![
+        col("b", Text, true),
+        col("count", Int, false),
+        col("count", Int, false),
+        col("sum", Int, true),
+        col("min", Int, true),
+        col("max", Text, true),
+    ];
+    assert_eq!(s.columns, columns);
+    // GROUP BY a position means that select item.
+    assert_eq!(
+        select("SELECT b, count(*) FROM t GROUP BY 1").plan,
+        select("SELECT b, count(*) FROM t GROUP BY b").plan
+    );
+}
+
+#[test]
+fn global_aggregates() {
+    let s = select("SELECT sum(a) + count(*) AS total, count(*) FROM t");
+    let reduce = RelationPlan::Reduce {
+        input: get(T),
+        group_key: vec![],
+        aggregates: vec![agg(AggregateFunc::Sum, c(0)), count_all()],
+        global: true,
+    };
+    let plan = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(reduce),
+            exprs: vec![bin(BinaryOp::Add, c(0), c(1))],
+        }),
+        columns: vec![2, 1],
+    };
+    assert_eq!(s.plan, plan);
+    assert_eq!(
+        s.columns,
+        vec![col("total", Int, true), col("count", Int, false)]
+    );
+}
+
+#[test]
+fn group_by_expressions_and_having() {
+    let s = select(
+        "SELECT a + 1 AS k, count(*) FROM t GROUP BY a + 1 HAVING count(*) > 1 AND a + 1 > 0",
+    );
+    let reduce = RelationPlan::Reduce {
+        input: Box::new(RelationPlan::Map {
+            input: get(T),
+            exprs: vec![bin(BinaryOp::Add, c(0), int(1))],
+        }),
+        group_key: vec![3],
+        aggregates: vec![count_all()],
+        global: false,
+    };
+    let plan = RelationPlan::Filter {
+        input: Box::new(reduce),
+        predicates: vec![
+            bin(BinaryOp::Gt, c(1), int(1)),
+            bin(BinaryOp::Gt, c(0), int(0)),
+        ],
+    };
+    assert_eq!(s.plan, plan);
+    let s = select("SELECT b FROM t GROUP BY b HAVING min(a) IS NULL");
+    let RelationPlan::Project { columns, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    assert_eq!(columns, vec![0]);
+}
+
+#[test]
+fn aggregate_errors() {
+    assert_eq!(
+        err("SELECT a, count(*) FROM t"),
+        "column \"t.a\" must appear in the GROUP BY clause or be used in an aggregate function"
+    );
+    assert_eq!(
+        err("SELECT * FROM t GROUP BY a"),
+        "column \"t.b\" must appear in the GROUP BY clause or be used in an aggregate function"
+    );
+    assert_eq!(
+        err("SELECT a FROM t WHERE count(*) > 1"),
+        "aggregate functions are not allowed in WHERE clause"
+    );
+    assert_eq!(
+        err("SELECT count(*) FROM t GROUP BY count(*)"),
+        "aggregate functions are not allowed in GROUP BY clause"
+    );
+    assert_eq!(
+        err("SELECT sum(b) FROM t"),
+        "function sum(text) does not exist"
+    );
+    assert_eq!(
+        err("SELECT sum(count(*)) FROM t"),
+        "aggregate function calls cannot be nested"
+    );
+    assert_eq!(
+        err("SELECT count(DISTINCT a) FROM t"),
+        "count(DISTINCT ...) is not supported"
+    );
+    assert_eq!(
+        err("SELECT sum(a) OVER () FROM t"),
+        "window functions are not supported"
+    );
+    assert_eq!(
+        err("SELECT upper(b) FROM t"),
+        "function upper does not exist"
+    );
+    assert_eq!(
+        err("SELECT a FROM t ORDER BY count(*)"),
+        "aggregate functions are not allowed in ORDER BY clause"
+    );
+}
+
+#[test]
+fn select_without_from() {
+    let s = select("SELECT 1 / 0");
+    let plan = RelationPlan::Map {
+        input: Box::new(RelationPlan::Constant {
+            rows: vec![vec![]],
+            arity: 0,
+        }),
+        exprs: vec![bin(BinaryOp::Div, int(1), int(0))],
+    };
+    assert_eq!(s.plan, plan);
+    assert_eq!(s.columns, vec![col("?column?", Int, false)]);
+    assert_eq!(s.simple, None);
+    let s = select("SELECT count(*)");
+    assert!(matches!(s.plan, RelationPlan::Reduce { global: true, .. }));
+}
+
+#[test]
+fn finishing() {
+    let s = select("SELECT a, b AS name FROM t ORDER BY name DESC, 1 LIMIT 5");
+    let order_by = vec![(1, true), (0, false)];
+    let limit = Some(5);
+    assert_eq!(s.finishing, Finishing { order_by, limit });
+    let s = select("SELECT a + 1, b FROM t ORDER BY a + 1, t.b ASC");
+    assert_eq!(s.finishing.order_by, vec![(0, false), (1, false)]);
+    let s = select("SELECT a, count(*) FROM t GROUP BY a ORDER BY count(*) DESC");
+    assert_eq!(s.finishing.order_by, vec![(1, true)]);
+    assert_eq!(
+        err("SELECT a FROM t ORDER BY b"),
+        "ORDER BY expression must appear in the select list: b"
+    );
+    assert_eq!(
+        err("SELECT a FROM t ORDER BY 2"),
+        "ORDER BY position 2 is not in select list"
+    );
+    assert_eq!(
+        err("SELECT a, b AS a FROM t ORDER BY a"),
+        "ORDER BY \"a\" is ambiguous"
+    );
+    assert_eq!(
+        err("SELECT a FROM t ORDER BY a NULLS FIRST"),
+        "ORDER BY option not supported: a NULLS FIRST"
+    );
+    assert_eq!(
+        err("SELECT a FROM t LIMIT 1 OFFSET 1"),
+        "OFFSET is not supported"
+    );
+}
+
+#[test]
+fn distinct() {
+    let s = select("SELECT DISTINCT b FROM t");
+    let plan = RelationPlan::Distinct {
+        input: Box::new(RelationPlan::Project {
+            input: get(T),
+            columns: vec![1],
+        }),
+    };
+    assert_eq!(s.plan, plan);
+}
+
+#[test]
+fn output_types_and_names() {
+    let s = select("SELECT a + 1, a = 1, NOT c, a IS NULL, 'x', NULL, (a), -a, t.b FROM t");
+    let columns = vec![
+        col("?column?", Int, true),
+        col("?column?", Bool, true),
+        col("?column?", Bool, true),
+        col("?column?", Bool, false),
+        col("?column?", Text, false),
+        col("?column?", Text, true),
+        col("a", Int, true),
+        col("?column?", Int, true),
+        col("b", Text, true),
+    ];
+    assert_eq!(s.columns, columns);
+    let s = select("SELECT a, min(b), max(c) FROM t GROUP BY a");
+    let types: Vec<ScalarType> = s.columns.iter().map(|c| c.typ).collect();
+    assert_eq!(types, vec![Int, Text, Bool]);
+}
+
+#[test]
+fn keyword_named_columns() {
+    let s = select("SELECT name FROM mz_objects WHERE type = 'index'");
+    assert_eq!(s.columns, vec![col("name", Text, false)]);
+    let s = select("SELECT export_id, count FROM mz_compute_error_counts");
+    assert_eq!(s.columns[1], col("count", Int, false));
+    let s = select("SELECT DISTINCT export_id, since, upper FROM mz_arrangement_frontiers");
+    assert_eq!(s.columns.len(), 3);
+    let s = select("SELECT export_id, sum(count) FROM mz_compute_error_counts GROUP BY export_id");
+    assert_eq!(s.columns[1], col("sum", Int, true));
+}
+
+#[test]
+fn literals_and_coercion() {
+    let s = select("SELECT -9223372036854775808, -a, a = '1', '2' + 1 FROM t");
+    let RelationPlan::Project { input, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    let RelationPlan::Map { exprs, .. } = *input else {
+        panic!()
+    };
+    let expected = vec![
+        int(i64::MIN),
+        ScalarExpr::Unary(UnaryOp::Neg, Box::new(c(0))),
+        bin(BinaryOp::Eq, c(0), int(1)),
+        bin(BinaryOp::Add, int(2), int(1)),
+    ];
+    assert_eq!(exprs, expected);
+    assert_eq!(err("SELECT 1.5"), "numeric literals are not supported: 1.5");
+    assert_eq!(
+        err("SELECT 9223372036854775808"),
+        "integer literal out of range: 9223372036854775808"
+    );
+}
+
+#[test]
+fn type_errors() {
+    assert_eq!(
+        err("SELECT a + b FROM t"),
+        "operator does not exist: integer + text"
+    );
+    assert_eq!(
+        err("SELECT a = b FROM t"),
+        "operator does not exist: integer = text"
+    );
+    assert_eq!(
+        err("SELECT c < 1 FROM t"),
+        "operator does not exist: boolean < integer"
+    );
+    assert_eq!(
+        err("SELECT a FROM t WHERE a = 'x'"),
+        "invalid input syntax for type integer: invalid digit found in string: \"x\""
+    );
+    assert_eq!(
+        err("SELECT NOT a FROM t"),
+        "argument of NOT must be type boolean, not type integer"
+    );
+    assert_eq!(
+        err("SELECT a AND c FROM t"),
+        "argument of AND must be type boolean, not type integer"
+    );
+    assert_eq!(err("SELECT -b FROM t"), "operator does not exist: - text");
+    assert_eq!(
+        err("SELECT a FROM t WHERE b"),
+        "WHERE clause must have type boolean, not type text"
+    );
+    assert_eq!(err("SELECT b || b FROM t"), "operator not supported: ||");
+}
+
+#[test]
+fn unknown_names_and_unsupported_syntax() {
+    assert_eq!(
+        err("SELECT * FROM missing"),
+        "unknown catalog item 'missing'"
+    );
+    assert_eq!(err("SELECT nope FROM t"), "column \"nope\" does not exist");
+    assert_eq!(
+        err("SELECT * FROM t_a_idx"),
+        "\"t_a_idx\" is an index not a relation"
+    );
+    assert_eq!(
+        err("SELECT a FROM t UNION SELECT a FROM u"),
+        "UNION is not supported"
+    );
+    assert_eq!(err("SELECT (SELECT 1)"), "subqueries are not supported");
+    assert_eq!(
+        err("WITH x AS (SELECT 1) SELECT * FROM x"),
+        "WITH is not supported"
+    );
+    assert_eq!(
+        err("SELECT a FROM t WHERE a IN (1, 2)"),
+        "expression not supported: a IN (1, 2)"
+    );
+    assert_eq!(
+        err("SELECT * FROM public.t"),
+        "qualified names are not supported: public.t"
+    );
+    assert_eq!(
+        err("SELEC 1"),
+        "Expected: an SQL statement, found: SELEC at Line: 1, Column: 1"
+    );
+    assert!(err("EXPLAIN SELECT 1").starts_with("statement not supported: EXPLAIN"));
+}
