@@ -228,36 +228,34 @@ impl Engine {
     }
 
     pub fn pause(&mut self, role: Role, worker: Option<usize>) -> Outcome {
-        let outcome = match self.units(role, worker) {
-            Err(e) => Outcome::Error(e),
-            Ok(units) => {
-                self.scheduler.pause(&units);
-                Outcome::Ok
-            }
-        };
-        self.finish_directive();
-        outcome
+        self.on_units(role, worker, |engine, units| engine.scheduler.pause(&units))
     }
 
     pub fn resume(&mut self, role: Role, worker: Option<usize>) -> Outcome {
-        let outcome = match self.units(role, worker) {
-            Err(e) => Outcome::Error(e),
-            Ok(units) => {
-                self.scheduler.resume(&units);
-                Outcome::Ok
-            }
-        };
-        self.finish_directive();
-        outcome
+        self.on_units(role, worker, |engine, units| {
+            engine.scheduler.resume(&units)
+        })
     }
 
     pub fn step(&mut self, role: Role, worker: Option<usize>) -> Outcome {
+        self.on_units(role, worker, |engine, units| {
+            for unit in units {
+                engine.step_unit(unit);
+            }
+        })
+    }
+
+    /// Applies `action` to the workers a pause/resume/step directive names.
+    fn on_units(
+        &mut self,
+        role: Role,
+        worker: Option<usize>,
+        action: impl FnOnce(&mut Self, Vec<Unit>),
+    ) -> Outcome {
         let outcome = match self.units(role, worker) {
             Err(e) => Outcome::Error(e),
             Ok(units) => {
-                for unit in units {
-                    self.step_unit(unit);
-                }
+                action(self, units);
                 Outcome::Ok
             }
         };
@@ -734,10 +732,10 @@ impl Engine {
             .runtime
             .broadcast(|_| Box::new(move |_, s| s.report(request)));
         self.settle();
-        let reports = self.reports.get(&request).map_or(0, |r| r.len());
-        if reports < self.config.workers {
+        let reported = self.reports.get(&request).cloned().unwrap_or_default();
+        if reported.len() < self.config.workers {
             let missing: Vec<String> = (0..self.config.workers)
-                .filter(|w| !self.reports[&request].iter().any(|r| r.worker == *w))
+                .filter(|w| !reported.iter().any(|r| r.worker == *w))
                 .map(|w| w.to_string())
                 .collect();
             return Err(format!(
