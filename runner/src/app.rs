@@ -1,14 +1,20 @@
 //! The whole suite: find the files, check each, report, and decide the exit status.
 
-use crate::check::{Checker, FileReport, FileSpec, Problem};
-use crate::cli::Options;
+use crate::check::{Checker, FileReport, FileSpec, Problem, Selection};
+use crate::cli::{self, Options, ReportFormat};
 use crate::discover;
 use crate::golden;
+use crate::json;
+use crate::junit;
+use crate::parallel;
+use crate::progress::Progress;
 use crate::report;
 use crate::rewrite;
 use crate::suite::Suite;
 use crate::target::Factory;
+use std::cell::RefCell;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// The environment variables the runner reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -79,7 +85,7 @@ fn run_inner(
         .clone()
         .unwrap_or_else(|| golden::default_dir(dir));
 
-    let selected = |rel: &std::path::Path| {
+    let selected = |rel: &Path| {
         options
             .filter
             .as_ref()
@@ -100,38 +106,67 @@ fn run_inner(
             ));
         }
     }
+    // After the filter check: a shard may well be empty.
+    let in_shard = |rel: &PathBuf| {
+        options
+            .partition
+            .is_none_or(|p| p.contains(&discover::slash_path(rel)))
+    };
+    let scenarios: Vec<PathBuf> = scenarios.into_iter().filter(in_shard).collect();
+    let orphans: Vec<PathBuf> = orphans.into_iter().filter(in_shard).collect();
 
     let checker = Checker {
         suite: &suite,
         factory,
         rewrite,
+        selection: Selection {
+            configuration: None,
+            runs: options.runs.clone(),
+        },
     };
     let io = |e: std::io::Error| format!("cannot write the report: {e}");
-    let (mut passed, mut failed) = (0, 0);
-    let mut written = Vec::new();
-    let mut tally = |report: &FileReport, out: &mut dyn Write| -> Result<(), String> {
-        if report.passed() {
-            passed += 1;
-        } else {
-            failed += 1;
+    let text = options.format == ReportFormat::Text;
+    let mut reports: Vec<FileReport> = Vec::new();
+    let mut record = |report: FileReport, out: &mut dyn Write| -> Result<(), String> {
+        if text {
+            out.write_all(report::file(&report).as_bytes())
+                .map_err(io)?;
+            out.flush().map_err(io)?;
         }
-        if let Some(w) = &report.written {
-            written.push(w.clone());
-        }
-        out.write_all(report::file(report).as_bytes()).map_err(io)?;
-        out.flush().map_err(io)
+        reports.push(report);
+        Ok(())
     };
-    for rel in &scenarios {
+
+    let check = |i: usize| {
+        let rel = &scenarios[i];
         let scenario = dir.join(rel);
         let golden = goldens.join(rel);
-        let report = checker.check(&FileSpec {
+        let mut report = checker.check(&FileSpec {
             scenario: &scenario,
             scenario_shown: scenario.display().to_string(),
             golden: &golden,
             golden_shown: golden.display().to_string(),
         });
-        tally(&report, out)?;
-    }
+        if !report.passed() {
+            let runs: Vec<String> = report.failing_runs.iter().map(|r| r.to_string()).collect();
+            let command = cli::reproduce(options, &discover::slash_path(rel), &runs);
+            report.reproduce = Some(command);
+        }
+        report
+    };
+    let progress = RefCell::new(Progress::new(scenarios.len()));
+    parallel::in_order(
+        scenarios.len(),
+        options.jobs,
+        &check,
+        &mut |done, i| {
+            progress
+                .borrow_mut()
+                .update(done, &discover::slash_path(&scenarios[i]))
+        },
+        &mut |_, report| progress.borrow_mut().around(|| record(report, out)),
+    )?;
+    progress.borrow_mut().clear();
     for rel in &orphans {
         let golden = goldens.join(rel);
         let report = FileReport {
@@ -143,9 +178,26 @@ fn run_inner(
                 ),
                 details: String::new(),
             }],
-            written: None,
+            ..FileReport::default()
         };
-        tally(&report, out)?;
+        record(report, out)?;
+    }
+
+    let written: Vec<String> = reports.iter().filter_map(|r| r.written.clone()).collect();
+    let failed = reports.iter().filter(|r| !r.passed()).count();
+    let passed = reports.len() - failed;
+    if let Some(path) = &options.junit {
+        let names: Vec<String> = scenarios
+            .iter()
+            .chain(&orphans)
+            .map(|p| discover::slash_path(p))
+            .collect();
+        let xml = junit::render(&names, &reports)?;
+        std::fs::write(path, xml).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    }
+    if !text {
+        writeln!(out, "{}", json::render(&reports, &written)).map_err(io)?;
+        return Ok(failed == 0);
     }
     if rewrite {
         let line = if written.is_empty() {

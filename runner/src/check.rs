@@ -6,14 +6,14 @@ use crate::diff::{self, Landmark};
 use crate::divergence::{self, Divergence};
 use crate::golden::{self, Golden};
 use crate::header;
-use crate::matrix;
-use crate::parse;
+use crate::matrix::{self, Run};
 use crate::replay::{self, RunPanic, RunRecord, Stage};
 use crate::rewrite;
 use crate::script::Script;
 use crate::suite::Suite;
 use crate::target::Factory;
-use crate::transcript::{self, Transcript};
+use crate::transcript::Transcript;
+use crate::verdict::{self, Verdict};
 use crate::witness;
 use std::path::Path;
 
@@ -36,7 +36,7 @@ impl Problem {
 }
 
 /// The verdict on one file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileReport {
     /// The file as shown to the user.
     pub path: String,
@@ -44,6 +44,14 @@ pub struct FileReport {
     pub problems: Vec<Problem>,
     /// The golden written in rewrite mode, if any.
     pub written: Option<String>,
+    /// The runs that show the failure (empty when the file fails before any
+    /// run, or passes).
+    pub failing_runs: Vec<Run>,
+    /// Per configuration the file ran under, in suite order.
+    pub configurations: Vec<(String, Verdict)>,
+    /// The command that reproduces the failure (set by the caller, which
+    /// knows the command line).
+    pub reproduce: Option<String>,
 }
 
 impl FileReport {
@@ -58,6 +66,42 @@ pub struct Checker<'a> {
     pub factory: &'a Factory<'a>,
     /// Rewrite mode: write goldens that differ (or are missing) for clean files.
     pub rewrite: bool,
+    /// Which runs of each file's matrix to replay.
+    pub selection: Selection,
+}
+
+/// A subset of a file's runs: to reproduce one run, or to check one
+/// configuration as its own test.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Only this configuration's runs.
+    pub configuration: Option<String>,
+    /// Only these runs, as `Run` displays them (`shared/workers=2/seed=7`); empty: all.
+    pub runs: Vec<String>,
+}
+
+impl Selection {
+    pub fn keeps(&self, run: &Run) -> bool {
+        self.configuration
+            .as_ref()
+            .is_none_or(|c| *c == run.configuration)
+            && (self.runs.is_empty() || self.runs.contains(&run.to_string()))
+    }
+
+    fn keeps_configuration(&self, name: &str) -> bool {
+        self.configuration.as_ref().is_none_or(|c| c == name)
+    }
+
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(c) = &self.configuration {
+            parts.push(format!("configuration `{c}`"));
+        }
+        if !self.runs.is_empty() {
+            parts.push(format!("--run {}", self.runs.join(", ")));
+        }
+        parts.join("; ")
+    }
 }
 
 /// One scenario file and its golden.
@@ -73,12 +117,14 @@ impl Checker<'_> {
     pub fn check(&self, spec: &FileSpec) -> FileReport {
         let mut report = FileReport {
             path: spec.scenario_shown.clone(),
-            problems: Vec::new(),
-            written: None,
+            ..FileReport::default()
         };
+        // Failures of the file that no run is to blame for.
+        let mut general = Vec::new();
         let golden = match golden::read(spec.golden) {
             Ok(g) => g,
             Err(e) => {
+                general.push(e.clone());
                 report.problems.push(Problem::new(e, ""));
                 Golden::Missing
             }
@@ -94,12 +140,19 @@ impl Checker<'_> {
             .and_then(|bytes| {
                 String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", spec.scenario_shown))
             })
-            .and_then(|text| self.prepare(&spec.scenario_shown, &text));
+            .and_then(|text| self.prepare(spec, &text));
         let (script, runs) = match prepared {
             Ok(p) => p,
             Err(message) => {
                 report.problems.push(Problem::new(message, ""));
                 missing_golden(&mut report);
+                let names = self.suite.configurations.iter().map(|c| c.name.clone());
+                let reasons: Vec<String> =
+                    report.problems.iter().map(|p| p.summary.clone()).collect();
+                report.configurations = verdict::all_failed(
+                    names.filter(|n| self.selection.keeps_configuration(n)),
+                    &reasons,
+                );
                 return report;
             }
         };
@@ -113,13 +166,15 @@ impl Checker<'_> {
                         .problems
                         .push(panic_problem(&spec.scenario_shown, &script, &p));
                     missing_golden(&mut report);
+                    report.configurations = verdict::after_panic(&runs, &p);
+                    report.failing_runs = vec![p.run.clone()];
                     return report;
                 }
             }
         }
 
         let reference = divergence::reference(&records, script.blocks.len());
-        let transcript = transcript::render(&script, &reference);
+        let transcript = script.transcript(&reference);
         let landmarks = landmarks(&spec.scenario_shown, &script, &transcript);
 
         if let Some(d) = divergence::find(&records) {
@@ -131,6 +186,17 @@ impl Checker<'_> {
                 &d,
                 &golden,
             ));
+            report.failing_runs = vec![
+                records[d.groups[0].runs[0]].run.clone(),
+                records[d.groups[1].runs[0]].run.clone(),
+            ];
+        }
+        if !transcript.unmet.is_empty() {
+            let summary = format!("{} included record(s) do not hold", transcript.unmet.len());
+            general.push(summary.clone());
+            report
+                .problems
+                .push(Problem::new(summary, transcript.unmet.join("\n")));
         }
         let witness_failures: Vec<(&RunRecord, String)> = records
             .iter()
@@ -153,31 +219,68 @@ impl Checker<'_> {
                 ),
                 messages.join("\n"),
             ));
+            if report.failing_runs.is_empty() {
+                report.failing_runs = vec![witness_failures[0].0.run.clone()];
+            }
         }
 
         let clean = report.problems.is_empty();
         let up_to_date = matches!(&golden, Golden::Present(g) if *g == transcript.text);
-        if up_to_date {
-            return report;
-        }
-        if self.rewrite && clean {
-            match rewrite::write_if_changed(spec.golden, &transcript.text) {
-                Ok(_) => report.written = Some(spec.golden_shown.clone()),
-                Err(e) => report.problems.push(Problem::new(
-                    format!("cannot write {}: {e}", spec.golden_shown),
-                    "",
-                )),
+        let mut golden_text = match &golden {
+            Golden::Present(g) => Some(g.as_str()),
+            Golden::Missing => None,
+        };
+        if !up_to_date {
+            if self.rewrite && clean {
+                match rewrite::write_if_changed(spec.golden, &transcript.text) {
+                    Ok(_) => {
+                        report.written = Some(spec.golden_shown.clone());
+                        golden_text = Some(&transcript.text);
+                    }
+                    Err(e) => {
+                        let summary = format!("cannot write {}: {e}", spec.golden_shown);
+                        general.push(summary.clone());
+                        report.problems.push(Problem::new(summary, ""));
+                    }
+                }
+            } else {
+                report
+                    .problems
+                    .push(self.golden_problem(spec, &golden, &transcript, &landmarks));
+                if report.failing_runs.is_empty() {
+                    report.failing_runs = vec![records[0].run.clone()];
+                }
             }
-            return report;
         }
+        report.configurations = verdict::per_configuration(
+            &records,
+            |r| {
+                script
+                    .transcript(&divergence::outputs_of(r, &reference))
+                    .text
+            },
+            golden_text,
+            &general,
+        );
+        report
+    }
+
+    /// The transcript does not equal the golden (or there is none).
+    fn golden_problem(
+        &self,
+        spec: &FileSpec,
+        golden: &Golden,
+        transcript: &Transcript,
+        landmarks: &[Landmark],
+    ) -> Problem {
         let not_rewritten = if self.rewrite {
             " (not rewritten: the file has other failures)"
         } else {
             ""
         };
-        match &golden {
-            Golden::Missing => report.problems.push(self.missing_golden(spec)),
-            Golden::Present(g) => report.problems.push(Problem::new(
+        match golden {
+            Golden::Missing => self.missing_golden(spec),
+            Golden::Present(g) => Problem::new(
                 format!(
                     "transcript differs from {}{not_rewritten}",
                     spec.golden_shown
@@ -187,11 +290,10 @@ impl Checker<'_> {
                     g,
                     &format!("{} (replayed)", spec.scenario_shown),
                     &transcript.text,
-                    &landmarks,
+                    landmarks,
                 ),
-            )),
+            ),
         }
-        report
     }
 
     /// A missing golden that this invocation does not create.
@@ -204,12 +306,23 @@ impl Checker<'_> {
         Problem::new(format!("no golden at {} ({hint})", spec.golden_shown), "")
     }
 
-    /// Header, directives and run matrix of a file, or the first error.
-    fn prepare(&self, shown: &str, text: &str) -> Result<(Script, Vec<matrix::Run>), String> {
+    /// Header, directives and the selected runs of a file, or the first error.
+    fn prepare(&self, spec: &FileSpec, text: &str) -> Result<(Script, Vec<Run>), String> {
+        let shown = &spec.scenario_shown;
         let header =
             header::parse(text).map_err(|e| format!("{shown}:{}: {}", e.line, e.message))?;
-        let script = parse::parse(shown, text).map_err(|e| e.to_string())?;
+        let script = Script::parse(spec.scenario, shown, text).map_err(|e| e.to_string())?;
         let runs = matrix::runs(shown, self.suite, &header, &script).map_err(|e| e.to_string())?;
+        let runs: Vec<Run> = runs
+            .into_iter()
+            .filter(|r| self.selection.keeps(r))
+            .collect();
+        if runs.is_empty() {
+            return Err(format!(
+                "{shown}: none of its runs is selected ({})",
+                self.selection.describe()
+            ));
+        }
         Ok((script, runs))
     }
 }
@@ -248,13 +361,13 @@ fn divergence_problem(
     shown: &str,
     script: &Script,
     records: &[RunRecord],
-    reference: &[Vec<String>],
+    reference: &[Option<Vec<String>>],
     d: &Divergence,
     golden: &Golden,
 ) -> Problem {
     let at = block_label(shown, script, d.block);
     let transcript_of =
-        |run: usize| transcript::render(script, &divergence::outputs_of(&records[run], reference));
+        |run: usize| script.transcript(&divergence::outputs_of(&records[run], reference));
     let lines: Vec<String> = d
         .differing_blocks
         .iter()

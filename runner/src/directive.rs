@@ -107,6 +107,32 @@ pub struct Directive {
     pub command: Command,
     /// `configs=(...)`: the configurations it runs under; `None` means all.
     pub configs: Option<Vec<String>>,
+    /// sqllogictest `skipif`/`onlyif` labels, all of which must hold (empty in `.dd`).
+    pub conditions: Vec<Condition>,
+}
+
+/// A sqllogictest condition. The labels of a run are its configuration's
+/// name only, so a label naming another database (`postgres`) never holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    OnlyIf(String),
+    SkipIf(String),
+}
+
+impl Condition {
+    /// The label it tests.
+    pub fn label(&self) -> &str {
+        match self {
+            Condition::OnlyIf(l) | Condition::SkipIf(l) => l,
+        }
+    }
+
+    fn holds_under(&self, configuration: &str) -> bool {
+        match self {
+            Condition::OnlyIf(l) => l == configuration,
+            Condition::SkipIf(l) => l != configuration,
+        }
+    }
 }
 
 impl Directive {
@@ -201,15 +227,17 @@ impl Directive {
             text: text.trim().to_string(),
             command,
             configs,
+            conditions: Vec::new(),
         })
     }
 
     /// Whether this directive runs under the named configuration.
     pub fn runs_under(&self, configuration: &str) -> bool {
-        match &self.configs {
+        let listed = match &self.configs {
             None => true,
             Some(names) => names.iter().any(|n| n == configuration),
-        }
+        };
+        listed && self.conditions.iter().all(|c| c.holds_under(configuration))
     }
 }
 

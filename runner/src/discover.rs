@@ -3,11 +3,10 @@
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-/// The extension of the scenario files replayed for now.
-pub const EXTENSION: &str = "dd";
+use crate::script::EXTENSIONS;
 
-/// Every `*.dd` file under `root`, as paths relative to it, sorted. A missing
-/// root has no files.
+/// Every `*.dd` and `*.slt` file under `root`, as paths relative to it,
+/// sorted. A missing root has no files.
 pub fn scenario_files(root: &Path) -> Result<Vec<PathBuf>, String> {
     if !root.exists() {
         return Ok(Vec::new());
@@ -16,7 +15,11 @@ pub fn scenario_files(root: &Path) -> Result<Vec<PathBuf>, String> {
     for entry in WalkDir::new(root).follow_links(true) {
         let entry = entry.map_err(|e| format!("{}: {e}", root.display()))?;
         let path = entry.path();
-        if entry.file_type().is_file() && path.extension().is_some_and(|e| e == EXTENSION) {
+        if entry.file_type().is_file()
+            && path
+                .extension()
+                .is_some_and(|e| EXTENSIONS.iter().any(|x| e == *x))
+        {
             let rel = path
                 .strip_prefix(root)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -41,7 +44,7 @@ mod tests {
     use std::fs;
 
     #[test]
-    fn finds_dd_files_sorted() {
+    fn finds_scenario_files_sorted() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::create_dir_all(root.join("b/c")).unwrap();
@@ -62,7 +65,7 @@ mod tests {
             .iter()
             .map(|p| slash_path(p))
             .collect();
-        assert_eq!(found, ["a/y.dd", "b/a.dd", "b/c/z.dd", "top.dd"]);
+        assert_eq!(found, ["a/y.dd", "b/a.dd", "b/c/z.dd", "top.dd", "x.slt"]);
         assert!(scenario_files(&root.join("missing")).unwrap().is_empty());
     }
 }

@@ -55,26 +55,24 @@ pub fn find(records: &[RunRecord]) -> Option<Divergence> {
     })
 }
 
-/// Per block, the output of the first run that ran it (empty if none did).
-pub fn reference(records: &[RunRecord], blocks: usize) -> Vec<Vec<String>> {
+/// Per block, the output of the first run that ran it (`None` if none did).
+pub fn reference(records: &[RunRecord], blocks: usize) -> Vec<Option<Vec<String>>> {
     (0..blocks)
-        .map(|b| {
-            records
-                .iter()
-                .find_map(|r| r.outputs[b].clone())
-                .unwrap_or_default()
-        })
+        .map(|b| records.iter().find_map(|r| r.outputs[b].clone()))
         .collect()
 }
 
 /// A run's outputs, with the blocks it skipped filled in from `reference`, so
 /// that two runs' transcripts differ only where their outputs do.
-pub fn outputs_of(record: &RunRecord, reference: &[Vec<String>]) -> Vec<Vec<String>> {
+pub fn outputs_of(
+    record: &RunRecord,
+    reference: &[Option<Vec<String>>],
+) -> Vec<Option<Vec<String>>> {
     record
         .outputs
         .iter()
         .zip(reference)
-        .map(|(own, r)| own.clone().unwrap_or_else(|| r.clone()))
+        .map(|(own, r)| own.clone().or_else(|| r.clone()))
         .collect()
 }
 
@@ -109,7 +107,14 @@ mod tests {
         ];
         assert_eq!(find(&records), None);
         let reference = reference(&records, 3);
-        assert_eq!(reference, [vec!["ok"], vec!["1"], vec!["2"]]);
+        assert_eq!(
+            reference,
+            [
+                Some(vec!["ok".into()]),
+                Some(vec!["1".into()]),
+                Some(vec!["2".into()])
+            ]
+        );
         assert_eq!(outputs_of(&records[1], &reference), reference);
     }
 

@@ -83,8 +83,7 @@ pub fn runs(
     };
     for block in &script.blocks {
         let d = &block.directive;
-        let Some(names) = &d.configs else { continue };
-        if let Some(bad) = names.iter().find(|v| !known(v)) {
+        if let Some(bad) = d.configs.iter().flatten().find(|v| !known(v)) {
             return Err(error(
                 d.line,
                 format!(
@@ -93,7 +92,10 @@ pub fn runs(
                 ),
             ));
         }
-        if !configurations.iter().any(|c| d.runs_under(&c.name)) {
+        // A label that names no configuration is another database's (an
+        // `onlyif postgres` record is meant to run nowhere here).
+        let foreign = d.conditions.iter().any(|c| !known(c.label()));
+        if !foreign && !configurations.iter().any(|c| d.runs_under(&c.name)) {
             return Err(error(
                 d.line,
                 "this directive runs under none of the file's configurations".to_string(),

@@ -176,6 +176,7 @@ pub fn parse(path: &str, text: &str) -> Result<Script, ScriptError> {
     Ok(Script {
         text: text.to_string(),
         blocks,
+        format: crate::script::Format::Datadriven,
     })
 }
 
@@ -558,7 +559,8 @@ step runtime=interactive worker=1 configs=(solo,shared)
         for rel in files {
             let text = std::fs::read_to_string(root.join(&rel)).unwrap();
             let shown = rel.display().to_string();
-            let script = parse(&shown, &text).unwrap_or_else(|e| panic!("{e}"));
+            let script = crate::script::Script::parse(&root.join(&rel), &shown, &text)
+                .unwrap_or_else(|e| panic!("{e}"));
             assert!(!script.blocks.is_empty(), "{shown}");
             crate::header::parse(&text)
                 .unwrap_or_else(|e| panic!("{shown}:{}: {}", e.line, e.message));

@@ -3,7 +3,6 @@
 
 use crate::capture::{self, Panic};
 use crate::matrix::Run;
-use crate::output;
 use crate::script::Script;
 use crate::target::Factory;
 use engine::{Outcome, Witness};
@@ -57,7 +56,7 @@ pub fn replay(script: &Script, run: &Run, factory: &Factory) -> Result<RunRecord
             if d.command.is_read() && matches!(outcome, Outcome::Rows(_)) {
                 reads += 1;
             }
-            outputs.push(Some(output::render(&d.command, &outcome)));
+            outputs.push(Some(script.output(i, &outcome)));
         }
         stage.set(Stage::Witness);
         let witness = target.witness();

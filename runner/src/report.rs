@@ -19,11 +19,10 @@ pub fn file(report: &FileReport) -> String {
     }
     let summaries: Vec<&str> = report.problems.iter().map(|p| p.summary.as_str()).collect();
     out.push_str(&format!("FAIL {}: {}\n", report.path, summaries.join("; ")));
-    for p in &report.problems {
-        if p.details.is_empty() {
-            continue;
-        }
-        for line in p.details.lines() {
+    let reproduce = report.reproduce.as_ref().map(|c| format!("reproduce: {c}"));
+    let details = report.problems.iter().map(|p| p.details.as_str());
+    for block in details.chain(reproduce.as_deref()) {
+        for line in block.lines() {
             if line.is_empty() {
                 out.push('\n');
             } else {
@@ -52,6 +51,7 @@ mod tests {
             path: "testdata/a.dd".into(),
             problems: vec![],
             written: None,
+            ..FileReport::default()
         };
         assert_eq!(file(&r), "PASS testdata/a.dd\n");
         r.written = Some("goldens/a.dd".into());
@@ -71,5 +71,9 @@ mod tests {
             "FAIL testdata/a.dd: runs diverged; no golden\n    --- a\n    +++ b\n"
         );
         assert_eq!(summary(3, 1), "3 passed, 1 failed");
+        r.reproduce = Some("cargo run -p runner -- testdata --filter a.dd".into());
+        assert!(file(&r).ends_with(
+            "    +++ b\n    reproduce: cargo run -p runner -- testdata --filter a.dd\n"
+        ));
     }
 }

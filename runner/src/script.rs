@@ -1,24 +1,83 @@
-//! A parsed scenario file: its exact text and the directive blocks in it.
+//! A parsed scenario file of either format: its exact text, the directive
+//! blocks the engine executes, and how outcomes print and complete the file.
 //!
-//! Everything outside the output blocks (comments, blank lines, directive
-//! lines, input lines and the `----` separators' surroundings) is kept as the
-//! original bytes, so that a transcript can be rendered by replacing output
-//! blocks only.
+//! Replay, the run matrix, divergence and witness only see [`Block`]s; only
+//! printing an outcome and rendering the transcript depend on the [`Format`].
+//! In `.dd`, everything outside the output blocks (comments, blank lines,
+//! directive lines, input lines and the `----` separators' surroundings) is
+//! kept as the original bytes, so that a transcript can be rendered by
+//! replacing output blocks only; `.slt` files are re-rendered record by record.
 
 use crate::directive::Directive;
+use crate::output;
+use crate::transcript::{self, Transcript};
+use crate::{parse, slt, slt_output, slt_transcript};
+use engine::Outcome;
 use std::fmt;
 use std::ops::Range;
+use std::path::Path;
 
 /// One scenario file after parsing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Script {
     /// The file's exact text.
     pub text: String,
-    /// Its directive blocks, in file order.
+    /// Its directive blocks, in execution order.
     pub blocks: Vec<Block>,
+    pub format: Format,
+}
+
+/// The scenario formats, by file extension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `*.dd`: CockroachDB datadriven.
+    Datadriven,
+    /// `*.slt`: sqllogictest, with its records.
+    Sqllogictest(slt::Layout),
+}
+
+/// The extensions of scenario files, one per [`Format`].
+pub const EXTENSIONS: &[&str] = &["dd", "slt"];
+
+impl Script {
+    /// Parses `text`, the contents of `path` (shown as `shown` in errors), in
+    /// the format its extension names.
+    pub fn parse(path: &Path, shown: &str, text: &str) -> Result<Script, ScriptError> {
+        if path.extension().is_some_and(|e| e == "slt") {
+            slt::parse(path, shown, text)
+        } else {
+            parse::parse(shown, text)
+        }
+    }
+
+    /// The output lines of block `block`'s outcome.
+    pub fn output(&self, block: usize, outcome: &Outcome) -> Vec<String> {
+        match &self.format {
+            Format::Datadriven => output::render(&self.blocks[block].directive.command, outcome),
+            Format::Sqllogictest(layout) => slt_output::render(&layout.blocks[block], outcome),
+        }
+    }
+
+    /// The completed file, with `outputs[i]` as the output of block `i`
+    /// (`None`: no run reached it; it stays as written).
+    pub fn transcript(&self, outputs: &[Option<Vec<String>>]) -> Transcript {
+        match &self.format {
+            Format::Datadriven => {
+                let outputs: Vec<Vec<String>> = outputs
+                    .iter()
+                    .zip(&self.blocks)
+                    .map(|(o, b)| o.clone().unwrap_or_else(|| b.output.clone()))
+                    .collect();
+                transcript::render(self, &outputs)
+            }
+            Format::Sqllogictest(layout) => slt_transcript::render(layout, outputs),
+        }
+    }
 }
 
 /// A directive, its input, and the output block that follows its `----`.
+/// (In `.slt` only `directive` and `directive_offset` mean anything: the
+/// record itself is in the [`slt::Layout`].)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// The validated directive (with its 1-based line number).

@@ -11,8 +11,9 @@ pub trait Target {
     fn witness(&self) -> Witness;
 }
 
-/// Builds a fresh target for each run.
-pub type Factory<'a> = dyn Fn(&Config) -> Box<dyn Target> + 'a;
+/// Builds a fresh target for each run (from any thread: `--jobs` checks
+/// files in parallel).
+pub type Factory<'a> = dyn Fn(&Config) -> Box<dyn Target> + Sync + 'a;
 
 /// The factory of the reference engine.
 pub fn engine(config: &Config) -> Box<dyn Target> {

@@ -10,6 +10,9 @@ pub struct Transcript {
     pub text: String,
     /// For each block, the 0-based line index of its directive line in `text`.
     pub directive_lines: Vec<usize>,
+    /// What `text` cannot show: records of included `.slt` files that their
+    /// outputs do not meet, as `file:line: ...`.
+    pub unmet: Vec<String>,
 }
 
 /// Whether `output` must be written in the doubled `----` `----` form: it has
@@ -75,6 +78,7 @@ pub fn render(script: &Script, outputs: &[Vec<String>]) -> Transcript {
     Transcript {
         text: out,
         directive_lines,
+        unmet: Vec::new(),
     }
 }
 

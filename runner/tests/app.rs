@@ -5,7 +5,7 @@
 use engine::repr::Datum;
 use engine::{Config, Outcome, Witness};
 use runner::app::{self, Env, Status};
-use runner::cli::Options;
+use runner::cli::{Options, ReportFormat};
 use runner::directive::Command;
 use runner::target::{Factory, Target};
 use std::fs;
@@ -243,6 +243,7 @@ FAIL ROOT/testdata/basic.dd: transcript differs from ROOT/goldens/basic.dd
      
      query nosort
      SELECT rows
+    reproduce: cargo run -p runner -- ROOT/testdata --filter basic.dd --run solo/workers=1/round-robin
 0 passed, 1 failed
 ";
     assert_eq!(out, expected);
@@ -340,6 +341,7 @@ fn missing_and_orphan_goldens_are_both_errors() {
     assert_eq!(
         out,
         "FAIL ROOT/testdata/here.dd: no golden at ROOT/goldens/here.dd (a new scenario gets one with REWRITE=1)\n\
+         \x20   reproduce: cargo run -p runner -- ROOT/testdata --filter here.dd --run solo/workers=1/round-robin\n\
          FAIL ROOT/goldens/gone.dd: golden without a scenario (no ROOT/testdata/gone.dd; delete the golden or restore the scenario)\n\
          0 passed, 2 failed\n"
     );
@@ -411,6 +413,11 @@ fn a_panic_fails_only_its_file() {
         ),
         "{panic_line}"
     );
+    // The failure names the run that panicked and how to replay just that run.
+    assert_eq!(
+        lines.next().unwrap(),
+        "    reproduce: cargo run -p runner -- ROOT/testdata --filter a_panics.dd --run solo/workers=1/round-robin"
+    );
     assert_eq!(lines.next().unwrap(), "PASS ROOT/testdata/b_fine.dd");
     assert_eq!(last_line(&out), "1 passed, 1 failed");
     assert_eq!(p.read_golden("a_panics.dd"), None);
@@ -443,15 +450,20 @@ fn a_malformed_file_fails_alone() {
     assert_eq!(status, Status::Failed);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "FAIL ROOT/testdata/bad.dd: ROOT/testdata/bad.dd:4: `peek` requires argument `index=<index>`");
-    assert!(lines[1].starts_with("FAIL ROOT/testdata/bad_header.dd: ROOT/testdata/bad_header.dd:2: unknown header key `seedz`"), "{out}");
+    // No run started: the whole file is the reproduction.
+    assert_eq!(
+        lines[1],
+        "    reproduce: cargo run -p runner -- ROOT/testdata --filter bad.dd"
+    );
+    assert!(lines[2].starts_with("FAIL ROOT/testdata/bad_header.dd: ROOT/testdata/bad_header.dd:2: unknown header key `seedz`"), "{out}");
     assert!(
-        lines[1].ends_with(
+        lines[2].ends_with(
             "; no golden at ROOT/goldens/bad_header.dd (a new scenario gets one with REWRITE=1)"
         ),
         "{out}"
     );
-    assert_eq!(lines[2], "PASS ROOT/testdata/good.dd");
-    assert_eq!(lines[3], "1 passed, 2 failed");
+    assert_eq!(lines[4], "PASS ROOT/testdata/good.dd");
+    assert_eq!(lines[5], "1 passed, 2 failed");
 }
 
 #[test]
@@ -547,4 +559,423 @@ fn unknown_configuration_in_configs_is_a_file_error() {
     p.scenario("u.dd", "\ntick configs=(solo,turbo)\n----\n");
     let (_, out) = p.run();
     assert!(out.starts_with("FAIL ROOT/testdata/u.dd: ROOT/testdata/u.dd:2: `configs=` names `turbo`, which suite.yaml does not define (it defines: solo, shared)"), "{out}");
+}
+
+const SLT: &str = "\
+# A sqllogictest scenario.
+
+statement ok
+CREATE TABLE t (a int)
+
+statement error boom
+CREATE fail
+
+statement error
+CREATE fail
+
+query IT rowsort
+SELECT rows
+----
+
+query IT nosort
+SELECT rows
+----
+
+query T valuesort
+SELECT rows
+----
+
+skipif shared
+query B
+SELECT sharing
+----
+
+onlyif shared
+query B
+SELECT sharing
+----
+
+onlyif postgres
+query I
+SELECT anything
+----
+
+query T
+SELECT blank
+----
+
+hash-threshold 3
+
+query IT rowsort
+SELECT rows
+----
+
+query I
+SELECT nothing
+----
+";
+
+const SLT_GOLDEN: &str = "\
+# A sqllogictest scenario.
+
+statement ok
+CREATE TABLE t (a int)
+
+statement error boom
+CREATE fail
+
+statement error
+CREATE fail
+
+query IT rowsort
+SELECT rows
+----
+1 a
+2 b
+NULL NULL
+
+query IT nosort
+SELECT rows
+----
+2 b
+1 a
+NULL NULL
+
+query IT valuesort
+SELECT rows
+----
+1
+2
+NULL
+NULL
+a
+b
+
+skipif shared
+query B
+SELECT sharing
+----
+false
+
+onlyif shared
+query B
+SELECT sharing
+----
+true
+
+onlyif postgres
+query I
+SELECT anything
+----
+
+query T
+SELECT blank
+----
+(empty)
+
+hash-threshold 3
+
+query IT rowsort
+SELECT rows
+----
+6 values hashing to 7ed3d5e4e8ea8fd6a5c8b2c8de5e0b2b
+
+query I
+SELECT nothing
+----
+";
+
+/// The golden above with the real md5 of its hashed result.
+fn slt_golden() -> String {
+    use md5::{Digest, Md5};
+    let hash = format!("{:x}", Md5::digest(b"1\na\n2\nb\nNULL\nNULL\n"));
+    SLT_GOLDEN.replace("7ed3d5e4e8ea8fd6a5c8b2c8de5e0b2b", &hash)
+}
+
+#[test]
+fn slt_files_are_completed_like_the_crate_completes_them() {
+    let p = Project::new();
+    p.scenario("s/a.slt", SLT);
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Passed, "{out}");
+    assert_eq!(p.read_golden("s/a.slt").unwrap(), slt_golden());
+    // The golden replays to itself, byte for byte, and passes.
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Passed, "{out}");
+    let q = Project::new();
+    q.scenario("a.slt", &slt_golden())
+        .golden("a.slt", &slt_golden());
+    let (status, out) = q.run();
+    assert_eq!(status, Status::Passed, "{out}");
+}
+
+#[test]
+fn slt_mismatches_show_in_the_golden_diff() {
+    let p = Project::new();
+    let wrong = slt_golden()
+        .replace("statement error boom\n", "statement error bang\n")
+        .replace(
+            "1 a\n2 b\nNULL NULL\n\nquery IT nosort",
+            "1 a\n2 x\nNULL NULL\n\nquery IT nosort",
+        );
+    p.scenario("a.slt", &wrong).golden("a.slt", &wrong);
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Failed);
+    assert!(
+        out.contains("FAIL ROOT/testdata/a.slt: transcript differs from ROOT/goldens/a.slt\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    -statement error bang\n    +statement error boom\n"),
+        "{out}"
+    );
+    assert!(out.contains("    -2 x\n    +2 b\n"), "{out}");
+    assert!(
+        out.contains("@@ -3,7 +3,7 @@ ROOT/testdata/a.slt:6: statement error bang"),
+        "{out}"
+    );
+    // A wrong type string is corrected to the result's types.
+    let p = Project::new();
+    p.scenario("t.slt", "query I\nSELECT rows\n----\n");
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Passed, "{out}");
+    assert_eq!(
+        p.read_golden("t.slt").unwrap(),
+        "query IT\nSELECT rows\n----\n2 b\n1 a\nNULL NULL\n"
+    );
+}
+
+#[test]
+fn slt_divergence_and_labels() {
+    let p = Project::new();
+    p.scenario("d.slt", "query B\nSELECT sharing\n----\n");
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Failed);
+    assert!(out.starts_with("FAIL ROOT/testdata/d.slt: runs diverged at ROOT/testdata/d.slt:1 (solo/workers=1/round-robin vs shared/workers=1/round-robin)"), "{out}");
+    assert!(out.contains("    -false\n    +true\n"), "{out}");
+    assert!(out.contains("    reproduce: cargo run -p runner -- ROOT/testdata --filter d.slt --run solo/workers=1/round-robin --run shared/workers=1/round-robin\n"), "{out}");
+    // A record conditioned on configurations only must run under one of the file's.
+    let p = Project::new();
+    p.scenario(
+        "n.slt",
+        "# configs: solo\n\nonlyif shared\nstatement ok\nCREATE TABLE t (a int)\n",
+    );
+    let (_, out) = p.run();
+    assert!(out.starts_with("FAIL ROOT/testdata/n.slt: ROOT/testdata/n.slt:4: this directive runs under none of the file's configurations"), "{out}");
+}
+
+#[test]
+fn slt_includes_run_in_place_and_must_hold() {
+    let p = Project::new();
+    p.scenario("inc/setup.slt.inc", "statement ok\nCREATE TABLE t (a int)\n\nquery IT rowsort\nSELECT rows\n----\n1 a\n2 b\nNULL NULL\n");
+    p.scenario(
+        "inc/main.slt",
+        "include setup.slt.inc\n\nquery I\nSELECT workers\n----\n",
+    );
+    let built = Built::default();
+    let options = Options {
+        rewrite: true,
+        filter: Some("main".into()),
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, built.clone()));
+    // Runs diverge on the worker count; the included records ran first.
+    assert_eq!(status, Status::Failed, "{out}");
+    assert!(
+        out.contains("runs diverged at ROOT/testdata/inc/main.slt:3"),
+        "{out}"
+    );
+    // An included record whose output differs from what its file says fails the file.
+    p.scenario("inc/setup.slt.inc", "statement ok\nCREATE fail\n");
+    p.scenario("inc/main.slt", "include setup.slt.inc\n");
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(status, Status::Failed, "{out}");
+    assert!(out.contains("1 included record(s) do not hold"), "{out}");
+    assert!(out.contains("    ROOT/testdata/inc/setup.slt.inc:1: `statement ok` does not hold (its output would make it `statement error boom`)"), "{out}");
+    // A missing include is a file error with its line.
+    p.scenario("inc/main.slt", "\ninclude nothing-here.inc\n");
+    let (_, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert!(out.starts_with("FAIL ROOT/testdata/inc/main.slt: ROOT/testdata/inc/main.slt:2: include `nothing-here.inc` matches no file"), "{out}");
+}
+
+#[test]
+fn slt_records_the_engine_cannot_honour_are_errors() {
+    let p = Project::new();
+    for (name, text, expected) in [
+        (
+            "count.slt",
+            "\nstatement count 1\nINSERT INTO t VALUES (1)\n",
+            "count.slt:2: `statement count` is not supported",
+        ),
+        (
+            "system.slt",
+            "system ok\necho hi\n",
+            "system.slt:1: `system` is not supported",
+        ),
+        (
+            "control.slt",
+            "# c\ncontrol resultmode valuewise\n",
+            "control.slt:2: `control` is not supported",
+        ),
+        (
+            "types.slt",
+            "query\nSELECT 1\n----\n",
+            "types.slt:1: `query` needs a type string",
+        ),
+        (
+            "bad.slt",
+            "query X\nSELECT 1\n----\n",
+            "bad.slt:1: invalid type character: 'X' in type string",
+        ),
+    ] {
+        p.scenario(name, text);
+        let options = Options {
+            filter: Some(name.into()),
+            ..p.options()
+        };
+        let (_, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+        assert!(
+            out.starts_with(&format!(
+                "FAIL ROOT/testdata/{name}: ROOT/testdata/{expected}"
+            )),
+            "{out}"
+        );
+    }
+}
+
+/// A project of 12 files, some failing, for the suite-wide flags.
+fn many_files() -> Project {
+    let p = Project::new();
+    for i in 0..12 {
+        let rel = format!("d{}/f{i}.dd", i % 3);
+        p.scenario(&rel, "tick\n----\n");
+        if i % 5 != 0 {
+            p.golden(&rel, "tick\n----\nok\n");
+        }
+    }
+    p.golden("d9/orphan.dd", "tick\n----\nok\n");
+    p
+}
+
+#[test]
+fn partitions_run_every_file_exactly_once() {
+    let p = many_files();
+    let (_, whole) = p.run();
+    let mut seen: Vec<String> = Vec::new();
+    for i in 1..=3 {
+        let options = Options {
+            partition: Some(format!("{i}/3").parse().unwrap()),
+            ..p.options()
+        };
+        let (_, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+        seen.extend(
+            out.lines()
+                .filter(|l| l.starts_with("PASS ") || l.starts_with("FAIL "))
+                .map(|l| l.split([':', ' ']).nth(1).unwrap().to_string()),
+        );
+    }
+    seen.sort();
+    let mut all: Vec<String> = whole
+        .lines()
+        .filter(|l| l.starts_with("PASS ") || l.starts_with("FAIL "))
+        .map(|l| l.split([':', ' ']).nth(1).unwrap().to_string())
+        .collect();
+    all.sort();
+    assert_eq!(all.len(), 13);
+    assert_eq!(seen, all);
+}
+
+#[test]
+fn jobs_do_not_change_the_report() {
+    let p = many_files();
+    let (status1, one) = p.run();
+    for jobs in [2, 5] {
+        let options = Options {
+            jobs,
+            ..p.options()
+        };
+        let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+        assert_eq!(
+            (status.clone(), out.as_str()),
+            (status1.clone(), one.as_str()),
+            "jobs={jobs}"
+        );
+    }
+}
+
+#[test]
+fn junit_and_json_reports() {
+    let p = many_files();
+    let junit = p.root.join("junit.xml");
+    let options = Options {
+        junit: Some(junit.clone()),
+        format: ReportFormat::Json,
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(status, Status::Failed);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["passed"], 9);
+    assert_eq!(doc["failed"], 4);
+    assert_eq!(doc["files"].as_array().unwrap().len(), 13);
+    let f0 = &doc["files"][0];
+    assert_eq!(f0["path"], "ROOT/testdata/d0/f0.dd");
+    assert_eq!(f0["passed"], false);
+    assert_eq!(f0["configurations"][0]["name"], "solo");
+    assert_eq!(f0["configurations"][0]["status"], "failed");
+    assert!(f0["reproduce"]
+        .as_str()
+        .unwrap()
+        .contains("--filter d0/f0.dd"));
+    let xml = fs::read_to_string(&junit).unwrap();
+    // 12 files x 2 configurations, and the orphan golden.
+    assert!(
+        xml.contains(r#"<testsuite name="conformance" tests="25""#),
+        "{xml}"
+    );
+    assert!(xml.contains(r#"failures="7""#), "{xml}");
+    assert!(
+        xml.contains(r#"<testcase name="d0/f3.dd::shared" classname="d0"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<testcase name="d0/f0.dd::solo" classname="d0">"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<testcase name="d9/orphan.dd" classname="d9">"#),
+        "{xml}"
+    );
+}
+
+#[test]
+fn a_reproduce_command_replays_just_that_run() {
+    let p = Project::new();
+    p.scenario("w.dd", "query\nSELECT workers\n----\n")
+        .golden("w.dd", "query\nSELECT workers\n----\n2\n");
+    let built = Built::default();
+    let options = Options {
+        runs: vec!["shared/workers=2/seed=7".into()],
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, built.clone()));
+    assert_eq!(status, Status::Passed, "{out}");
+    assert_eq!(
+        *built.0.lock().unwrap(),
+        [Config {
+            sharing: true,
+            workers: 2,
+            seed: Some(7)
+        }]
+    );
+    let options = Options {
+        runs: vec!["turbo/workers=2/seed=7".into()],
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(status, Status::Failed);
+    assert!(
+        out.contains("none of its runs is selected (--run turbo/workers=2/seed=7)"),
+        "{out}"
+    );
 }

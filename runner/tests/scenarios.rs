@@ -1,0 +1,127 @@
+//! `cargo test` runs the conformance suite: one test per scenario file x
+//! configuration of `testdata/`, named `tables/basic.dd::solo`, each replaying
+//! every worker count and schedule of that configuration against the
+//! reference engine and checking the golden. libtest-mimic makes them real
+//! libtest tests: `cargo test -p runner --test scenarios -- slt/ --exact`,
+//! `--list`, `--skip` and the closing `test result:` line all work.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use runner::check::{Checker, FileSpec, Selection};
+use runner::cli::{self, Options};
+use runner::suite::Suite;
+use runner::{discover, golden, header, matrix, report};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the runner crate is in the workspace");
+    let trials = trials(&root.join("testdata"), &root.join("goldens"))
+        .unwrap_or_else(|message| vec![Trial::test("testdata", move || Err(message.into()))]);
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// One trial per file x configuration, and one failing trial per golden
+/// without a scenario.
+fn trials(dir: &Path, goldens: &Path) -> Result<Vec<Trial>, String> {
+    let suite = Arc::new(Suite::load(&dir.join("suite.yaml"))?);
+    let scenarios = discover::scenario_files(dir)?;
+    let mut trials = Vec::new();
+    for rel in &scenarios {
+        let name = discover::slash_path(rel);
+        for configuration in configurations(&suite, &dir.join(rel)) {
+            let suite = Arc::clone(&suite);
+            let scenario = dir.join(rel);
+            let golden = goldens.join(rel);
+            let (name, trial_name) = (name.clone(), format!("{name}::{configuration}"));
+            trials.push(Trial::test(trial_name.clone(), move || {
+                check(
+                    &suite,
+                    &scenario,
+                    &golden,
+                    &name,
+                    &configuration,
+                    &trial_name,
+                )
+            }));
+        }
+    }
+    for rel in golden::orphans(&scenarios, &discover::scenario_files(goldens)?) {
+        let message = format!(
+            "{}: golden without a scenario (delete the golden or restore the scenario)",
+            goldens.join(&rel).display()
+        );
+        trials.push(Trial::test(discover::slash_path(&rel), move || {
+            Err(message.into())
+        }));
+    }
+    Ok(trials)
+}
+
+/// The configurations `path` runs under; all of the suite's when the file
+/// cannot be read (each of its trials then reports why).
+fn configurations(suite: &Suite, path: &Path) -> Vec<String> {
+    let all = || {
+        suite
+            .configurations
+            .iter()
+            .map(|c| c.name.clone())
+            .collect()
+    };
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return all();
+    };
+    let shown = path.display().to_string();
+    let runs = header::parse(&text).ok().and_then(|h| {
+        let script = runner::script::Script::parse(path, &shown, &text).ok()?;
+        matrix::runs(&shown, suite, &h, &script).ok()
+    });
+    let Some(runs) = runs else { return all() };
+    let mut names: Vec<String> = Vec::new();
+    for run in runs {
+        if !names.contains(&run.configuration) {
+            names.push(run.configuration);
+        }
+    }
+    names
+}
+
+fn check(
+    suite: &Suite,
+    scenario: &PathBuf,
+    golden: &PathBuf,
+    name: &str,
+    configuration: &str,
+    trial: &str,
+) -> Result<(), Failed> {
+    let checker = Checker {
+        suite,
+        factory: &runner::target::engine,
+        rewrite: false,
+        selection: Selection {
+            configuration: Some(configuration.to_string()),
+            runs: Vec::new(),
+        },
+    };
+    let mut report = checker.check(&FileSpec {
+        scenario,
+        scenario_shown: scenario.display().to_string(),
+        golden,
+        golden_shown: golden.display().to_string(),
+    });
+    if report.passed() {
+        return Ok(());
+    }
+    let runs: Vec<String> = report.failing_runs.iter().map(|r| r.to_string()).collect();
+    let options = Options {
+        scenarios: "testdata".into(),
+        ..Options::default()
+    };
+    report.reproduce = Some(format!(
+        "{}\n(or: cargo test -p runner --test scenarios -- --exact {trial})",
+        cli::reproduce(&options, name, &runs)
+    ));
+    Err(report::file(&report).into())
+}
