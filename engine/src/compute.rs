@@ -12,8 +12,11 @@ use std::sync::{Arc, Mutex};
 use differential_dataflow::input::{Input, InputSession};
 use differential_dataflow::operators::arrange::TraceAgent;
 use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
-use differential_dataflow::trace::implementations::{KeySpine, ValSpine};
+use differential_dataflow::trace::implementations::ord_neu::{OrdKeyBatch, OrdValBatch};
+use differential_dataflow::trace::implementations::spine_fueled::Spine;
+use differential_dataflow::trace::implementations::{KeyBatcher, KeySpine, ValBatcher, Vector};
 use differential_dataflow::trace::{Cursor, TraceReader};
+use differential_dataflow::VecCollection;
 use timely::progress::Antichain;
 use timely::worker::Worker;
 
@@ -22,11 +25,14 @@ use crate::plan::RelationPlan;
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::runtime::{ReplySender, WorkerLogic};
+use crate::shared_batch::Shared;
 
-/// Rows arranged by key, the value being the whole row.
-pub type OksTrace = TraceAgent<ValSpine<Row, Row, Timestamp, Diff>>;
-/// Errors arranged by themselves.
-pub type ErrsTrace = TraceAgent<KeySpine<DataflowError, Timestamp, Diff>>;
+type OksBatch = OrdValBatch<Vector<((Row, Row), Timestamp, Diff)>>;
+type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
+/// Rows arranged by key, the value being the whole row; batches behind `Arc`.
+pub type OksTrace = TraceAgent<Spine<Shared<OksBatch>>>;
+/// Errors arranged by themselves; batches behind `Arc`.
+pub type ErrsTrace = TraceAgent<Spine<Shared<ErrsBatch>>>;
 /// A table's contents arranged by row: the stand-in for a storage shard.
 pub type TableTrace = TraceAgent<KeySpine<Row, Timestamp, Diff>>;
 
@@ -242,14 +248,9 @@ impl ComputeState {
     ) {
         let as_of = desc.as_of;
         let (traces, live) = self.build(worker, &desc, move |oks, errs| {
-            let oks = oks
-                .map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row))
-                .arrange_by_key_named("ArrangeBy[oks]");
-            let errs = errs.arrange_by_self_named("ArrangeBy[errs]");
-            IndexTraces {
-                oks: oks.trace,
-                errs: errs.trace,
-            }
+            let keyed =
+                oks.map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row));
+            arrange(keyed, errs)
         });
         let mut traces = traces;
         traces.allow_compaction(as_of);
@@ -291,12 +292,8 @@ impl ComputeState {
     /// Builds a transient dataflow whose result a peek reads once.
     pub fn create_transient(&mut self, worker: &mut Worker, peek: u64, desc: DataflowDesc) {
         let as_of = desc.as_of;
-        let (mut traces, live) = self.build(worker, &desc, |oks, errs| IndexTraces {
-            oks: oks
-                .map(|row| (row.clone(), row))
-                .arrange_by_key_named("ArrangeBy[result]")
-                .trace,
-            errs: errs.arrange_by_self_named("ArrangeBy[errs]").trace,
+        let (mut traces, live) = self.build(worker, &desc, |oks, errs| {
+            arrange(oks.map(|row| (row.clone(), row)), errs)
         });
         traces.allow_compaction(as_of);
         self.transients.insert(peek, (traces, live));
@@ -540,6 +537,27 @@ impl ComputeState {
             }
         }
         since
+    }
+}
+
+/// Arranges keyed rows and errors into the two traces of an index.
+pub(crate) fn arrange<'s>(
+    rows: VecCollection<'s, Timestamp, (Row, Row), Diff>,
+    errs: render::Errs<'s>,
+) -> IndexTraces {
+    let oks = rows.arrange_named::<ValBatcher<Row, Row, Timestamp, Diff>, Spine<Shared<OksBatch>>>(
+        "ArrangeBy[oks]",
+        ValBatcher::new,
+    );
+    let errs = errs
+        .map(|e| (e, ()))
+        .arrange_named::<KeyBatcher<DataflowError, Timestamp, Diff>, Spine<Shared<ErrsBatch>>>(
+            "ArrangeBy[errs]",
+            KeyBatcher::new,
+        );
+    IndexTraces {
+        oks: oks.trace,
+        errs: errs.trace,
     }
 }
 

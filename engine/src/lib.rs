@@ -15,6 +15,7 @@ mod render;
 pub mod repr;
 mod runtime;
 mod scheduler;
+mod shared_batch;
 mod split;
 pub mod sql;
 
