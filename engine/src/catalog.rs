@@ -92,26 +92,12 @@ impl Catalog {
             .values()
             .filter(|e| match &e.detail {
                 Detail::Table => false,
-                Detail::View { plan } => reads(plan, id),
+                Detail::View { plan } => plan.reads_any(&|g| g == id),
                 Detail::Index(d) => {
                     d.on == id || d.imports.contains(&id) || d.reexport_of == Some(id)
                 }
             })
             .collect()
-    }
-}
-
-/// Whether `plan` reads relation `id` directly.
-fn reads(plan: &RelationPlan, id: GlobalId) -> bool {
-    match plan {
-        RelationPlan::Get(g) => *g == id,
-        RelationPlan::Constant { .. } => false,
-        RelationPlan::Map { input, .. }
-        | RelationPlan::Filter { input, .. }
-        | RelationPlan::Project { input, .. }
-        | RelationPlan::Reduce { input, .. }
-        | RelationPlan::Distinct { input } => reads(input, id),
-        RelationPlan::Join { inputs, .. } => inputs.iter().any(|i| reads(i, id)),
     }
 }
 

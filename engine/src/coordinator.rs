@@ -523,7 +523,7 @@ impl Engine {
         simple: Option<SimpleSelect>,
     ) -> Outcome {
         let time = as_of.unwrap_or(self.now);
-        let introspection = reads_introspection(&plan);
+        let introspection = plan.reads_any(&|id| Relation::by_id(id).is_some());
         // `SELECT * FROM x [WHERE ...]` on an indexed x: a fast-path peek.
         if let Some(simple) = simple.filter(|_| !introspection) {
             let index = self
@@ -976,19 +976,6 @@ impl RuntimeHandle {
 /// The columns of a relation, for an index on it.
 fn plan_columns(catalog: &Catalog, id: GlobalId) -> Vec<crate::repr::Column> {
     crate::plan::Catalog::columns(catalog, id).unwrap_or_default()
-}
-
-fn reads_introspection(plan: &RelationPlan) -> bool {
-    match plan {
-        RelationPlan::Get(id) => Relation::by_id(*id).is_some(),
-        RelationPlan::Constant { .. } => false,
-        RelationPlan::Map { input, .. }
-        | RelationPlan::Filter { input, .. }
-        | RelationPlan::Project { input, .. }
-        | RelationPlan::Reduce { input, .. }
-        | RelationPlan::Distinct { input } => reads_introspection(input),
-        RelationPlan::Join { inputs, .. } => inputs.iter().any(reads_introspection),
-    }
 }
 
 /// Applies ORDER BY and LIMIT.

@@ -104,6 +104,22 @@ pub enum RelationPlan {
     Distinct { input: Box<RelationPlan> },
 }
 
+impl RelationPlan {
+    /// Whether any relation this plan reads directly satisfies `pred`.
+    pub fn reads_any(&self, pred: &dyn Fn(GlobalId) -> bool) -> bool {
+        match self {
+            RelationPlan::Get(id) => pred(*id),
+            RelationPlan::Constant { .. } => false,
+            RelationPlan::Map { input, .. }
+            | RelationPlan::Filter { input, .. }
+            | RelationPlan::Project { input, .. }
+            | RelationPlan::Reduce { input, .. }
+            | RelationPlan::Distinct { input } => input.reads_any(pred),
+            RelationPlan::Join { inputs, .. } => inputs.iter().any(|i| i.reads_any(pred)),
+        }
+    }
+}
+
 /// How a finished SELECT's rows are ordered and cut, applied after the read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Finishing {

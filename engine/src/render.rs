@@ -282,27 +282,18 @@ fn reduce_group(
 
 /// The number of columns `plan` produces.
 pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
-    plan_arity(plan, &|id| inputs.arities.get(&id).copied())
-}
-
-/// The number of columns `plan` produces, given the arity of catalog relations.
-pub fn plan_arity(
-    plan: &RelationPlan,
-    relation_arity: &dyn Fn(GlobalId) -> Option<usize>,
-) -> usize {
     match plan {
-        RelationPlan::Get(id) => {
-            relation_arity(*id).unwrap_or_else(|| panic!("arity of {id} unknown"))
-        }
+        RelationPlan::Get(id) => *inputs
+            .arities
+            .get(id)
+            .unwrap_or_else(|| panic!("arity of {id} unknown")),
         RelationPlan::Constant { arity, .. } => *arity,
-        RelationPlan::Map { input, exprs } => plan_arity(input, relation_arity) + exprs.len(),
+        RelationPlan::Map { input, exprs } => arity(input, inputs) + exprs.len(),
         RelationPlan::Filter { input, .. } | RelationPlan::Distinct { input } => {
-            plan_arity(input, relation_arity)
+            arity(input, inputs)
         }
         RelationPlan::Project { columns, .. } => columns.len(),
-        RelationPlan::Join { inputs, .. } => {
-            inputs.iter().map(|i| plan_arity(i, relation_arity)).sum()
-        }
+        RelationPlan::Join { inputs: plans, .. } => plans.iter().map(|p| arity(p, inputs)).sum(),
         RelationPlan::Reduce {
             group_key,
             aggregates,
