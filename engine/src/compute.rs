@@ -5,7 +5,7 @@
 //! differential arrangements (oks by key, errs by self) whose trace handles
 //! sit in `exports`; a re-export holds further handles on the same traces.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
@@ -14,27 +14,27 @@ use differential_dataflow::operators::arrange::TraceAgent;
 use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
 use differential_dataflow::trace::implementations::ord_neu::{OrdKeyBatch, OrdValBatch};
 use differential_dataflow::trace::implementations::spine_fueled::Spine;
-use differential_dataflow::trace::implementations::{KeyBatcher, KeySpine, ValBatcher, Vector};
+use differential_dataflow::trace::implementations::{KeyBatcher, ValBatcher, Vector};
 use differential_dataflow::trace::{Cursor, TraceReader};
 use differential_dataflow::VecCollection;
 use timely::progress::Antichain;
 use timely::worker::Worker;
 
-use crate::peek::{self, PeekRequest, PeekResponse};
+use crate::peek::{self, IndexHandle, PeekRequest, PeekResponse};
 use crate::plan::RelationPlan;
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::runtime::{ReplySender, WorkerLogic};
 use crate::shared_batch::Shared;
+use crate::shared_import::{self, Reader, SharedIndex};
+use crate::sharing::{self, Chain, Counters, Frontier, HoldKey, Point, Registry};
 
-type OksBatch = OrdValBatch<Vector<((Row, Row), Timestamp, Diff)>>;
-type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
+pub type OksBatch = OrdValBatch<Vector<((Row, Row), Timestamp, Diff)>>;
+pub type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
 /// Rows arranged by key, the value being the whole row; batches behind `Arc`.
 pub type OksTrace = TraceAgent<Spine<Shared<OksBatch>>>;
 /// Errors arranged by themselves; batches behind `Arc`.
 pub type ErrsTrace = TraceAgent<Spine<Shared<ErrsBatch>>>;
-/// A table's contents arranged by row: the stand-in for a storage shard.
-pub type TableTrace = TraceAgent<KeySpine<Row, Timestamp, Diff>>;
 
 /// The two traces of an index.
 #[derive(Clone)]
@@ -54,20 +54,26 @@ impl IndexTraces {
     }
 
     /// The lesser of the two traces' uppers (`None`: the empty frontier).
-    pub fn upper(&mut self) -> Option<Timestamp> {
-        let mut oks = Antichain::new();
-        self.oks.read_upper(&mut oks);
-        let mut errs = Antichain::new();
-        self.errs.read_upper(&mut errs);
-        match (oks.first(), errs.first()) {
-            (Some(a), Some(b)) => Some(*a.min(b)),
-            (a, b) => a.or(b).copied(),
-        }
+    pub fn upper(&mut self) -> Frontier {
+        sharing::meet(upper_of(&mut self.oks), upper_of(&mut self.errs))
     }
 
     /// This handle's logical compaction frontier.
     pub fn since(&mut self) -> Option<Timestamp> {
         self.oks.get_logical_compaction().first().copied()
+    }
+
+    /// Both handles' batches and uppers, as a reader elsewhere sees them.
+    pub fn chains(&mut self) -> (Chain<OksBatch>, Chain<ErrsBatch>) {
+        let oks = Chain {
+            batches: cursor_of(&mut self.oks).1,
+            upper: upper_of(&mut self.oks),
+        };
+        let errs = Chain {
+            batches: cursor_of(&mut self.errs).1,
+            upper: upper_of(&mut self.errs),
+        };
+        (oks, errs)
     }
 
     /// Whether both handles refer to the same traces as `other`'s.
@@ -103,9 +109,52 @@ pub struct Export {
     pub has_operators: bool,
 }
 
+/// A table: its input, and its rows arranged by themselves with no errors
+/// (the stand-in for a storage shard, which both runtimes can read).
 pub struct Table {
     pub input: InputSession<Timestamp, Row, Diff>,
-    pub trace: TableTrace,
+    pub traces: IndexTraces,
+}
+
+/// What a runtime does in its process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuntimeRole {
+    /// Sharing off: everything, publishing nothing.
+    Solo,
+    /// Maintains tables and indexes, keeps logging, publishes every one.
+    Maintenance,
+    /// Serves reads through what maintenance publishes; keeps nothing itself.
+    Interactive,
+}
+
+/// What every worker of a runtime shares with the coordinator.
+#[derive(Clone)]
+pub struct Context {
+    pub role: RuntimeRole,
+    /// Where stepping workers leave the frontiers a pending peek waits on.
+    pub board: Arc<Mutex<peek::Board>>,
+    /// The process's sharing registry (Solo only counts its reads there).
+    pub registry: Arc<Registry>,
+}
+
+/// A maintenance worker's publication of one arrangement into a point.
+struct Publication {
+    point: Arc<Point>,
+    /// The publisher's own handles: the point's hold on the traces.
+    traces: IndexTraces,
+    /// The ids published through it on this worker that are still live.
+    ids: BTreeSet<GlobalId>,
+    /// The since last applied to `traces`.
+    applied: Option<Frontier>,
+    /// What was last published: batch pointers and uppers.
+    published: Option<(Vec<usize>, Vec<usize>, Frontier, Frontier)>,
+}
+
+/// The interactive runtime's bundle for a collection maintenance publishes:
+/// its hold on the point, downgraded as the controller allows compaction.
+pub struct Peer {
+    pub point: Arc<Point>,
+    pub since: Timestamp,
 }
 
 /// Where a dataflow reads a relation from.
@@ -140,8 +189,15 @@ pub struct ComputeState {
     pub transients: BTreeMap<u64, (IndexTraces, Rc<LiveDataflow>)>,
     pub dataflows: Vec<Rc<LiveDataflow>>,
     pub peeks: BTreeMap<u64, peek::Pending>,
-    /// Where stepping workers leave the frontiers a pending peek waits on.
     pub board: Arc<Mutex<peek::Board>>,
+    pub role: RuntimeRole,
+    pub registry: Arc<Registry>,
+    /// Maintenance: what this worker publishes, by the id that created it.
+    publications: BTreeMap<GlobalId, Publication>,
+    /// Maintenance: the publication each published id goes through.
+    published_as: BTreeMap<GlobalId, GlobalId>,
+    /// Interactive: a bundle per table and index maintenance publishes.
+    pub peers: BTreeMap<GlobalId, Peer>,
 }
 
 /// Replies from workers to the coordinator.
@@ -184,9 +240,9 @@ pub struct ExportReport {
 
 impl WorkerLogic for ComputeState {
     type Reply = Reply;
-    type Shared = Arc<Mutex<peek::Board>>;
+    type Shared = Context;
 
-    fn new(worker: &mut Worker, replies: ReplySender<Reply>, board: Self::Shared) -> Self {
+    fn new(worker: &mut Worker, replies: ReplySender<Reply>, context: Context) -> Self {
         ComputeState {
             worker: worker.index(),
             replies,
@@ -195,27 +251,35 @@ impl WorkerLogic for ComputeState {
             transients: BTreeMap::new(),
             dataflows: Vec::new(),
             peeks: BTreeMap::new(),
-            board,
+            board: context.board,
+            role: context.role,
+            registry: context.registry,
+            publications: BTreeMap::new(),
+            published_as: BTreeMap::new(),
+            peers: BTreeMap::new(),
         }
     }
 
     fn after_step(&mut self, _worker: &mut Worker) -> bool {
-        self.process_peeks()
+        let answered = self.process_peeks();
+        let published = self.publish();
+        answered || published
     }
 }
 
 impl ComputeState {
     /// Creates a table with since `now` and upper `now + 1`.
     pub fn create_table(&mut self, worker: &mut Worker, id: GlobalId, now: Timestamp) {
-        let (mut input, mut trace) = worker.dataflow_named(&format!("Table {id}"), |scope| {
+        let (mut input, mut traces) = worker.dataflow_named(&format!("Table {id}"), |scope| {
             let (input, rows) = scope.new_collection::<Row, Diff>();
-            (input, rows.arrange_by_self().trace)
+            let errs = rows.clone().flat_map(|_| None::<DataflowError>);
+            (input, arrange(rows.map(|row| (row.clone(), row)), errs))
         });
         input.advance_to(now + 1);
         input.flush();
-        trace.set_logical_compaction(Antichain::from_elem(now).borrow());
-        trace.set_physical_compaction(Antichain::from_elem(now).borrow());
-        self.tables.insert(id, Table { input, trace });
+        traces.allow_compaction(now);
+        self.publish_new(id, traces.clone(), now);
+        self.tables.insert(id, Table { input, traces });
     }
 
     /// Applies `updates` to table `id` at `time` (on this worker only).
@@ -236,6 +300,7 @@ impl ComputeState {
 
     pub fn drop_table(&mut self, id: GlobalId) {
         self.tables.remove(&id);
+        self.unpublish(id);
     }
 
     /// Builds an index dataflow: renders the plan and arranges it by `key`.
@@ -247,13 +312,14 @@ impl ComputeState {
         key: Vec<usize>,
     ) {
         let as_of = desc.as_of;
-        let (traces, live) = self.build(worker, &desc, move |oks, errs| {
+        let (traces, live) = self.build(worker, &desc, None, move |oks, errs| {
             let keyed =
                 oks.map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row));
             arrange(keyed, errs)
         });
         let mut traces = traces;
         traces.allow_compaction(as_of);
+        self.publish_new(export, traces.clone(), as_of);
         self.exports.insert(
             export,
             Export {
@@ -278,6 +344,23 @@ impl ComputeState {
         let mut traces = source.traces.clone();
         traces.allow_compaction(as_of);
         let maintained_by = Rc::clone(&source.maintained_by);
+        if self.role == RuntimeRole::Maintenance {
+            let key = self.published_as[&target];
+            let point = &self.publications[&key].point;
+            match self
+                .registry
+                .publish_alias(export, target, point, self.worker, as_of)
+            {
+                Some(_) => {
+                    let publication = self.publications.get_mut(&key).expect("published");
+                    publication.ids.insert(export);
+                    self.published_as.insert(export, key);
+                }
+                // A reader bound the alias's id first: publish the target's
+                // traces under it, backing that reader's point in place.
+                None => self.publish_new(export, traces.clone(), as_of),
+            }
+        }
         self.exports.insert(
             export,
             Export {
@@ -289,21 +372,107 @@ impl ComputeState {
         );
     }
 
+    /// Maintenance: publishes `traces` under `id` on this worker.
+    fn publish_new(&mut self, id: GlobalId, traces: IndexTraces, as_of: Timestamp) {
+        if self.role != RuntimeRole::Maintenance {
+            return;
+        }
+        let point = self.registry.publish(id, self.worker, as_of);
+        self.publications.insert(
+            id,
+            Publication {
+                point,
+                traces,
+                ids: BTreeSet::from([id]),
+                applied: None,
+                published: None,
+            },
+        );
+        self.published_as.insert(id, id);
+    }
+
+    /// Maintenance: `id` is dropped; its publication ends with its last id.
+    fn unpublish(&mut self, id: GlobalId) {
+        let Some(key) = self.published_as.remove(&id) else {
+            return;
+        };
+        self.registry.remove(id, self.worker);
+        let publication = self.publications.get_mut(&key).expect("published");
+        publication.point.forget(id);
+        publication.ids.remove(&id);
+        if publication.ids.is_empty() {
+            let publication = self.publications.remove(&key).expect("present");
+            publication.point.retire();
+        }
+    }
+
+    /// Maintenance, after every step: each publication's handles follow
+    /// the point's since, and changed batches or uppers are published.
+    fn publish(&mut self) -> bool {
+        let mut active = false;
+        for publication in self.publications.values_mut() {
+            let since = publication.point.since();
+            if publication.applied != Some(since) {
+                let frontier: Antichain<Timestamp> = since.into_iter().collect();
+                let traces = &mut publication.traces;
+                traces.oks.set_logical_compaction(frontier.borrow());
+                traces.oks.set_physical_compaction(frontier.borrow());
+                traces.errs.set_logical_compaction(frontier.borrow());
+                traces.errs.set_physical_compaction(frontier.borrow());
+                publication.applied = Some(since);
+                active = true;
+            }
+            let (oks, errs) = publication.traces.chains();
+            let published = Some((
+                pointers(&oks.batches),
+                pointers(&errs.batches),
+                oks.upper,
+                errs.upper,
+            ));
+            if publication.published != published {
+                publication.point.update(oks, errs);
+                publication.published = published;
+                active = true;
+            }
+        }
+        active
+    }
+
+    /// Interactive: takes over the hold `publish` reserved at `as_of` (or
+    /// places it, if the reader comes first).
+    pub fn peer(&mut self, id: GlobalId, as_of: Timestamp) {
+        let point = self.registry.get_or_create(id, self.worker);
+        let since = point.hold(HoldKey::Peer(id), as_of);
+        self.peers.insert(id, Peer { point, since });
+    }
+
+    /// Interactive: the collection is dropped; its hold goes with it.
+    pub fn drop_peer(&mut self, id: GlobalId) {
+        if let Some(peer) = self.peers.remove(&id) {
+            peer.point.release(HoldKey::Peer(id));
+            self.registry.remove_placeholder(id, self.worker);
+        }
+    }
+
     /// Builds a transient dataflow whose result a peek reads once.
     pub fn create_transient(&mut self, worker: &mut Worker, peek: u64, desc: DataflowDesc) {
         let as_of = desc.as_of;
-        let (mut traces, live) = self.build(worker, &desc, |oks, errs| {
+        let until = Some(as_of + 1);
+        let (mut traces, live) = self.build(worker, &desc, until, |oks, errs| {
             arrange(oks.map(|row| (row.clone(), row)), errs)
         });
         traces.allow_compaction(as_of);
         self.transients.insert(peek, (traces, live));
     }
 
-    /// Builds `desc` with `export` turning its result into traces.
+    /// Builds `desc` with `export` turning its result into traces. A read
+    /// (`until` set) counts, per import, whether it was served locally or
+    /// through a shared import.
     fn build<F>(
         &mut self,
         worker: &mut Worker,
         desc: &DataflowDesc,
+        until: Frontier,
         export: F,
     ) -> (IndexTraces, Rc<LiveDataflow>)
     where
@@ -316,6 +485,9 @@ impl ComputeState {
         let index = self.worker;
         let tables = &mut self.tables;
         let exports = &mut self.exports;
+        let peers = &self.peers;
+        let registry = &self.registry;
+        let counters = &self.registry.counters;
         let traces = worker.dataflow_named(&desc.name, |scope| {
             let mut inputs = Inputs {
                 collections: BTreeMap::new(),
@@ -324,39 +496,37 @@ impl ComputeState {
             for (id, (import, arity)) in &desc.imports {
                 inputs.arities.insert(*id, *arity);
                 let pair = match import {
-                    Import::Table(table) => {
-                        let trace =
-                            &mut tables.get_mut(table).expect("imported table exists").trace;
-                        let (arranged, _button) = trace.import_frontier_core(
-                            scope,
-                            &format!("Import {table}"),
-                            since.clone(),
-                            Antichain::new(),
-                        );
-                        let oks = arranged.as_collection(|row: &Row, _: &()| row.clone());
-                        // A table has no errors, but its errs advance with it.
-                        let errs = oks.clone().flat_map(|_| None::<DataflowError>);
-                        (oks, errs)
-                    }
-                    Import::Index(index_id) => {
-                        let export = exports.get_mut(index_id).expect("imported index exists");
-                        imported_dataflows.push(Rc::clone(&export.maintained_by));
-                        let (oks, _) = export.traces.oks.import_frontier_core(
-                            scope,
-                            &format!("Import {index_id} oks"),
-                            since.clone(),
-                            Antichain::new(),
-                        );
-                        let (errs, _) = export.traces.errs.import_frontier_core(
-                            scope,
-                            &format!("Import {index_id} errs"),
-                            since.clone(),
-                            Antichain::new(),
-                        );
-                        (
-                            oks.as_collection(|_key: &Row, row: &Row| row.clone()),
-                            errs.as_collection(|err: &DataflowError, _: &()| err.clone()),
-                        )
+                    Import::Table(source) | Import::Index(source) => {
+                        let local = match import {
+                            Import::Table(_) => tables.get_mut(source).map(|t| &mut t.traces),
+                            _ => exports.get_mut(source).map(|export| {
+                                imported_dataflows.push(Rc::clone(&export.maintained_by));
+                                &mut export.traces
+                            }),
+                        };
+                        match local {
+                            Some(traces) => {
+                                if until.is_some() {
+                                    Counters::bump(&counters.local_reads);
+                                }
+                                import_local(scope, *source, traces, &since)
+                            }
+                            None => {
+                                let peer = peers.get(source).expect("imported collection exists");
+                                if until.is_some() {
+                                    Counters::bump(&counters.shared_reads);
+                                }
+                                let reader =
+                                    Reader::new(Arc::clone(&peer.point), registry.reader_id());
+                                shared_import::import(
+                                    scope,
+                                    &format!("SharedImport {source}"),
+                                    reader,
+                                    as_of,
+                                    until,
+                                )
+                            }
+                        }
                     }
                     Import::Constant(rows) => {
                         let rows = if index == 0 { rows.clone() } else { Vec::new() };
@@ -384,6 +554,7 @@ impl ComputeState {
     /// Drops an export; its dataflow goes once nothing else holds it.
     pub fn drop_export(&mut self, worker: &mut Worker, id: GlobalId) {
         self.exports.remove(&id);
+        self.unpublish(id);
         self.drop_unused_dataflows(worker);
     }
 
@@ -407,26 +578,42 @@ impl ComputeState {
         }
     }
 
-    /// Applies a read policy decision to an index or table.
+    /// Applies a read policy decision to an index or table: to the handles
+    /// this worker maintains (and, publishing, as a note to its point), or
+    /// to the peer's hold on what maintenance publishes.
     pub fn allow_compaction(&mut self, id: GlobalId, since: Timestamp) {
         if let Some(export) = self.exports.get_mut(&id) {
             export.traces.allow_compaction(since);
         } else if let Some(table) = self.tables.get_mut(&id) {
-            let frontier = Antichain::from_elem(since);
-            table.trace.set_logical_compaction(frontier.borrow());
-            table.trace.set_physical_compaction(frontier.borrow());
+            table.traces.allow_compaction(since);
+        } else if let Some(peer) = self.peers.get_mut(&id) {
+            peer.since = peer.point.hold(HoldKey::Peer(id), since);
+        }
+        if self.published_as.contains_key(&id) {
+            if let Some(point) = self.registry.noted_point(id, self.worker) {
+                point.note(id, since);
+            }
         }
     }
 
     /// Registers a peek; it is answered by `process_peeks` once readable.
     pub fn peek(&mut self, request: PeekRequest) {
-        let traces = match request.transient {
-            true => self.transients.get(&request.id).map(|(t, _)| t.clone()),
-            false => self.exports.get(&request.target).map(|e| e.traces.clone()),
+        let handle = match request.transient {
+            true => self
+                .transients
+                .get(&request.id)
+                .map(|(t, _)| IndexHandle::Local(Box::new(t.clone()))),
+            false => match self.exports.get(&request.target) {
+                Some(export) => Some(IndexHandle::Local(Box::new(export.traces.clone()))),
+                None => self.peers.get(&request.target).map(|peer| {
+                    let reader = Reader::new(Arc::clone(&peer.point), self.registry.reader_id());
+                    IndexHandle::Shared(SharedIndex::new(reader, peer.since, request.time))
+                }),
+            },
         };
-        match traces {
-            Some(traces) => {
-                let pending = peek::Pending::new(request, traces);
+        match handle {
+            Some(handle) => {
+                let pending = peek::Pending::new(request, handle);
                 self.peeks.insert(pending.request.id, pending);
             }
             None => {
@@ -462,7 +649,14 @@ impl ComputeState {
         drop(board);
         let any = !answered.is_empty();
         for (id, response) in answered {
-            self.peeks.remove(&id);
+            let pending = self.peeks.remove(&id).expect("answered");
+            let counters = &self.registry.counters;
+            match (&pending.handle, pending.request.transient) {
+                // A transient's reads were counted per import.
+                (_, true) => {}
+                (IndexHandle::Local(_), false) => Counters::bump(&counters.local_reads),
+                (IndexHandle::Shared(_), false) => Counters::bump(&counters.shared_reads),
+            }
             self.replies.send(Reply::Peek {
                 peek: id,
                 worker: self.worker,
@@ -532,12 +726,44 @@ impl ComputeState {
             }
         }
         for pending in self.peeks.values_mut() {
-            if pending.traces.same_traces(&target) {
-                meet(pending.traces.since());
+            if let IndexHandle::Local(traces) = &mut pending.handle {
+                if traces.same_traces(&target) {
+                    meet(traces.since());
+                }
+            }
+        }
+        for publication in self.publications.values_mut() {
+            if publication.traces.same_traces(&target) {
+                meet(publication.traces.since());
             }
         }
         since
     }
+}
+
+/// Imports a trace this worker maintains, at `since`, as rows and errors.
+fn import_local<'s>(
+    scope: timely::dataflow::Scope<'s, Timestamp>,
+    id: GlobalId,
+    traces: &mut IndexTraces,
+    since: &Antichain<Timestamp>,
+) -> (render::Oks<'s>, render::Errs<'s>) {
+    let (oks, _) = traces.oks.import_frontier_core(
+        scope,
+        &format!("Import {id} oks"),
+        since.clone(),
+        Antichain::new(),
+    );
+    let (errs, _) = traces.errs.import_frontier_core(
+        scope,
+        &format!("Import {id} errs"),
+        since.clone(),
+        Antichain::new(),
+    );
+    (
+        oks.as_collection(|_key: &Row, row: &Row| row.clone()),
+        errs.as_collection(|err: &DataflowError, _: &()| err.clone()),
+    )
 }
 
 /// Arranges keyed rows and errors into the two traces of an index.
@@ -559,6 +785,18 @@ pub(crate) fn arrange<'s>(
         oks: oks.trace,
         errs: errs.trace,
     }
+}
+
+/// The identities of a chain's batches: what says it changed.
+fn pointers<B>(batches: &[Shared<B>]) -> Vec<usize> {
+    batches.iter().map(|b| Arc::as_ptr(&b.0) as usize).collect()
+}
+
+/// The upper of `trace` (`None`: the empty frontier).
+pub fn upper_of<Tr: TraceReader<Time = Timestamp>>(trace: &mut Tr) -> Frontier {
+    let mut upper = Antichain::new();
+    trace.read_upper(&mut upper);
+    upper.first().copied()
 }
 
 /// A cursor over every batch `trace` holds, and the batches it reads.

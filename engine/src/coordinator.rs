@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
 use crate::catalog::{Catalog, Detail, Entry, IndexDetail};
-use crate::compute::{ComputeState, DataflowDesc, Import, Reply, WorkerReport};
+use crate::compute::{
+    ComputeState, Context, DataflowDesc, Import, Reply, RuntimeRole, WorkerReport,
+};
 use crate::introspection::Relation;
 use crate::peek::{self, Board, PeekRequest, PeekResponse};
 use crate::plan::{Finishing, RelationPlan, SimpleSelect, Statement};
@@ -13,6 +15,7 @@ use crate::render::passes;
 use crate::repr::{Diff, GlobalId, Row, Timestamp};
 use crate::runtime::Runtime;
 use crate::scheduler::{Scheduler, Unit};
+use crate::sharing::{Counters, Registry};
 use crate::{split, sql, Config, Outcome, Role, Witness};
 
 /// Steps without quiescence after which the engine gives up (a livelock).
@@ -55,16 +58,28 @@ pub struct Engine {
     table_rows: BTreeMap<GlobalId, BTreeMap<Row, Diff>>,
     next_dataflow: u64,
     next_request: u64,
-    witness: Witness,
+    registry: Arc<Registry>,
+    /// Introspection reads that returned rows (see `Witness::logging_reads`).
+    logging_reads: u64,
 }
 
-/// Index of the one runtime in Solo.
-const SOLO: usize = 0;
+/// Index of the runtime that maintains (Solo's one runtime, or Maintenance).
+const MAINTENANCE: usize = 0;
+/// Index of the Interactive runtime when sharing is on.
+const INTERACTIVE: usize = 1;
 
 impl Engine {
     pub fn new(config: Config) -> Engine {
         assert!(config.workers > 0, "at least one worker");
-        let runtimes = vec![RuntimeHandle::new(config.workers)];
+        let registry = Arc::new(Registry::default());
+        let roles = match config.sharing {
+            false => vec![RuntimeRole::Solo],
+            true => vec![RuntimeRole::Maintenance, RuntimeRole::Interactive],
+        };
+        let runtimes = roles
+            .into_iter()
+            .map(|role| RuntimeHandle::new(config.workers, role, Arc::clone(&registry)))
+            .collect::<Vec<_>>();
         let scheduler = Scheduler::new(runtimes.len(), config.workers, config.seed);
         Engine {
             config,
@@ -80,18 +95,33 @@ impl Engine {
             table_rows: BTreeMap::new(),
             next_dataflow: 0,
             next_request: 0,
-            witness: Witness::default(),
+            registry,
+            logging_reads: 0,
         }
     }
 
-    /// The runtime that maintains indexes and keeps logging.
+    /// The runtime that holds tables, maintains indexes and keeps logging.
     fn maintenance(&self) -> usize {
-        SOLO
+        MAINTENANCE
     }
 
     /// The runtime that serves reads.
     fn serving(&self) -> usize {
-        SOLO
+        self.peer().unwrap_or(MAINTENANCE)
+    }
+
+    /// The runtime that reads what maintenance publishes, if sharing is on.
+    fn peer(&self) -> Option<usize> {
+        self.config.sharing.then_some(INTERACTIVE)
+    }
+
+    /// Tells the peer runtime (if any) about a new table or index at `as_of`.
+    fn announce(&self, id: GlobalId, as_of: Timestamp) {
+        if let Some(peer) = self.peer() {
+            self.runtimes[peer]
+                .runtime
+                .broadcast(|_| Box::new(move |_, s| s.peer(id, as_of)));
+        }
     }
 
     pub fn statement(&mut self, sql: &str) -> Outcome {
@@ -263,8 +293,15 @@ impl Engine {
         outcome
     }
 
+    /// Counted where reads and publications happened, on the workers.
     pub fn witness(&self) -> Witness {
-        self.witness.clone()
+        let counters = &self.registry.counters;
+        Witness {
+            shared_reads: Counters::get(&counters.shared_reads),
+            local_reads: Counters::get(&counters.local_reads),
+            published: Counters::get(&counters.published),
+            logging_reads: self.logging_reads,
+        }
     }
 
     /// The (runtime, worker) units a role and optional worker name.
@@ -290,11 +327,10 @@ impl Engine {
             Statement::CreateTable { name, columns } => {
                 let id = self.catalog.allocate_id();
                 let now = self.now;
-                for handle in &self.runtimes {
-                    handle
-                        .runtime
-                        .broadcast(|_| Box::new(move |w, s| s.create_table(w, id, now)));
-                }
+                self.runtimes[self.maintenance()]
+                    .runtime
+                    .broadcast(|_| Box::new(move |w, s| s.create_table(w, id, now)));
+                self.announce(id, now);
                 self.catalog.insert(Entry {
                     id,
                     name,
@@ -386,12 +422,9 @@ impl Engine {
                 contents.remove(row);
             }
         }
-        for handle in &self.runtimes {
-            let updates = updates.clone();
-            handle
-                .runtime
-                .command(0, Box::new(move |_, s| s.write(table, updates)));
-        }
+        self.runtimes[self.maintenance()]
+            .runtime
+            .command(0, Box::new(move |_, s| s.write(table, updates)));
         self.advance_clock();
     }
 
@@ -399,11 +432,9 @@ impl Engine {
     fn advance_clock(&mut self) {
         self.now += 1;
         let upper = self.now + 1;
-        for handle in &self.runtimes {
-            handle
-                .runtime
-                .broadcast(|_| Box::new(move |_, s| s.advance_tables(upper)));
-        }
+        self.runtimes[self.maintenance()]
+            .runtime
+            .broadcast(|_| Box::new(move |_, s| s.advance_tables(upper)));
         self.settle();
     }
 
@@ -460,6 +491,7 @@ impl Engine {
             }),
         });
         self.sinces.insert(id, as_of);
+        self.announce(id, as_of);
         self.settle();
         Outcome::Ok
     }
@@ -491,23 +523,21 @@ impl Engine {
         self.catalog.remove(id);
         self.sinces.remove(&id);
         self.holds.retain(|_, (on, _)| *on != id);
+        let maintenance = &self.runtimes[self.maintenance()].runtime;
         match entry.detail {
             Detail::Index(_) => {
-                for handle in &self.runtimes {
-                    handle
-                        .runtime
-                        .broadcast(|_| Box::new(move |w, s| s.drop_export(w, id)));
-                }
+                maintenance.broadcast(|_| Box::new(move |w, s| s.drop_export(w, id)));
             }
             Detail::Table => {
                 self.table_rows.remove(&id);
-                for handle in &self.runtimes {
-                    handle
-                        .runtime
-                        .broadcast(|_| Box::new(move |_, s| s.drop_table(id)));
-                }
+                maintenance.broadcast(|_| Box::new(move |_, s| s.drop_table(id)));
             }
             Detail::View { .. } => {}
+        }
+        if let (Some(peer), false) = (self.peer(), matches!(entry.detail, Detail::View { .. })) {
+            self.runtimes[peer]
+                .runtime
+                .broadcast(|_| Box::new(move |_, s| s.drop_peer(id)));
         }
         self.settle();
         Outcome::Ok
@@ -567,8 +597,12 @@ impl Engine {
             time,
             predicates: Vec::new(),
         };
-        self.send_peek(runtime, request, holds, finishing, introspection);
-        self.answer(peek_id)
+        self.send_peek(runtime, request, holds, finishing);
+        let outcome = self.answer(peek_id);
+        if introspection && matches!(outcome, Outcome::Rows(_)) {
+            self.logging_reads += 1;
+        }
+        outcome
     }
 
     /// Waits for `peek` and returns its outcome; a pending read is cancelled.
@@ -606,7 +640,7 @@ impl Engine {
             predicates,
         };
         let runtime = self.serving();
-        self.send_peek(runtime, request, vec![index], finishing, false);
+        self.send_peek(runtime, request, vec![index], finishing);
         id
     }
 
@@ -616,7 +650,6 @@ impl Engine {
         request: PeekRequest,
         holds: Vec<GlobalId>,
         finishing: Finishing,
-        introspection: bool,
     ) {
         let id = request.id;
         self.peeks.insert(
@@ -631,9 +664,6 @@ impl Engine {
                 transient: request.transient,
             },
         );
-        if !introspection {
-            self.witness.local_reads += 1;
-        }
         self.runtimes[runtime].runtime.broadcast(|_| {
             let request = request.clone();
             Box::new(move |_, s| s.peek(request))
@@ -964,10 +994,15 @@ impl Engine {
 }
 
 impl RuntimeHandle {
-    fn new(workers: usize) -> Self {
+    fn new(workers: usize, role: RuntimeRole, registry: Arc<Registry>) -> Self {
         let board = Arc::new(Mutex::new(Board::default()));
+        let context = Context {
+            role,
+            board: Arc::clone(&board),
+            registry,
+        };
         RuntimeHandle {
-            runtime: Runtime::new(workers, Arc::clone(&board)),
+            runtime: Runtime::new(workers, context),
             board,
         }
     }

@@ -5,13 +5,16 @@
 
 use std::collections::BTreeMap;
 
+use differential_dataflow::trace::cursor::cursor_list;
 use differential_dataflow::trace::{Cursor, TraceReader};
 use timely::progress::Antichain;
 
-use crate::compute::{cursor_of, IndexTraces};
+use crate::compute::{upper_of, ErrsBatch, IndexTraces, OksBatch};
 use crate::plan::ScalarExpr;
 use crate::render::passes;
 use crate::repr::{Diff, GlobalId, Row, Timestamp};
+use crate::shared_import::SharedIndex;
+use crate::sharing::Chain;
 
 /// A peek as sent to every worker.
 #[derive(Clone, Debug)]
@@ -59,32 +62,60 @@ impl Board {
     }
 }
 
+/// An index as a worker reads it: traces it maintains, or a point the
+/// other runtime publishes. Both hand out the same `Arc` batches.
+pub enum IndexHandle {
+    Local(Box<IndexTraces>),
+    Shared(SharedIndex),
+}
+
+impl IndexHandle {
+    fn chains(&mut self) -> (Chain<OksBatch>, Chain<ErrsBatch>) {
+        match self {
+            IndexHandle::Local(traces) => traces.chains(),
+            IndexHandle::Shared(shared) => {
+                let snapshot = shared.snapshot();
+                (snapshot.oks, snapshot.errs)
+            }
+        }
+    }
+}
+
 /// A peek a worker holds until it can answer.
 pub struct Pending {
     pub request: PeekRequest,
-    /// The peek's own handles, holding compaction at its time while it waits.
-    pub traces: IndexTraces,
+    /// The peek's own handle, holding compaction at its time while it waits.
+    pub handle: IndexHandle,
 }
 
 impl Pending {
-    pub fn new(request: PeekRequest, mut traces: IndexTraces) -> Self {
+    pub fn new(request: PeekRequest, mut handle: IndexHandle) -> Self {
         // Hold at the peek's time where the handle still can; a since already
         // beyond it stays and is reported once the uppers allow an answer.
-        let time = Antichain::from_elem(request.time);
-        traces.oks.set_logical_compaction(time.borrow());
-        traces.errs.set_logical_compaction(time.borrow());
-        Pending { request, traces }
+        // (A shared handle placed its hold when it was made.)
+        if let IndexHandle::Local(traces) = &mut handle {
+            let time = Antichain::from_elem(request.time);
+            traces.oks.set_logical_compaction(time.borrow());
+            traces.errs.set_logical_compaction(time.borrow());
+        }
+        Pending { request, handle }
     }
 
     pub fn frontiers(&mut self) -> Frontiers {
-        let mut oks = Antichain::new();
-        self.traces.oks.read_upper(&mut oks);
-        let mut errs = Antichain::new();
-        self.traces.errs.read_upper(&mut errs);
-        Frontiers {
-            since: self.traces.since(),
-            oks_upper: oks.first().copied(),
-            errs_upper: errs.first().copied(),
+        match &mut self.handle {
+            IndexHandle::Local(traces) => Frontiers {
+                since: traces.since(),
+                oks_upper: upper_of(&mut traces.oks),
+                errs_upper: upper_of(&mut traces.errs),
+            },
+            IndexHandle::Shared(shared) => {
+                let (oks_upper, errs_upper) = shared.uppers();
+                Frontiers {
+                    since: Some(shared.since()),
+                    oks_upper,
+                    errs_upper,
+                }
+            }
         }
     }
 
@@ -104,7 +135,8 @@ impl Pending {
 
     fn read(&mut self) -> PeekResponse {
         let time = self.request.time;
-        let (mut cursor, storage) = cursor_of(&mut self.traces.errs);
+        let (oks, errs) = self.handle.chains();
+        let (mut cursor, storage) = cursor_list(errs.batches);
         while cursor.key_valid(&storage) {
             let mut count = 0;
             cursor.map_times(&storage, |t, r| {
@@ -119,7 +151,7 @@ impl Pending {
             cursor.step_key(&storage);
         }
         let mut rows = Vec::new();
-        let (mut cursor, storage) = cursor_of(&mut self.traces.oks);
+        let (mut cursor, storage) = cursor_list(oks.batches);
         while cursor.key_valid(&storage) {
             while cursor.val_valid(&storage) {
                 let mut count = 0;

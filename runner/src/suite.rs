@@ -251,9 +251,7 @@ schedules: [round-robin, 7, 42]
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/suite.yaml");
         let s = Suite::load(&path).unwrap();
         assert!(s.configuration("solo").is_some_and(|c| !c.sharing));
-        // `shared` joins the suite with the sharing runtimes; until then
-        // its witness could not hold.
-        assert!(s.configuration("shared").is_none_or(|c| c.sharing));
+        assert!(s.configuration("shared").is_some_and(|c| c.sharing));
         assert_eq!(s.workers, [1, 2, 3]);
         assert_eq!(s.schedules.len(), 3);
         assert_eq!(s.schedules[0], Schedule::RoundRobin);

@@ -1,7 +1,8 @@
 //! Each configuration must prove it was in effect.
 //!
-//! Sharing on: if the run produced any user read results, reads were served
-//! through shared imports (`shared_reads > 0`) and none locally
+//! Sharing on: if the run produced any read results besides introspection
+//! (which the logging runtime answers itself in every configuration), reads
+//! were served through shared imports (`shared_reads > 0`) and none locally
 //! (`local_reads == 0`). Sharing off: nothing was published and no read was
 //! served through a shared import.
 
@@ -12,14 +13,14 @@ pub fn check(record: &RunRecord) -> Result<(), String> {
     let w = &record.witness;
     let run = &record.run;
     let counts = format!(
-        "shared_reads={}, local_reads={}, published={}",
-        w.shared_reads, w.local_reads, w.published
+        "shared_reads={}, local_reads={}, published={}, logging_reads={}",
+        w.shared_reads, w.local_reads, w.published, w.logging_reads
     );
+    let user_reads = (record.reads as u64).saturating_sub(w.logging_reads);
     if run.sharing {
-        if record.reads > 0 && (w.shared_reads == 0 || w.local_reads != 0) {
+        if user_reads > 0 && (w.shared_reads == 0 || w.local_reads != 0) {
             return Err(format!(
-                "{run}: sharing is on and {} directive(s) returned rows, but not every read was served through a shared import ({counts}; expected shared_reads > 0 and local_reads = 0)",
-                record.reads
+                "{run}: sharing is on and {user_reads} directive(s) returned rows of tables, views or indexes, but not every read was served through a shared import ({counts}; expected shared_reads > 0 and local_reads = 0)"
             ));
         }
     } else if w.published != 0 || w.shared_reads != 0 {
@@ -44,6 +45,17 @@ mod tests {
         local_reads: u64,
         published: u64,
     ) -> RunRecord {
+        record_with_logging(sharing, reads, shared_reads, local_reads, published, 0)
+    }
+
+    fn record_with_logging(
+        sharing: bool,
+        reads: usize,
+        shared_reads: u64,
+        local_reads: u64,
+        published: u64,
+        logging_reads: u64,
+    ) -> RunRecord {
         RunRecord {
             run: Run {
                 configuration: if sharing { "shared" } else { "solo" }.into(),
@@ -57,6 +69,7 @@ mod tests {
                 shared_reads,
                 local_reads,
                 published,
+                logging_reads,
             },
         }
     }
@@ -76,6 +89,10 @@ mod tests {
             "{e}"
         );
         assert!(check(&record(true, 2, 1, 1, 1)).is_err());
+        // Only introspection read: the logging runtime answered it.
+        assert!(check(&record_with_logging(true, 2, 0, 0, 1, 2)).is_ok());
+        // One read besides introspection, and it was not shared.
+        assert!(check(&record_with_logging(true, 3, 0, 0, 1, 2)).is_err());
     }
 
     #[test]
