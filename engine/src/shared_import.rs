@@ -104,6 +104,7 @@ pub fn import<'s>(
                 }
                 None => {
                     capability = None;
+                    #[cfg(not(mutation = "import_hold_leak"))]
                     reader.point.release(HoldKey::Reader(reader.id));
                 }
             }
@@ -181,5 +182,117 @@ impl SharedIndex {
     pub fn uppers(&self) -> (Frontier, Frontier) {
         let snapshot = self.snapshot();
         (snapshot.oks.upper, snapshot.errs.upper)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use differential_dataflow::input::Input;
+
+    use super::*;
+    use crate::compute::{arrange, IndexTraces};
+    use crate::repr::{Datum, GlobalId};
+    use crate::sharing::Registry;
+
+    /// An import's hold: at `as_of` once built, just below what it has
+    /// read while it follows the chain, gone once its dataflow is dropped;
+    /// and a sealed point (published once, under two ids) ends every reader.
+    #[test]
+    fn an_import_holds_at_as_of_follows_live_and_releases_on_drop() {
+        timely::execute_directly(|worker| {
+            let registry = Registry::default();
+            let (id, alias) = (GlobalId(1), GlobalId(2));
+            let point = registry.publish(id, 0, 0);
+            let target = registry.get_or_create(id, 0);
+            assert!(registry.publish_alias(alias, id, &target, 0, 0).is_some());
+            point.release(HoldKey::Peer(id));
+            point.release(HoldKey::Peer(alias));
+
+            // The maintained side: a table-like arrangement of rows.
+            let (mut input, mut traces) = worker.dataflow::<Timestamp, _, _>(|scope| {
+                let (input, rows) = scope.new_collection::<Row, Diff>();
+                let errs = rows.clone().flat_map(|_| None::<DataflowError>);
+                let traces: IndexTraces = arrange(rows.map(|r| (r.clone(), r)), errs);
+                (input, traces)
+            });
+            let mut publish =
+                |worker: &mut timely::worker::Worker,
+                 input: &mut differential_dataflow::input::InputSession<Timestamp, Row, Diff>,
+                 upper: Timestamp| {
+                    input.advance_to(upper);
+                    input.flush();
+                    while traces.upper() != Some(upper) {
+                        worker.step();
+                    }
+                    let (oks, errs) = traces.chains();
+                    point.update(oks, errs);
+                };
+            input.update(vec![Datum::Int(1)], 1);
+            publish(worker, &mut input, 2);
+            point.note(id, 1);
+
+            // The reader: imports the alias's slot (the same point) at 1.
+            let seen = Rc::new(RefCell::new(Vec::new()));
+            let reader_point = registry.get_or_create(alias, 0);
+            let dataflow = worker.next_dataflow_index();
+            let probe = worker.dataflow::<Timestamp, _, _>(|scope| {
+                let reader = Reader::new(reader_point, registry.reader_id());
+                let (oks, _errs) = import(scope, "test import", reader, 1, None);
+                let seen = Rc::clone(&seen);
+                let (probe, _) = oks
+                    .inspect(move |update| seen.borrow_mut().push(update.clone()))
+                    .probe();
+                probe
+            });
+            point.note(id, 5);
+            assert_eq!(point.since(), Some(1), "held at as_of once built");
+            for _ in 0..10 {
+                worker.step();
+            }
+            assert_eq!(*seen.borrow(), vec![(vec![Datum::Int(1)], 1, 1)]);
+            assert_eq!(point.since(), Some(1), "read through 2: held at 1");
+
+            input.update(vec![Datum::Int(2)], 1);
+            publish(worker, &mut input, 4);
+            for _ in 0..10 {
+                worker.step();
+            }
+            assert_eq!(seen.borrow().last(), Some(&(vec![Datum::Int(2)], 2, 1)));
+            assert_eq!(point.since(), Some(3), "read through 4: held at 3");
+
+            // Sealed: the reader, bound under the alias, sees the end.
+            point.retire();
+            for _ in 0..10 {
+                worker.step();
+            }
+            assert!(probe.done(), "a sealed point ends the import");
+            assert_eq!(point.since(), Some(5), "a finished import holds nothing");
+
+            worker.drop_dataflow(dataflow);
+            assert_eq!(point.since(), Some(5));
+        });
+    }
+
+    /// A reader dropped while it still follows the chain releases its hold.
+    #[test]
+    fn a_dropped_import_releases_its_hold() {
+        timely::execute_directly(|worker| {
+            let registry = Registry::default();
+            let id = GlobalId(1);
+            let point = registry.publish(id, 0, 0);
+            point.release(HoldKey::Peer(id));
+            let dataflow = worker.next_dataflow_index();
+            worker.dataflow::<Timestamp, _, _>(|scope| {
+                let reader = Reader::new(Arc::clone(&point), registry.reader_id());
+                import(scope, "test import", reader, 0, None);
+            });
+            point.note(id, 3);
+            assert_eq!(point.since(), Some(0), "held at as_of");
+            worker.drop_dataflow(dataflow);
+            assert_eq!(point.since(), Some(3), "released on drop");
+        });
     }
 }

@@ -117,6 +117,22 @@ impl PointState {
         let holds = self.holds.values().copied().min();
         meet(self.governing(), holds)
     }
+
+    /// The key a hold is kept under: its own.
+    #[cfg(not(mutation = "point_frontiers"))]
+    fn key(&self, key: HoldKey) -> HoldKey {
+        key
+    }
+
+    /// The bug the seeds found: one standing hold per point, joined across
+    /// the collections that share it.
+    #[cfg(mutation = "point_frontiers")]
+    fn key(&self, key: HoldKey) -> HoldKey {
+        match (key, self.target) {
+            (HoldKey::Peer(_), Some(target)) => HoldKey::Peer(target),
+            _ => key,
+        }
+    }
 }
 
 impl Point {
@@ -147,6 +163,7 @@ impl Point {
     /// what has been compacted away cannot be held. Returns where it sits.
     pub fn hold(&self, key: HoldKey, at: Timestamp) -> Timestamp {
         let mut state = self.lock();
+        let key = state.key(key);
         let floor = state.since().unwrap_or(at);
         let current = state.holds.get(&key).copied();
         let at = at.max(floor).max(current.unwrap_or(at));
@@ -156,16 +173,26 @@ impl Point {
 
     /// Places `key` at `at` unless it is already placed.
     fn reserve(state: &mut PointState, key: HoldKey, at: Timestamp) {
+        let key = state.key(key);
         state.holds.entry(key).or_insert(at);
     }
 
     pub fn release(&self, key: HoldKey) {
-        self.lock().holds.remove(&key);
+        let mut state = self.lock();
+        let key = state.key(key);
+        state.holds.remove(&key);
     }
 
     /// Notes the writer's compaction frontier of collection `id`.
     pub fn note(&self, id: GlobalId, since: Timestamp) {
         let mut state = self.lock();
+        // The bug the seeds found: one writer frontier per point, and the
+        // last collection the controller noted wins.
+        #[cfg(mutation = "point_frontiers")]
+        if let Some(target) = state.target {
+            state.notes.insert(target, since);
+            return;
+        }
         let note = state.notes.entry(id).or_insert(since);
         *note = (*note).max(since);
     }
