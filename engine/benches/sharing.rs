@@ -1,0 +1,460 @@
+//! What arrangement sharing costs: the same load, index and serve workload
+//! on an engine with sharing off and on, side by side in one process, so
+//! both figures come from the same binary and machine state.
+//!
+//! ```text
+//! cargo bench -p engine --bench sharing [-- --rows N --workers N --rounds N
+//!                                           --chunk N --lookups N --counts N --scans N]
+//! ```
+//!
+//! Each flag can also be set as `SHARING_BENCH_<NAME>` (e.g.
+//! `SHARING_BENCH_ROWS=10000`); a flag wins over the variable. Other
+//! arguments (cargo passes `--bench`) are ignored.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::Write;
+use std::process::exit;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use engine::repr::{Datum, Row};
+use engine::{Config, Engine, Outcome};
+
+/// Goal for the on/off ratio of the median total time.
+const TIME_GOAL: f64 = 1.15;
+/// Goal for the on/off ratio of the median peak heap.
+const MEMORY_GOAL: f64 = 1.2;
+
+// ----- heap accounting -------------------------------------------------------
+
+/// The system allocator, counting live heap bytes and their high-water mark,
+/// so each configuration's peak is measured in-process, threads included.
+struct Counting;
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(bytes: usize) {
+    let live = LIVE.fetch_add(bytes, Relaxed) + bytes;
+    PEAK.fetch_max(live, Relaxed);
+}
+
+fn shrank(bytes: usize) {
+    LIVE.fetch_sub(bytes, Relaxed);
+}
+
+/// Counts a fresh block if the system allocator returned one.
+fn counted(ptr: *mut u8, bytes: usize) -> *mut u8 {
+    if !ptr.is_null() {
+        grew(bytes);
+    }
+    ptr
+}
+
+// SAFETY: every call is forwarded unchanged to `System`; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        counted(unsafe { System.alloc(layout) }, layout.size())
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        counted(unsafe { System.alloc_zeroed(layout) }, layout.size())
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        shrank(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        if !new.is_null() {
+            match new_size.checked_sub(layout.size()) {
+                Some(more) => grew(more),
+                None => shrank(layout.size() - new_size),
+            }
+        }
+        new
+    }
+}
+
+// ----- options ---------------------------------------------------------------
+
+/// The workload's size and shape.
+struct Options {
+    rows: u64,
+    workers: usize,
+    /// Pairs of runs; more rounds make the median less sensitive to noise.
+    rounds: usize,
+    /// Rows per INSERT statement.
+    chunk: u64,
+    /// Point lookups (`SELECT * ... WHERE k = n`, fast-path peeks).
+    lookups: u64,
+    /// Aggregate reads (`SELECT count(*), sum(..)`, slow-path dataflows).
+    counts: u64,
+    /// Whole-index peeks (every row of `t_k`).
+    scans: u64,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Options {
+        let options = Options {
+            rows: setting(args, "rows", 1_000_000),
+            workers: setting(args, "workers", 2),
+            rounds: setting(args, "rounds", 3),
+            chunk: setting(args, "chunk", 10_000),
+            lookups: setting(args, "lookups", 200),
+            counts: setting(args, "counts", 3),
+            scans: setting(args, "scans", 1),
+        };
+        if options.rows == 0 || options.workers == 0 || options.rounds == 0 || options.chunk == 0 {
+            usage("--rows, --workers, --rounds and --chunk must be at least 1");
+        }
+        options
+    }
+}
+
+/// `--name N`, `--name=N` or `SHARING_BENCH_NAME`, else `default`.
+fn setting<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
+    let flag = format!("--{name}");
+    let mut text = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if *arg == flag {
+            let value = rest
+                .next()
+                .unwrap_or_else(|| usage(&format!("{flag} needs a value")));
+            text = Some(value.clone());
+        } else if let Some(value) = arg.strip_prefix(&flag).and_then(|a| a.strip_prefix('=')) {
+            text = Some(value.to_string());
+        }
+    }
+    let variable = format!("SHARING_BENCH_{}", name.to_uppercase());
+    match text.or_else(|| std::env::var(&variable).ok()) {
+        None => default,
+        Some(text) => text
+            .parse()
+            .unwrap_or_else(|_| usage(&format!("{flag}: not a count: {text:?}"))),
+    }
+}
+
+fn usage(message: &str) -> ! {
+    eprintln!("sharing bench: {message}");
+    exit(2)
+}
+
+// ----- workload --------------------------------------------------------------
+
+const CREATE_TABLE: &str = "CREATE TABLE t (k int, v int)";
+const CREATE_INDEX: &str = "CREATE INDEX t_k ON t (k)";
+const INDEX: &str = "t_k";
+const AGGREGATE: &str = "SELECT count(*), sum(k), sum(v) FROM t";
+
+/// The SQL a run replays and the answers it must get, built once up front so
+/// that generating text is charged to neither configuration's time or heap.
+struct Workload {
+    rows: i64,
+    inserts: Vec<String>,
+    /// Each lookup's query and its key.
+    lookups: Vec<(String, i64)>,
+    aggregate: Row,
+}
+
+impl Workload {
+    fn new(options: &Options) -> Workload {
+        let rows = i64::try_from(options.rows).expect("row count fits i64");
+        let chunk = i64::try_from(options.chunk).expect("chunk fits i64");
+        let inserts = (0..rows)
+            .step_by(chunk as usize)
+            .map(|start| {
+                let values: Vec<String> = (start..rows.min(start + chunk))
+                    .map(|k| format!("({k}, {})", value(k)))
+                    .collect();
+                format!("INSERT INTO t VALUES {}", values.join(", "))
+            })
+            .collect();
+        // A fixed odd stride visits keys spread over the whole table.
+        let lookups = (0..options.lookups as i64)
+            .map(|i| (i * 7_919 + 13) % rows)
+            .map(|k| (format!("SELECT * FROM t WHERE k = {k}"), k))
+            .collect();
+        let sum_v: i64 = (0..rows).map(value).sum();
+        Workload {
+            rows,
+            inserts,
+            lookups,
+            aggregate: vec![
+                Datum::Int(rows),
+                Datum::Int(rows * (rows - 1) / 2),
+                Datum::Int(sum_v),
+            ],
+        }
+    }
+}
+
+/// Column `v` of the row with key `k`.
+fn value(k: i64) -> i64 {
+    k % 1000
+}
+
+/// The table's row with key `k`.
+fn row(k: i64) -> Row {
+    vec![Datum::Int(k), Datum::Int(value(k))]
+}
+
+// ----- one run ---------------------------------------------------------------
+
+/// One configuration's figures from one run.
+#[derive(Clone, Copy)]
+struct Measurement {
+    build: Duration,
+    serve: Duration,
+    /// Peak heap bytes above what was live when the run started.
+    peak: usize,
+    /// Reads the engine says it served through shared imports.
+    shared_reads: u64,
+}
+
+impl Measurement {
+    fn total(&self) -> Duration {
+        self.build + self.serve
+    }
+}
+
+/// Builds an engine, loads and indexes `t`, serves the reads, checking every
+/// answer so a broken engine cannot post a good figure. Only engine calls
+/// are timed; the engine is dropped before returning.
+fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
+    let baseline = LIVE.load(Relaxed);
+    PEAK.store(baseline, Relaxed);
+
+    let mut build = Duration::ZERO;
+    let mut engine = timed(&mut build, || {
+        Engine::new(Config {
+            sharing,
+            workers: options.workers,
+            seed: None,
+        })
+    });
+    let statements = std::iter::once(CREATE_TABLE)
+        .chain(workload.inserts.iter().map(String::as_str))
+        .chain(std::iter::once(CREATE_INDEX));
+    for sql in statements {
+        let outcome = timed(&mut build, || engine.statement(sql));
+        check(sql, outcome, Outcome::Ok);
+    }
+
+    let mut serve = Duration::ZERO;
+    for (sql, k) in &workload.lookups {
+        let outcome = timed(&mut serve, || engine.query(sql));
+        check(sql, outcome, Outcome::Rows(vec![row(*k)]));
+    }
+    for _ in 0..options.counts {
+        let outcome = timed(&mut serve, || engine.query(AGGREGATE));
+        check(
+            AGGREGATE,
+            outcome,
+            Outcome::Rows(vec![workload.aggregate.clone()]),
+        );
+    }
+    for _ in 0..options.scans {
+        let outcome = timed(&mut serve, || engine.peek(INDEX, None));
+        check_scan(workload.rows, outcome);
+    }
+
+    let peak = PEAK.load(Relaxed) - baseline;
+    let shared_reads = engine.witness().shared_reads;
+    drop(engine);
+    Measurement {
+        build,
+        serve,
+        peak,
+        shared_reads,
+    }
+}
+
+/// Runs `f`, adding its wall time to `total`.
+fn timed<T>(total: &mut Duration, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let result = f();
+    *total += start.elapsed();
+    result
+}
+
+fn check(sql: &str, got: Outcome, expected: Outcome) {
+    if got != expected {
+        panic!(
+            "{}: expected {}, got {}",
+            abbreviate(sql),
+            describe(&expected),
+            describe(&got)
+        );
+    }
+}
+
+/// A whole-index peek must return every row, in key order.
+fn check_scan(rows: i64, got: Outcome) {
+    let ok = match &got {
+        Outcome::Rows(got) => got.len() as i64 == rows && (0..).zip(got).all(|(k, r)| *r == row(k)),
+        _ => false,
+    };
+    if !ok {
+        panic!(
+            "peek {INDEX}: expected {rows} rows (k, k % 1000) in order, got {}",
+            describe(&got)
+        );
+    }
+}
+
+/// A failure message's view of SQL: INSERTs run to hundreds of kilobytes.
+fn abbreviate(sql: &str) -> String {
+    const LIMIT: usize = 80;
+    match sql.char_indices().nth(LIMIT) {
+        Some((end, _)) => format!("{}... ({} bytes)", &sql[..end], sql.len()),
+        None => sql.to_string(),
+    }
+}
+
+/// A failure message's view of an outcome: the row count and the first rows.
+fn describe(outcome: &Outcome) -> String {
+    const SHOWN: usize = 3;
+    match outcome {
+        Outcome::Rows(rows) if rows.len() > SHOWN => {
+            format!("{} rows, starting {:?}", rows.len(), &rows[..SHOWN])
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+// ----- report ----------------------------------------------------------------
+
+const CONFIGS: [(bool, &str); 2] = [(false, "off"), (true, "on")];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = Options::parse(&args);
+    let workload = Workload::new(&options);
+    println!(
+        "sharing bench: rows {}, rows per INSERT {}, workers {}, lookups {}, aggregates {}, index peeks {}, rounds {}",
+        options.rows,
+        options.chunk,
+        options.workers,
+        options.lookups,
+        options.counts,
+        options.scans,
+        options.rounds,
+    );
+    println!();
+    println!(
+        "{:<6}{:<8}{:>12}{:>12}{:>12}{:>12}{:>14}",
+        "round", "sharing", "build ms", "serve ms", "total ms", "peak MiB", "shared reads"
+    );
+
+    // Odd rounds run off first, even rounds on first, so neither side
+    // always gets the warmer process.
+    let mut runs: [Vec<Measurement>; 2] = [Vec::new(), Vec::new()];
+    for round in 0..options.rounds {
+        let mut order = [0, 1];
+        if round % 2 == 1 {
+            order.reverse();
+        }
+        for config in order {
+            let (sharing, name) = CONFIGS[config];
+            let m = run(&workload, &options, sharing);
+            println!(
+                "{:<6}{:<8}{:>12.1}{:>12.1}{:>12.1}{:>12.1}{:>14}",
+                round + 1,
+                name,
+                millis(m.build),
+                millis(m.serve),
+                millis(m.total()),
+                mebibytes(m.peak),
+                m.shared_reads
+            );
+            std::io::stdout().flush().expect("stdout");
+            runs[config].push(m);
+        }
+    }
+
+    let medians = runs.map(|runs| Medians::of(&runs));
+    println!();
+    println!(
+        "{:<14}{:>12}{:>12}{:>12}{:>12}",
+        "median", "build ms", "serve ms", "total ms", "peak MiB"
+    );
+    for ((_, name), m) in CONFIGS.iter().zip(&medians) {
+        println!(
+            "{:<14}{:>12.1}{:>12.1}{:>12.1}{:>12.1}",
+            name,
+            millis(m.build),
+            millis(m.serve),
+            millis(m.total),
+            mebibytes(m.peak)
+        );
+    }
+    let [off, on] = &medians;
+    let time = |f: fn(&Medians) -> Duration| millis(f(on)) / millis(f(off));
+    let memory = on.peak as f64 / off.peak as f64;
+    println!(
+        "{:<14}{:>11.2}x{:>11.2}x{:>11.2}x{:>11.2}x",
+        "on/off",
+        time(|m| m.build),
+        time(|m| m.serve),
+        time(|m| m.total),
+        memory
+    );
+    println!();
+    goal("time (total)", time(|m| m.total), TIME_GOAL);
+    goal("memory (peak)", memory, MEMORY_GOAL);
+    if on.shared_reads == 0 {
+        println!("note: with sharing on no read was served through a shared import");
+    }
+}
+
+/// Per-configuration medians, each figure taken on its own.
+struct Medians {
+    build: Duration,
+    serve: Duration,
+    total: Duration,
+    peak: usize,
+    shared_reads: u64,
+}
+
+impl Medians {
+    fn of(runs: &[Measurement]) -> Medians {
+        Medians {
+            build: median(runs, |m| m.build),
+            serve: median(runs, |m| m.serve),
+            total: median(runs, Measurement::total),
+            peak: median(runs, |m| m.peak),
+            shared_reads: median(runs, |m| m.shared_reads),
+        }
+    }
+}
+
+/// The middle value (the upper middle one for an even count).
+fn median<T: Ord>(runs: &[Measurement], figure: impl Fn(&Measurement) -> T) -> T {
+    let mut values: Vec<T> = runs.iter().map(figure).collect();
+    values.sort();
+    values.swap_remove(values.len() / 2)
+}
+
+fn goal(what: &str, ratio: f64, limit: f64) {
+    let verdict = if ratio <= limit {
+        "within goal"
+    } else {
+        "over goal"
+    };
+    println!("goal {what:<14} on/off {ratio:>5.2}x <= {limit:.2}x: {verdict}");
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn mebibytes(bytes: usize) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
