@@ -66,11 +66,11 @@ impl IndexTraces {
     /// Both handles' batches and uppers, as a reader elsewhere sees them.
     pub fn chains(&mut self) -> (Chain<OksBatch>, Chain<ErrsBatch>) {
         let oks = Chain {
-            batches: cursor_of(&mut self.oks).1,
+            batches: all_batches(&mut self.oks),
             upper: upper_of(&mut self.oks),
         };
         let errs = Chain {
-            batches: cursor_of(&mut self.errs).1,
+            batches: all_batches(&mut self.errs),
             upper: upper_of(&mut self.errs),
         };
         (oks, errs)
@@ -799,6 +799,13 @@ pub fn upper_of<Tr: TraceReader<Time = Timestamp>>(trace: &mut Tr) -> Frontier {
     upper.first().copied()
 }
 
+/// Every batch `trace` holds (clones of the spine's own `Rc`s or `Arc`s).
+fn all_batches<Tr: TraceReader>(trace: &mut Tr) -> Vec<Tr::Batch> {
+    trace
+        .batches_through(Antichain::new().borrow())
+        .expect("a trace hands out all of its batches")
+}
+
 /// A cursor over every batch `trace` holds, and the batches it reads.
 pub fn cursor_of<Tr>(
     trace: &mut Tr,
@@ -807,10 +814,7 @@ where
     Tr: TraceReader,
     Tr::Batch: Navigable,
 {
-    let batches = trace
-        .batches_through(Antichain::new().borrow())
-        .expect("a trace hands out all of its batches");
-    cursor_list(batches)
+    cursor_list(all_batches(trace))
 }
 
 /// Updates in `trace` once times are advanced to `since` and consolidated.
