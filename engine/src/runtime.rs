@@ -205,11 +205,18 @@ fn run_worker<S: WorkerLogic>(
                     }
                     Err(payload) => {
                         let _ = replies.send(FromWorker::Panicked(panic_message(&payload)));
-                        return;
+                        break;
                     }
                 }
             }
         }
+    }
+    // Once this returns, timely steps the worker until its dataflows are
+    // complete, which needs every peer; after a peer's panic that never
+    // happens. Dropping them lets every worker thread end on its own.
+    drop(state);
+    for dataflow in worker.installed_dataflows() {
+        worker.drop_dataflow(dataflow);
     }
 }
 
@@ -320,6 +327,52 @@ mod tests {
         // A quiescent runtime stays quiescent.
         assert!(!runtime.step(0, |_| {}));
         assert!(!runtime.step(1, |_| {}));
+    }
+
+    /// A panic on one worker of several, with dataflows that exchange
+    /// between them: the runtime still shuts down instead of waiting on
+    /// the dead worker's share of the work.
+    #[test]
+    fn a_runtime_with_a_panicked_worker_shuts_down() {
+        let (done, finished) = channel();
+        std::thread::spawn(move || {
+            let runtime = Runtime::<Counting>::new(2, ());
+            runtime.broadcast(|_| {
+                Box::new(|worker, state: &mut Counting| {
+                    let input = worker.dataflow::<u64, _, _>(|scope| {
+                        let (input, data) = scope.new_collection::<u64, i64>();
+                        data.consolidate();
+                        input
+                    });
+                    state.input = Some(input);
+                })
+            });
+            quiesce(&runtime);
+            // Worker 1 builds a dataflow that exchanges with worker 0, which
+            // panics building its half, as an assertion in a render would:
+            // worker 1's dataflow can never complete.
+            runtime.broadcast(|_| {
+                Box::new(|worker, state: &mut Counting| {
+                    let index = worker.index();
+                    let input = worker.dataflow::<u64, _, _>(|scope| {
+                        assert_eq!(index, 1, "boom");
+                        let (input, data) = scope.new_collection::<u64, i64>();
+                        data.consolidate();
+                        input
+                    });
+                    state.input = Some(input);
+                })
+            });
+            runtime.step(1, |_| {});
+            let caught =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| runtime.step(0, |_| {})));
+            assert!(caught.is_err());
+            drop(runtime);
+            let _ = done.send(());
+        });
+        finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the runtime shut down");
     }
 
     #[test]
