@@ -559,10 +559,12 @@ impl Engine {
             let index = self
                 .catalog
                 .indexes_on(simple.relation)
-                .map(|(e, _)| e.id)
+                .map(|(e, detail)| (e.id, detail.key.clone()))
                 .next();
-            if let Some(index) = index {
-                let peek = self.issue_peek_on(index, time, simple.predicates, finishing);
+            if let Some((index, key)) = index {
+                let columns = plan_columns(&self.catalog, simple.relation);
+                let key = simple.literal_key(&key, &columns);
+                let peek = self.issue_peek_on(index, time, simple.predicates, key, finishing);
                 return self.answer(peek);
             }
         }
@@ -596,6 +598,7 @@ impl Engine {
             transient: true,
             time,
             predicates: Vec::new(),
+            key: None,
         };
         self.send_peek(runtime, request, holds, finishing);
         let outcome = self.answer(peek_id);
@@ -620,7 +623,7 @@ impl Engine {
             .filter(|(_, kind)| *kind == crate::plan::ObjectKind::Index)
             .ok_or_else(|| format!("unknown index '{index}'"))?;
         let time = as_of.unwrap_or(self.now);
-        Ok(self.issue_peek_on(id, time, Vec::new(), Finishing::default()))
+        Ok(self.issue_peek_on(id, time, Vec::new(), None, Finishing::default()))
     }
 
     fn issue_peek_on(
@@ -628,6 +631,7 @@ impl Engine {
         index: GlobalId,
         time: Timestamp,
         predicates: Vec<crate::plan::ScalarExpr>,
+        key: Option<Row>,
         finishing: Finishing,
     ) -> u64 {
         self.next_request += 1;
@@ -638,6 +642,7 @@ impl Engine {
             transient: false,
             time,
             predicates,
+            key,
         };
         let runtime = self.serving();
         self.send_peek(runtime, request, vec![index], finishing);

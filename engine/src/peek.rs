@@ -27,6 +27,8 @@ pub struct PeekRequest {
     pub time: Timestamp,
     /// Applied to each row read (a fast-path `WHERE`).
     pub predicates: Vec<ScalarExpr>,
+    /// The one key to read, when the predicates pin it to literals.
+    pub key: Option<Row>,
 }
 
 /// One worker's answer.
@@ -152,7 +154,15 @@ impl Pending {
         }
         let mut rows = Vec::new();
         let (mut cursor, storage) = cursor_list(oks.batches);
+        if let Some(key) = &self.request.key {
+            cursor.seek_key(&storage, key);
+        }
         while cursor.key_valid(&storage) {
+            if let Some(key) = &self.request.key {
+                if cursor.key(&storage) != key {
+                    break;
+                }
+            }
             while cursor.val_valid(&storage) {
                 let mut count = 0;
                 cursor.map_times(&storage, |t, r| {

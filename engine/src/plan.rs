@@ -136,6 +136,31 @@ pub struct SimpleSelect {
     pub predicates: Vec<ScalarExpr>,
 }
 
+impl SimpleSelect {
+    /// The index key the predicates pin to literals, if they pin every key
+    /// column (`k = 5`, of the column's type): the peek then reads only
+    /// that key. Exact, because a row whose key differs fails that
+    /// conjunct, and a false conjunct beats another one's error.
+    pub fn literal_key(&self, key: &[usize], columns: &[Column]) -> Option<Row> {
+        key.iter()
+            .map(|column| {
+                self.predicates.iter().find_map(|p| match p {
+                    ScalarExpr::Binary(BinaryOp::Eq, l, r) => match (&**l, &**r) {
+                        (ScalarExpr::Column(c), ScalarExpr::Literal(d))
+                        | (ScalarExpr::Literal(d), ScalarExpr::Column(c))
+                            if c == column && d.is_of(columns.get(*c)?.typ) =>
+                        {
+                            Some(d.clone())
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                })
+            })
+            .collect()
+    }
+}
+
 /// A planned statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Statement {
@@ -221,5 +246,55 @@ pub trait Catalog {
     /// Whether an object of this name exists (for CREATE name clashes).
     fn exists(&self, name: &str) -> bool {
         self.resolve(name).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repr::ScalarType;
+
+    fn eq(l: ScalarExpr, r: ScalarExpr) -> ScalarExpr {
+        ScalarExpr::Binary(BinaryOp::Eq, Box::new(l), Box::new(r))
+    }
+
+    fn select(predicates: Vec<ScalarExpr>) -> SimpleSelect {
+        SimpleSelect {
+            relation: GlobalId(1),
+            predicates,
+        }
+    }
+
+    #[test]
+    fn literal_key_only_when_every_key_column_is_pinned_to_its_type() {
+        let columns: Vec<Column> = [("k", ScalarType::Int), ("s", ScalarType::Text)]
+            .into_iter()
+            .map(|(name, typ)| Column {
+                name: name.into(),
+                typ,
+                nullable: true,
+            })
+            .collect();
+        let k5 = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Int(5)));
+        let sa = eq(
+            ScalarExpr::Literal(Datum::Text("a".into())),
+            ScalarExpr::Column(1),
+        );
+        let key = |predicates, key: &[usize]| select(predicates).literal_key(key, &columns);
+        assert_eq!(key(vec![k5.clone()], &[0]), Some(vec![Datum::Int(5)]));
+        assert_eq!(
+            key(vec![sa.clone(), k5.clone()], &[0, 1]),
+            Some(vec![Datum::Int(5), Datum::Text("a".into())])
+        );
+        // A key column left free, a literal of another type, NULL: scan.
+        assert_eq!(key(vec![k5], &[0, 1]), None);
+        let mismatch = eq(
+            ScalarExpr::Column(0),
+            ScalarExpr::Literal(Datum::Text("5".into())),
+        );
+        assert_eq!(key(vec![mismatch], &[0]), None);
+        let null = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Null));
+        assert_eq!(key(vec![null], &[0]), None);
+        assert_eq!(key(vec![sa], &[0]), None);
     }
 }

@@ -13,6 +13,18 @@ pub enum Datum {
     Text(String),
 }
 
+impl Datum {
+    /// Whether the datum is a non-NULL value of type `typ`.
+    pub fn is_of(&self, typ: ScalarType) -> bool {
+        matches!(
+            (self, typ),
+            (Datum::Int(_), ScalarType::Int)
+                | (Datum::Text(_), ScalarType::Text)
+                | (Datum::Bool(_), ScalarType::Bool)
+        )
+    }
+}
+
 impl fmt::Display for Datum {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
