@@ -5,7 +5,7 @@
 //! differential arrangements (oks by key, errs by self) whose trace handles
 //! sit in `exports`; a re-export holds further handles on the same traces.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
@@ -22,12 +22,13 @@ use timely::worker::Worker;
 
 use crate::peek::{self, IndexHandle, PeekRequest, PeekResponse};
 use crate::plan::RelationPlan;
+use crate::publication::{Peer, Publication};
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::runtime::{ReplySender, WorkerLogic};
 use crate::shared_batch::Shared;
 use crate::shared_import::{self, Reader, SharedIndex};
-use crate::sharing::{self, Chain, Counters, Frontier, HoldKey, Point, Registry};
+use crate::sharing::{self, Chain, Counters, Frontier, HoldKey, Registry};
 
 pub type OksBatch = OrdValBatch<Vector<((Row, Row), Timestamp, Diff)>>;
 pub type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
@@ -46,7 +47,12 @@ pub struct IndexTraces {
 impl IndexTraces {
     /// Sets logical and physical compaction of both handles to `since`.
     pub fn allow_compaction(&mut self, since: Timestamp) {
-        let frontier = Antichain::from_elem(since);
+        self.compact_to(Some(since));
+    }
+
+    /// As `allow_compaction`, to a frontier that may be empty.
+    pub fn compact_to(&mut self, since: Frontier) {
+        let frontier: Antichain<Timestamp> = since.into_iter().collect();
         self.oks.set_logical_compaction(frontier.borrow());
         self.oks.set_physical_compaction(frontier.borrow());
         self.errs.set_logical_compaction(frontier.borrow());
@@ -137,26 +143,6 @@ pub struct Context {
     pub registry: Arc<Registry>,
 }
 
-/// A maintenance worker's publication of one arrangement into a point.
-struct Publication {
-    point: Arc<Point>,
-    /// The publisher's own handles: the point's hold on the traces.
-    traces: IndexTraces,
-    /// The ids published through it on this worker that are still live.
-    ids: BTreeSet<GlobalId>,
-    /// The since last applied to `traces`.
-    applied: Option<Frontier>,
-    /// What was last published: batch pointers and uppers.
-    published: Option<(Vec<usize>, Vec<usize>, Frontier, Frontier)>,
-}
-
-/// The interactive runtime's bundle for a collection maintenance publishes:
-/// its hold on the point, downgraded as the controller allows compaction.
-pub struct Peer {
-    pub point: Arc<Point>,
-    pub since: Timestamp,
-}
-
 /// Where a dataflow reads a relation from.
 #[derive(Clone, Debug)]
 pub enum Import {
@@ -193,9 +179,9 @@ pub struct ComputeState {
     pub role: RuntimeRole,
     pub registry: Arc<Registry>,
     /// Maintenance: what this worker publishes, by the id that created it.
-    publications: BTreeMap<GlobalId, Publication>,
+    pub(crate) publications: BTreeMap<GlobalId, Publication>,
     /// Maintenance: the publication each published id goes through.
-    published_as: BTreeMap<GlobalId, GlobalId>,
+    pub(crate) published_as: BTreeMap<GlobalId, GlobalId>,
     /// Interactive: a bundle per table and index maintenance publishes.
     pub peers: BTreeMap<GlobalId, Peer>,
 }
@@ -344,23 +330,7 @@ impl ComputeState {
         let mut traces = source.traces.clone();
         traces.allow_compaction(as_of);
         let maintained_by = Rc::clone(&source.maintained_by);
-        if self.role == RuntimeRole::Maintenance {
-            let key = self.published_as[&target];
-            let point = &self.publications[&key].point;
-            match self
-                .registry
-                .publish_alias(export, target, point, self.worker, as_of)
-            {
-                Some(_) => {
-                    let publication = self.publications.get_mut(&key).expect("published");
-                    publication.ids.insert(export);
-                    self.published_as.insert(export, key);
-                }
-                // A reader bound the alias's id first: publish the target's
-                // traces under it, backing that reader's point in place.
-                None => self.publish_new(export, traces.clone(), as_of),
-            }
-        }
+        self.publish_reexport(export, target, &traces, as_of);
         self.exports.insert(
             export,
             Export {
@@ -370,88 +340,6 @@ impl ComputeState {
                 has_operators: false,
             },
         );
-    }
-
-    /// Maintenance: publishes `traces` under `id` on this worker.
-    fn publish_new(&mut self, id: GlobalId, traces: IndexTraces, as_of: Timestamp) {
-        if self.role != RuntimeRole::Maintenance {
-            return;
-        }
-        let point = self.registry.publish(id, self.worker, as_of);
-        self.publications.insert(
-            id,
-            Publication {
-                point,
-                traces,
-                ids: BTreeSet::from([id]),
-                applied: None,
-                published: None,
-            },
-        );
-        self.published_as.insert(id, id);
-    }
-
-    /// Maintenance: `id` is dropped; its publication ends with its last id.
-    fn unpublish(&mut self, id: GlobalId) {
-        let Some(key) = self.published_as.remove(&id) else {
-            return;
-        };
-        self.registry.remove(id, self.worker);
-        let publication = self.publications.get_mut(&key).expect("published");
-        publication.point.forget(id);
-        publication.ids.remove(&id);
-        if publication.ids.is_empty() {
-            let publication = self.publications.remove(&key).expect("present");
-            publication.point.retire();
-        }
-    }
-
-    /// Maintenance, after every step: each publication's handles follow
-    /// the point's since, and changed batches or uppers are published.
-    fn publish(&mut self) -> bool {
-        let mut active = false;
-        for publication in self.publications.values_mut() {
-            let since = publication.point.since();
-            if publication.applied != Some(since) {
-                let frontier: Antichain<Timestamp> = since.into_iter().collect();
-                let traces = &mut publication.traces;
-                traces.oks.set_logical_compaction(frontier.borrow());
-                traces.oks.set_physical_compaction(frontier.borrow());
-                traces.errs.set_logical_compaction(frontier.borrow());
-                traces.errs.set_physical_compaction(frontier.borrow());
-                publication.applied = Some(since);
-                active = true;
-            }
-            let (oks, errs) = publication.traces.chains();
-            let published = Some((
-                pointers(&oks.batches),
-                pointers(&errs.batches),
-                oks.upper,
-                errs.upper,
-            ));
-            if publication.published != published {
-                publication.point.update(oks, errs);
-                publication.published = published;
-                active = true;
-            }
-        }
-        active
-    }
-
-    /// Interactive: takes over the hold `publish` reserved at `as_of` (or
-    /// places it, if the reader comes first).
-    pub fn peer(&mut self, id: GlobalId, as_of: Timestamp) {
-        let point = self.registry.get_or_create(id, self.worker);
-        let since = point.hold(HoldKey::Peer(id), as_of);
-        self.peers.insert(id, Peer { point, since });
-    }
-
-    /// Interactive: the collection is dropped; its hold goes with it.
-    pub fn drop_peer(&mut self, id: GlobalId) {
-        if let Some(peer) = self.peers.remove(&id) {
-            peer.point.release(HoldKey::Peer(id));
-            self.registry.remove_placeholder(id, self.worker);
-        }
     }
 
     /// Builds a transient dataflow whose result a peek reads once.
@@ -785,11 +673,6 @@ pub(crate) fn arrange<'s>(
         oks: oks.trace,
         errs: errs.trace,
     }
-}
-
-/// The identities of a chain's batches: what says it changed.
-fn pointers<B>(batches: &[Shared<B>]) -> Vec<usize> {
-    batches.iter().map(|b| Arc::as_ptr(&b.0) as usize).collect()
 }
 
 /// The upper of `trace` (`None`: the empty frontier).

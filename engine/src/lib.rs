@@ -11,6 +11,7 @@ pub mod eval;
 mod introspection;
 mod peek;
 pub mod plan;
+mod publication;
 mod render;
 pub mod repr;
 mod runtime;

@@ -1,0 +1,143 @@
+//! A worker's side of sharing: what a maintenance worker publishes into the
+//! registry, and the bundles an interactive worker holds on what it reads.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use crate::compute::{ComputeState, IndexTraces, RuntimeRole};
+use crate::repr::{GlobalId, Timestamp};
+use crate::shared_batch::Shared;
+use crate::sharing::{Frontier, HoldKey, Point};
+
+/// A maintenance worker's publication of one arrangement into a point.
+pub struct Publication {
+    point: Arc<Point>,
+    /// The publisher's own handles: the point's hold on the traces.
+    pub(crate) traces: IndexTraces,
+    /// The ids published through it on this worker that are still live.
+    ids: BTreeSet<GlobalId>,
+    /// The since last applied to `traces`.
+    applied: Option<Frontier>,
+    /// What was last published: batch pointers and uppers.
+    published: Option<(Vec<usize>, Vec<usize>, Frontier, Frontier)>,
+}
+
+/// The interactive runtime's bundle for a collection maintenance publishes:
+/// its hold on the point, downgraded as the controller allows compaction.
+pub struct Peer {
+    pub point: Arc<Point>,
+    pub since: Timestamp,
+}
+
+impl ComputeState {
+    /// Maintenance: publishes re-export `export` as an alias of `target`'s
+    /// point, or, if a reader already bound the alias's id, publishes the
+    /// target's traces (new handles on them) under it, backing that reader's
+    /// point in place.
+    pub(crate) fn publish_reexport(
+        &mut self,
+        export: GlobalId,
+        target: GlobalId,
+        traces: &IndexTraces,
+        as_of: Timestamp,
+    ) {
+        if self.role != RuntimeRole::Maintenance {
+            return;
+        }
+        let key = self.published_as[&target];
+        let point = &self.publications[&key].point;
+        match self
+            .registry
+            .publish_alias(export, target, point, self.worker, as_of)
+        {
+            Some(_) => {
+                let publication = self.publications.get_mut(&key).expect("published");
+                publication.ids.insert(export);
+                self.published_as.insert(export, key);
+            }
+            None => self.publish_new(export, traces.clone(), as_of),
+        }
+    }
+
+    /// Maintenance: publishes `traces` under `id` on this worker.
+    pub(crate) fn publish_new(&mut self, id: GlobalId, traces: IndexTraces, as_of: Timestamp) {
+        if self.role != RuntimeRole::Maintenance {
+            return;
+        }
+        let point = self.registry.publish(id, self.worker, as_of);
+        self.publications.insert(
+            id,
+            Publication {
+                point,
+                traces,
+                ids: BTreeSet::from([id]),
+                applied: None,
+                published: None,
+            },
+        );
+        self.published_as.insert(id, id);
+    }
+
+    /// Maintenance: `id` is dropped; its publication ends with its last id.
+    pub(crate) fn unpublish(&mut self, id: GlobalId) {
+        let Some(key) = self.published_as.remove(&id) else {
+            return;
+        };
+        self.registry.remove(id, self.worker);
+        let publication = self.publications.get_mut(&key).expect("published");
+        publication.point.forget(id);
+        publication.ids.remove(&id);
+        if publication.ids.is_empty() {
+            let publication = self.publications.remove(&key).expect("present");
+            publication.point.retire();
+        }
+    }
+
+    /// Maintenance, after every step: each publication's handles follow
+    /// the point's since, and changed batches or uppers are published.
+    pub(crate) fn publish(&mut self) -> bool {
+        let mut active = false;
+        for publication in self.publications.values_mut() {
+            let since = publication.point.since();
+            if publication.applied != Some(since) {
+                publication.traces.compact_to(since);
+                publication.applied = Some(since);
+                active = true;
+            }
+            let (oks, errs) = publication.traces.chains();
+            let published = Some((
+                pointers(&oks.batches),
+                pointers(&errs.batches),
+                oks.upper,
+                errs.upper,
+            ));
+            if publication.published != published {
+                publication.point.update(oks, errs);
+                publication.published = published;
+                active = true;
+            }
+        }
+        active
+    }
+
+    /// Interactive: takes over the hold `publish` reserved at `as_of` (or
+    /// places it, if the reader comes first).
+    pub fn peer(&mut self, id: GlobalId, as_of: Timestamp) {
+        let point = self.registry.get_or_create(id, self.worker);
+        let since = point.hold(HoldKey::Peer(id), as_of);
+        self.peers.insert(id, Peer { point, since });
+    }
+
+    /// Interactive: the collection is dropped; its hold goes with it.
+    pub fn drop_peer(&mut self, id: GlobalId) {
+        if let Some(peer) = self.peers.remove(&id) {
+            peer.point.release(HoldKey::Peer(id));
+            self.registry.remove_placeholder(id, self.worker);
+        }
+    }
+}
+
+/// The identities of a chain's batches: what says it changed.
+fn pointers<B>(batches: &[Shared<B>]) -> Vec<usize> {
+    batches.iter().map(|b| Arc::as_ptr(&b.0) as usize).collect()
+}
