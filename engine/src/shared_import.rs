@@ -228,7 +228,12 @@ mod tests {
                         worker.step();
                     }
                     let (oks, errs) = traces.chains();
+                    let spine: Vec<_> = oks.batches.iter().map(|b| Arc::as_ptr(&b.0)).collect();
                     point.update(oks, errs);
+                    // Zero copy: the point holds the spine's own batches.
+                    let published = point.snapshot().oks.batches;
+                    let published: Vec<_> = published.iter().map(|b| Arc::as_ptr(&b.0)).collect();
+                    assert_eq!(published, spine);
                 };
             input.update(vec![Datum::Int(1)], 1);
             publish(worker, &mut input, 2);
