@@ -1,6 +1,6 @@
 //! The per-process sharing registry: publication points per (id, worker)
-//! through which the maintenance runtime hands index arrangements to the
-//! interactive runtime.
+//! through which the maintenance runtime hands the arrangements of its
+//! indexes and tables to the interactive runtime.
 //!
 //! A point holds the publisher's current batches (behind `Arc`, never
 //! copied), their uppers, the writer's compaction notes per collection and
@@ -300,7 +300,7 @@ impl Registry {
     }
 
     /// Publishes `alias` as another name for `target`'s point on `worker`,
-    /// only if nobody holds the alias's slot yet. `false`: a reader already
+    /// only if nobody holds the alias's slot yet. `None`: a reader already
     /// bound its own point, and the caller must publish into that instead.
     pub fn publish_alias(
         &self,
