@@ -434,6 +434,37 @@ mod tests {
         assert_eq!(point.since(), Some(4), "then the aliases' meet");
     }
 
+    /// Publish first or peer first, the peer ends up with one hold at
+    /// `as_of`, which it alone moves.
+    #[test]
+    fn the_reserved_hold_in_both_orders() {
+        for publish_first in [true, false] {
+            let registry = Registry::default();
+            let id = GlobalId(1);
+            let peer = |registry: &Registry| {
+                let point = registry.get_or_create(id, 0);
+                point.hold(HoldKey::Peer(id), 2);
+                point
+            };
+            let point = if publish_first {
+                let point = registry.publish(id, 0, 2);
+                point.note(id, 5);
+                assert_eq!(point.since(), Some(2), "reserved before the peer came");
+                peer(&registry)
+            } else {
+                let point = peer(&registry);
+                registry.publish(id, 0, 2);
+                point.note(id, 5);
+                point
+            };
+            assert_eq!(point.since(), Some(2));
+            point.hold(HoldKey::Peer(id), 4);
+            assert_eq!(point.since(), Some(4), "publish_first={publish_first}");
+            point.release(HoldKey::Peer(id));
+            assert_eq!(point.since(), Some(5));
+        }
+    }
+
     #[test]
     fn holds_are_per_key_and_never_below_the_since() {
         let registry = Registry::default();
