@@ -159,12 +159,12 @@ fn render_join<'s>(
         .collect();
     let mut errs: Option<Errs<'s>> = None;
     let mut joined: Option<(Oks<'s>, usize)> = None;
-    #[cfg(mutation = "join_errs_per_path")]
+    #[cfg(feature = "mutation-join-errs-per-path")]
     let paths = rendered.len();
     for ((oks, input_errs), input_arity) in rendered {
         // The bug the seeds found: an input's errors once more per delta
         // path that reads it (as source or lookup), besides the once.
-        #[cfg(mutation = "join_errs_per_path")]
+        #[cfg(feature = "mutation-join-errs-per-path")]
         let input_errs = (0..paths).fold(input_errs.clone(), |e, _| e.concat(input_errs.clone()));
         // Each input's errors, once.
         errs = Some(match errs {

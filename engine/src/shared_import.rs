@@ -38,7 +38,7 @@ impl Reader {
 
 impl Drop for Reader {
     fn drop(&mut self) {
-        #[cfg(not(mutation = "import_hold_leak"))]
+        #[cfg(not(feature = "mutation-import-hold-leak"))]
         self.point.release(HoldKey::Reader(self.id));
         self.point.remove_reader(self.id);
     }
@@ -104,7 +104,7 @@ pub fn import<'s>(
                 }
                 None => {
                     capability = None;
-                    #[cfg(not(mutation = "import_hold_leak"))]
+                    #[cfg(not(feature = "mutation-import-hold-leak"))]
                     reader.point.release(HoldKey::Reader(reader.id));
                 }
             }

@@ -119,14 +119,14 @@ impl PointState {
     }
 
     /// The key a hold is kept under: its own.
-    #[cfg(not(mutation = "point_frontiers"))]
+    #[cfg(not(feature = "mutation-point-frontiers"))]
     fn key(&self, key: HoldKey) -> HoldKey {
         key
     }
 
     /// The bug the seeds found: one standing hold per point, joined across
     /// the collections that share it.
-    #[cfg(mutation = "point_frontiers")]
+    #[cfg(feature = "mutation-point-frontiers")]
     fn key(&self, key: HoldKey) -> HoldKey {
         match (key, self.target) {
             (HoldKey::Peer(_), Some(target)) => HoldKey::Peer(target),
@@ -188,7 +188,7 @@ impl Point {
         let mut state = self.lock();
         // The bug the seeds found: one writer frontier per point, and the
         // last collection the controller noted wins.
-        #[cfg(mutation = "point_frontiers")]
+        #[cfg(feature = "mutation-point-frontiers")]
         if let Some(target) = state.target {
             state.notes.insert(target, since);
             return;
@@ -292,7 +292,7 @@ impl Registry {
             state.target = Some(id);
             state.target_live = true;
             state.notes.insert(id, as_of);
-            #[cfg(not(mutation = "no_reserved_hold"))]
+            #[cfg(not(feature = "mutation-no-reserved-hold"))]
             Point::reserve(&mut state, HoldKey::Peer(id), as_of);
         }
         Counters::bump(&self.counters.published);
@@ -312,7 +312,7 @@ impl Registry {
     ) -> Option<Arc<Point>> {
         let mut slots = self.slots();
         let point = Arc::clone(point);
-        #[cfg(not(mutation = "alias_overwrites"))]
+        #[cfg(not(feature = "mutation-alias-overwrites"))]
         if slots.contains_key(&(alias, worker)) {
             return None;
         }
@@ -333,7 +333,7 @@ impl Registry {
 
     /// The point the writer's notes for (id, worker) go to.
     pub fn noted_point(&self, id: GlobalId, worker: usize) -> Option<Arc<Point>> {
-        #[cfg(mutation = "process_wide_alias")]
+        #[cfg(feature = "mutation-process-wide-alias")]
         {
             // The bug the seeds found: the relation looked up without the
             // worker, so a worker that fell back notes the target instead.
