@@ -489,6 +489,30 @@ fn configs_skip_directives_and_blank_lines_use_the_doubled_form() {
 }
 
 #[test]
+fn a_selection_keeps_the_golden_of_directives_it_does_not_run() {
+    let p = Project::new();
+    let scenario = "query configs=shared\nSELECT sharing\n----\n\nquery\nSELECT workers\n----\n";
+    let golden =
+        "query configs=shared\nSELECT sharing\n----\ntrue\n\nquery\nSELECT workers\n----\n1\n";
+    p.scenario("c.dd", scenario).golden("c.dd", golden);
+    // Only solo runs: the `configs=shared` directive is not run, and its
+    // golden output stands (as in `cargo test`'s `c.dd::solo` trial).
+    let options = Options {
+        runs: vec!["solo/workers=1/round-robin".into()],
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(status, Status::Passed, "{out}");
+    let rewrite = Options {
+        rewrite: true,
+        ..options
+    };
+    let (status, out) = p.run_with(&rewrite, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(status, Status::Passed, "{out}");
+    assert_eq!(p.read_golden("c.dd").unwrap(), golden, "not rewritten away");
+}
+
+#[test]
 fn peeks_and_pending() {
     let p = Project::new();
     p.scenario("p.dd", "peek index=i name=p\n----\n\nawait name=p\n----\n");
