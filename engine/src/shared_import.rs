@@ -16,7 +16,7 @@ use timely::dataflow::Scope;
 
 use crate::render::{Errs, Oks};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
-use crate::sharing::{Frontier, HoldKey, Point, Snapshot};
+use crate::sharing::{meet, Frontier, HoldKey, Point, Snapshot};
 
 /// A reader's hold and wake-up registration on a point, undone on drop.
 pub struct Reader {
@@ -34,12 +34,17 @@ impl Reader {
     pub fn hold(&self, at: Timestamp) -> Timestamp {
         self.point.hold(HoldKey::Reader(self.id), at)
     }
+
+    /// Gives the hold up: the reader needs nothing more of the point.
+    fn release(&self) {
+        #[cfg(not(feature = "mutation-import-hold-leak"))]
+        self.point.release(HoldKey::Reader(self.id));
+    }
 }
 
 impl Drop for Reader {
     fn drop(&mut self) {
-        #[cfg(not(feature = "mutation-import-hold-leak"))]
-        self.point.release(HoldKey::Reader(self.id));
+        self.release();
         self.point.remove_reader(self.id);
     }
 }
@@ -75,8 +80,8 @@ pub fn import<'s>(
             let Some(cap) = capability.as_mut() else {
                 return;
             };
-            let snapshot = reader.point.snapshot();
-            let upper = snapshot.upper();
+            let (oks_upper, errs_upper) = reader.point.uppers();
+            let upper = meet(oks_upper, errs_upper);
             match upper {
                 // Not yet complete at `as_of`: follow the upper, emit nothing.
                 Some(u) if u <= as_of => {
@@ -89,6 +94,7 @@ pub fn import<'s>(
                 _ => {}
             }
             let lower = seen.expect("a sealed import stops");
+            let snapshot = reader.point.snapshot();
             let mut session = output.session(&*cap);
             for_each_update(&snapshot, lower, upper, |result, time, diff| {
                 session.give((result, time.max(as_of), diff))
@@ -104,8 +110,7 @@ pub fn import<'s>(
                 }
                 None => {
                     capability = None;
-                    #[cfg(not(feature = "mutation-import-hold-leak"))]
-                    reader.point.release(HoldKey::Reader(reader.id));
+                    reader.release();
                 }
             }
         }
@@ -180,8 +185,7 @@ impl SharedIndex {
     }
 
     pub fn uppers(&self) -> (Frontier, Frontier) {
-        let snapshot = self.snapshot();
-        (snapshot.oks.upper, snapshot.errs.upper)
+        self.reader.point.uppers()
     }
 }
 

@@ -72,13 +72,6 @@ pub struct Snapshot {
     pub errs: Chain<ErrsBatch>,
 }
 
-impl Snapshot {
-    /// The lesser of the two uppers.
-    pub fn upper(&self) -> Frontier {
-        meet(self.oks.upper, self.errs.upper)
-    }
-}
-
 /// A publication point: one collection's arrangement on one worker, or an
 /// unbacked placeholder a reader created first.
 #[derive(Default)]
@@ -149,6 +142,12 @@ impl Point {
     /// and every hold.
     pub fn since(&self) -> Frontier {
         self.lock().since()
+    }
+
+    /// The oks and errs uppers, without touching the batches.
+    pub fn uppers(&self) -> (Frontier, Frontier) {
+        let state = self.lock();
+        (state.oks.upper, state.errs.upper)
     }
 
     pub fn snapshot(&self) -> Snapshot {
