@@ -1,16 +1,15 @@
 //! The whole suite: find the files, check each, report, and decide the exit status.
 
-use crate::check::{Checker, FileReport, FileSpec, Problem, Selection};
+use crate::assembly::Assembly;
+use crate::check::{Checker, FileReport, Selection};
 use crate::cli::{self, Options, ReportFormat};
 use crate::discover;
-use crate::golden;
 use crate::json;
 use crate::junit;
 use crate::parallel;
 use crate::progress::Progress;
 use crate::report;
 use crate::rewrite;
-use crate::suite::Suite;
 use crate::target::Factory;
 use std::cell::RefCell;
 use std::io::Write;
@@ -71,33 +70,30 @@ fn run_inner(
     out: &mut dyn Write,
 ) -> Result<bool, String> {
     let rewrite = rewrite::requested(options.rewrite, env.rewrite.as_deref(), env.ci.as_deref())?;
-    let dir = &options.scenarios;
-    if !dir.is_dir() {
-        return Err(format!("{}: not a directory", dir.display()));
-    }
-    let suite_path = options
-        .suite
-        .clone()
-        .unwrap_or_else(|| dir.join("suite.yaml"));
-    let suite = Suite::load(&suite_path)?;
-    let goldens = options
-        .goldens
-        .clone()
-        .unwrap_or_else(|| golden::default_dir(dir));
-
+    let assembly = Assembly::load(
+        &options.scenarios,
+        options.suite.as_deref(),
+        options.goldens.as_deref(),
+    )?;
+    let dir = &assembly.dir;
     let selected = |rel: &Path| {
         options
             .filter
             .as_ref()
             .is_none_or(|f| discover::slash_path(rel).contains(f.as_str()))
     };
-    let scenarios = discover::scenario_files(dir)?;
-    let golden_files = discover::scenario_files(&goldens)?;
-    let orphans: Vec<_> = golden::orphans(&scenarios, &golden_files)
-        .into_iter()
+    let orphans: Vec<_> = assembly
+        .orphans
+        .iter()
         .filter(|p| selected(p))
+        .cloned()
         .collect();
-    let scenarios: Vec<_> = scenarios.into_iter().filter(|p| selected(p)).collect();
+    let scenarios: Vec<_> = assembly
+        .scenarios
+        .iter()
+        .filter(|p| selected(p))
+        .cloned()
+        .collect();
     if let Some(f) = &options.filter {
         if scenarios.is_empty() && orphans.is_empty() {
             return Err(format!(
@@ -116,7 +112,7 @@ fn run_inner(
     let orphans: Vec<PathBuf> = orphans.into_iter().filter(in_shard).collect();
 
     let checker = Checker {
-        suite: &suite,
+        suite: &assembly.suite,
         factory,
         rewrite,
         selection: Selection {
@@ -139,14 +135,8 @@ fn run_inner(
 
     let check = |i: usize| {
         let rel = &scenarios[i];
-        let scenario = dir.join(rel);
-        let golden = goldens.join(rel);
-        let mut report = checker.check(&FileSpec {
-            scenario: &scenario,
-            scenario_shown: scenario.display().to_string(),
-            golden: &golden,
-            golden_shown: golden.display().to_string(),
-        });
+        let (scenario, golden) = (assembly.scenario(rel), assembly.golden(rel));
+        let mut report = checker.check(&Assembly::spec(&scenario, &golden));
         if !report.passed() {
             let runs: Vec<String> = report.failing_runs.iter().map(|r| r.to_string()).collect();
             let command = cli::reproduce(options, &discover::slash_path(rel), &runs);
@@ -168,18 +158,7 @@ fn run_inner(
     )?;
     progress.borrow_mut().clear();
     for rel in &orphans {
-        let golden = goldens.join(rel);
-        let report = FileReport {
-            path: golden.display().to_string(),
-            problems: vec![Problem {
-                summary: format!(
-                    "golden without a scenario (no {}; delete the golden or restore the scenario)",
-                    dir.join(rel).display()
-                ),
-                details: String::new(),
-            }],
-            ..FileReport::default()
-        };
+        let report = assembly.orphan_report(rel);
         record(report, out)?;
     }
 

@@ -1,29 +1,9 @@
 //! Command-line arguments, and the command line that reproduces a failure.
 
 use crate::partition::Partition;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{ArgAction, CommandFactory, Parser};
 use std::path::PathBuf;
-
-pub const USAGE: &str = "\
-usage: runner [OPTIONS] DIR
-
-Replays every *.dd and *.slt scenario under DIR against the reference engine
-under each configuration x worker count x schedule of DIR/suite.yaml, and
-checks the transcripts against the goldens.
-
-options:
-  --goldens DIR       goldens directory (default: `goldens` beside DIR)
-  --suite FILE        run matrix (default: DIR/suite.yaml)
-  --filter SUBSTR     only files whose path relative to DIR contains SUBSTR
-  --run RUN           only the run RUN of each file, e.g. `shared/workers=2/seed=7`
-                      (repeatable; a failure report prints the one to use)
-  --partition I/N     only shard I of N (a stable hash of each file's path)
-  --jobs N            check N files at a time (the report keeps path order)
-  --format text|json  the report on stdout (default: text)
-  --junit FILE        also write a JUnit XML report, one case per file x configuration
-  --rewrite           write goldens that changed (same as REWRITE=1; refused under CI=true)
-  -h, --help          this text
-
-exit status: 0 all files passed, 1 some failed, 2 usage error";
 
 /// What the command line asks for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,70 +36,158 @@ pub enum ReportFormat {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Invocation {
     Run(Options),
+    /// `-h`/`--help`: print [`help`].
     Help,
+    /// `--version`: print [`version`].
+    Version,
 }
 
-/// Parses the arguments after the program name.
-pub fn parse(args: &[String]) -> Result<Invocation, String> {
-    let mut options = Options::default();
-    let mut dir: Option<PathBuf> = None;
-    let mut i = 0;
-    let mut only_positional = false;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if only_positional || !arg.starts_with('-') || arg == "-" {
-            if dir.replace(PathBuf::from(arg)).is_some() {
-                return Err(format!(
-                    "unexpected argument `{arg}`: give one scenario directory"
-                ));
-            }
-            continue;
-        }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = |name: &str| -> Result<String, String> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            let v = args
-                .get(i)
-                .cloned()
-                .ok_or_else(|| format!("`{name}` needs a value"))?;
-            i += 1;
-            Ok(v)
-        };
-        match flag {
-            "--" => only_positional = true,
-            "-h" | "--help" => return Ok(Invocation::Help),
-            "--rewrite" if inline.is_none() => options.rewrite = true,
-            "--goldens" => options.goldens = Some(PathBuf::from(value(flag)?)),
-            "--suite" => options.suite = Some(PathBuf::from(value(flag)?)),
-            "--filter" => options.filter = Some(value(flag)?),
-            "--run" => options.runs.push(value(flag)?),
-            "--partition" => options.partition = Some(value(flag)?.parse()?),
-            "--jobs" => {
-                let v = value(flag)?;
-                options.jobs = match v.parse::<usize>() {
-                    Ok(n) if n > 0 => n,
-                    _ => return Err(format!("--jobs `{v}`: expected a positive integer")),
-                }
-            }
-            "--format" => {
-                options.format = match value(flag)?.as_str() {
-                    "text" => ReportFormat::Text,
-                    "json" => ReportFormat::Json,
-                    other => return Err(format!("--format `{other}`: expected `text` or `json`")),
-                }
-            }
-            "--junit" => options.junit = Some(PathBuf::from(value(flag)?)),
-            _ => return Err(format!("unknown option `{arg}`")),
-        }
+/// The command line as clap sees it; [`parse`] turns it into [`Options`].
+#[derive(Parser, Debug)]
+#[command(
+    name = "runner",
+    version,
+    about = "Replays every *.dd and *.slt scenario under DIR against the reference engine\n\
+             under each configuration x worker count x schedule of DIR/suite.yaml, and\n\
+             checks the transcripts against the goldens.",
+    after_help = "exit status: 0 all files passed, 1 some failed, 2 usage error",
+    disable_help_flag = true,
+    disable_version_flag = true
+)]
+struct Cli {
+    /// The scenario directory, e.g. `testdata`
+    #[arg(value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Goldens directory (default: `goldens` beside DIR)
+    #[arg(long, value_name = "DIR")]
+    goldens: Option<PathBuf>,
+    /// Run matrix (default: DIR/suite.yaml)
+    #[arg(long, value_name = "FILE")]
+    suite: Option<PathBuf>,
+    /// Only files whose path relative to DIR contains SUBSTR
+    #[arg(long, value_name = "SUBSTR")]
+    filter: Option<String>,
+    /// Only the run RUN of each file, e.g. `shared/workers=2/seed=7` (repeatable; a failure report prints the one to use)
+    #[arg(long = "run", value_name = "RUN")]
+    runs: Vec<String>,
+    /// Only shard I of N (a stable hash of each file's path)
+    #[arg(long, value_name = "I/N", value_parser = parse_partition)]
+    partition: Option<Partition>,
+    /// Check N files at a time (the report keeps path order)
+    #[arg(long, value_name = "N", value_parser = parse_jobs)]
+    jobs: Option<usize>,
+    /// The report on stdout: text or json (default: text)
+    #[arg(long, value_name = "text|json", value_parser = parse_format)]
+    format: Option<ReportFormat>,
+    /// Also write a JUnit XML report, one case per file x configuration
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write goldens that changed (same as REWRITE=1; refused under CI=true)
+    #[arg(long)]
+    rewrite: bool,
+    /// Print help
+    #[arg(short = 'h', long, action = ArgAction::SetTrue)]
+    help: bool,
+    /// Print version
+    #[arg(long, action = ArgAction::SetTrue)]
+    version: bool,
+}
+
+fn parse_partition(v: &str) -> Result<Partition, String> {
+    v.parse()
+}
+
+fn parse_jobs(v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("--jobs `{v}`: expected a positive integer")),
     }
-    options.scenarios = dir.ok_or("missing the scenario directory (e.g. `testdata`)")?;
-    Ok(Invocation::Run(options))
+}
+
+fn parse_format(v: &str) -> Result<ReportFormat, String> {
+    match v {
+        "text" => Ok(ReportFormat::Text),
+        "json" => Ok(ReportFormat::Json),
+        other => Err(format!("--format `{other}`: expected `text` or `json`")),
+    }
+}
+
+/// The help text, generated from the flag definitions.
+pub fn help() -> String {
+    Cli::command().render_help().to_string()
+}
+
+/// `runner <version>`.
+pub fn version() -> String {
+    Cli::command().render_version().trim_end().to_string()
+}
+
+/// The one-line usage, for usage errors.
+pub fn usage() -> String {
+    Cli::command().render_usage().to_string()
+}
+
+/// Parses the arguments after the program name. Usage errors are one line
+/// (the caller exits 2 with them).
+pub fn parse(args: &[String]) -> Result<Invocation, String> {
+    let argv = std::iter::once("runner".to_string()).chain(args.iter().cloned());
+    let cli = Cli::try_parse_from(argv).map_err(|e| message(&e))?;
+    if cli.help {
+        return Ok(Invocation::Help);
+    }
+    if cli.version {
+        return Ok(Invocation::Version);
+    }
+    Ok(Invocation::Run(Options {
+        scenarios: cli
+            .dir
+            .ok_or("missing the scenario directory (e.g. `testdata`)")?,
+        goldens: cli.goldens,
+        suite: cli.suite,
+        filter: cli.filter,
+        rewrite: cli.rewrite,
+        runs: cli.runs,
+        partition: cli.partition,
+        jobs: cli.jobs.unwrap_or(0),
+        format: cli.format.unwrap_or_default(),
+        junit: cli.junit,
+    }))
+}
+
+/// A clap error in the runner's own words.
+fn message(e: &clap::Error) -> String {
+    let arg = || match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(s)) => s.split(' ').next().unwrap_or(s).to_string(),
+        _ => String::new(),
+    };
+    let value = || match e.get(ContextKind::InvalidValue) {
+        Some(ContextValue::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    match e.kind() {
+        ErrorKind::ValueValidation => match std::error::Error::source(e) {
+            Some(source) => source.to_string(),
+            None => clap_line(e),
+        },
+        ErrorKind::InvalidValue if value().is_empty() => format!("`{}` needs a value", arg()),
+        ErrorKind::UnknownArgument => {
+            let a = arg();
+            if a.starts_with('-') && a != "-" {
+                format!("unknown option `{a}`")
+            } else {
+                format!("unexpected argument `{a}`: give one scenario directory")
+            }
+        }
+        ErrorKind::TooManyValues => format!("unknown option `{}={}`", arg(), value()),
+        _ => clap_line(e),
+    }
+}
+
+/// clap's own message, without its `error: ` prefix and usage lines.
+fn clap_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or_default();
+    first.strip_prefix("error: ").unwrap_or(first).to_string()
 }
 
 /// The command that replays only `rel` (relative to DIR) under `runs`
@@ -273,5 +341,28 @@ mod tests {
             p(&["a", "--rewrite=1"]).unwrap_err(),
             "unknown option `--rewrite=1`"
         );
+    }
+
+    #[test]
+    fn version_and_help() {
+        assert_eq!(p(&["--version"]), Ok(Invocation::Version));
+        assert_eq!(version(), format!("runner {}", env!("CARGO_PKG_VERSION")));
+        assert_eq!(p(&["--help"]), Ok(Invocation::Help));
+        let help = help();
+        for flag in [
+            "--goldens",
+            "--suite",
+            "--filter",
+            "--run",
+            "--partition",
+            "--jobs",
+            "--format",
+            "--junit",
+            "--rewrite",
+            "--help",
+            "--version",
+        ] {
+            assert!(help.contains(flag), "{flag} missing from:\n{help}");
+        }
     }
 }

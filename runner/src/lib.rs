@@ -13,12 +13,13 @@
 //! ([`transcript`], [`slt_transcript`]) and compared with its [`golden`]
 //! ([`diff`], [`rewrite`]). [`check`] does all of that for one file, with a
 //! [`verdict`] per configuration; [`app`] does it for the files [`discover`]
-//! finds (in a [`partition`], on [`parallel`] threads, with a [`progress`]
+//! finds (gathered by [`assembly`]) (in a [`partition`], on [`parallel`] threads, with a [`progress`]
 //! line) and prints the [`report`] (or [`json`], plus [`junit`]); [`cli`]
 //! reads the command line. `tests/scenarios.rs` turns every file x
 //! configuration into a `cargo test` trial.
 
 pub mod app;
+pub mod assembly;
 pub mod capture;
 pub mod check;
 pub mod cli;

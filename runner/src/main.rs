@@ -1,7 +1,7 @@
 //! `cargo run -p runner testdata`: replays the suite; see `runner --help`.
 
 use runner::app::{self, Env, Status};
-use runner::cli::{self, Invocation, USAGE};
+use runner::cli::{self, Invocation};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -9,11 +9,18 @@ fn main() -> ExitCode {
     let options = match cli::parse(&args) {
         Ok(Invocation::Run(options)) => options,
         Ok(Invocation::Help) => {
-            println!("{USAGE}");
+            print!("{}", cli::help());
+            return ExitCode::SUCCESS;
+        }
+        Ok(Invocation::Version) => {
+            println!("{}", cli::version());
             return ExitCode::SUCCESS;
         }
         Err(message) => {
-            eprintln!("runner: {message}\n\n{USAGE}");
+            eprintln!(
+                "runner: {message}\n\n{}\n\nFor more information, try '--help'.",
+                cli::usage()
+            );
             return ExitCode::from(2);
         }
     };

@@ -1006,3 +1006,49 @@ fn a_reproduce_command_replays_just_that_run() {
         "{out}"
     );
 }
+
+/// The `runner` binary with `args`: exit code, stdout, stderr.
+fn runner_binary(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_runner"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn the_binary_prints_its_version_and_help_and_exits_2_on_usage_errors() {
+    let (code, out, _) = runner_binary(&["--version"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, format!("runner {}\n", env!("CARGO_PKG_VERSION")));
+    let (code, out, _) = runner_binary(&["--help"]);
+    assert_eq!(code, Some(0));
+    for flag in [
+        "--goldens",
+        "--suite",
+        "--filter",
+        "--run",
+        "--partition",
+        "--jobs",
+        "--format",
+        "--junit",
+        "--rewrite",
+        "--version",
+        "-h, --help",
+    ] {
+        assert!(out.contains(flag), "{flag} missing from:\n{out}");
+    }
+    let (code, _, err) = runner_binary(&["testdata", "--bogus"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.starts_with("runner: unknown option `--bogus`\n"),
+        "{err}"
+    );
+    let (code, _, err) = runner_binary(&[]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("missing the scenario directory"), "{err}");
+}

@@ -6,11 +6,12 @@
 //! `--list`, `--skip` and the closing `test result:` line all work.
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use runner::check::{Checker, FileSpec, Selection};
+use runner::assembly::Assembly;
+use runner::check::{Checker, Selection};
 use runner::cli::{self, Options};
 use runner::suite::Suite;
-use runner::{discover, golden, header, matrix, report};
-use std::path::{Path, PathBuf};
+use runner::{discover, header, matrix, report};
+use std::path::Path;
 use std::sync::Arc;
 
 fn main() {
@@ -26,34 +27,22 @@ fn main() {
 /// One trial per file x configuration, and one failing trial per golden
 /// without a scenario.
 fn trials(dir: &Path, goldens: &Path) -> Result<Vec<Trial>, String> {
-    let suite = Arc::new(Suite::load(&dir.join("suite.yaml"))?);
-    let scenarios = discover::scenario_files(dir)?;
+    let assembly = Arc::new(Assembly::load(dir, None, Some(goldens))?);
     let mut trials = Vec::new();
-    for rel in &scenarios {
+    for rel in &assembly.scenarios {
         let name = discover::slash_path(rel);
-        for configuration in configurations(&suite, &dir.join(rel)) {
-            let suite = Arc::clone(&suite);
-            let scenario = dir.join(rel);
-            let golden = goldens.join(rel);
+        for configuration in configurations(&assembly.suite, &assembly.scenario(rel)) {
+            let assembly = Arc::clone(&assembly);
+            let rel = rel.clone();
             let (name, trial_name) = (name.clone(), format!("{name}::{configuration}"));
             trials.push(Trial::test(trial_name.clone(), move || {
-                check(
-                    &suite,
-                    &scenario,
-                    &golden,
-                    &name,
-                    &configuration,
-                    &trial_name,
-                )
+                check(&assembly, &rel, &name, &configuration, &trial_name)
             }));
         }
     }
-    for rel in golden::orphans(&scenarios, &discover::scenario_files(goldens)?) {
-        let message = format!(
-            "{}: golden without a scenario (delete the golden or restore the scenario)",
-            goldens.join(&rel).display()
-        );
-        trials.push(Trial::test(discover::slash_path(&rel), move || {
+    for rel in &assembly.orphans {
+        let message = report::file(&assembly.orphan_report(rel));
+        trials.push(Trial::test(discover::slash_path(rel), move || {
             Err(message.into())
         }));
     }
@@ -89,15 +78,14 @@ fn configurations(suite: &Suite, path: &Path) -> Vec<String> {
 }
 
 fn check(
-    suite: &Suite,
-    scenario: &PathBuf,
-    golden: &PathBuf,
+    assembly: &Assembly,
+    rel: &Path,
     name: &str,
     configuration: &str,
     trial: &str,
 ) -> Result<(), Failed> {
     let checker = Checker {
-        suite,
+        suite: &assembly.suite,
         factory: &runner::target::engine,
         rewrite: false,
         selection: Selection {
@@ -105,12 +93,8 @@ fn check(
             runs: Vec::new(),
         },
     };
-    let mut report = checker.check(&FileSpec {
-        scenario,
-        scenario_shown: scenario.display().to_string(),
-        golden,
-        golden_shown: golden.display().to_string(),
-    });
+    let (scenario, golden) = (assembly.scenario(rel), assembly.golden(rel));
+    let mut report = checker.check(&Assembly::spec(&scenario, &golden));
     if report.passed() {
         return Ok(());
     }

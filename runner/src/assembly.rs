@@ -1,0 +1,84 @@
+//! Assembling a suite run: the scenario directory, its goldens and run
+//! matrix, the files found in both, and the report of a golden whose
+//! scenario is gone. Used by [`crate::app`] and by `tests/scenarios.rs`.
+
+use crate::check::{FileReport, FileSpec, Problem};
+use crate::discover;
+use crate::golden;
+use crate::suite::Suite;
+use std::path::{Path, PathBuf};
+
+/// A loaded suite and the files it covers.
+pub struct Assembly {
+    /// The scenario directory.
+    pub dir: PathBuf,
+    /// The goldens directory.
+    pub goldens: PathBuf,
+    pub suite: Suite,
+    /// Every scenario file under `dir`, relative to it, sorted.
+    pub scenarios: Vec<PathBuf>,
+    /// Every golden under `goldens` without a scenario, relative, sorted.
+    pub orphans: Vec<PathBuf>,
+}
+
+impl Assembly {
+    /// Loads the suite of `dir`: `suite` (default `dir/suite.yaml`) and the
+    /// goldens under `goldens` (default: `goldens` beside `dir`).
+    pub fn load(
+        dir: &Path,
+        suite: Option<&Path>,
+        goldens: Option<&Path>,
+    ) -> Result<Assembly, String> {
+        if !dir.is_dir() {
+            return Err(format!("{}: not a directory", dir.display()));
+        }
+        let suite_path = suite.map_or_else(|| dir.join("suite.yaml"), Path::to_path_buf);
+        let suite = Suite::load(&suite_path)?;
+        let goldens = goldens.map_or_else(|| golden::default_dir(dir), Path::to_path_buf);
+        let scenarios = discover::scenario_files(dir)?;
+        let orphans = golden::orphans(&scenarios, &discover::scenario_files(&goldens)?);
+        Ok(Assembly {
+            dir: dir.to_path_buf(),
+            goldens,
+            suite,
+            scenarios,
+            orphans,
+        })
+    }
+
+    /// The scenario file `rel`.
+    pub fn scenario(&self, rel: &Path) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    /// The golden of `rel`.
+    pub fn golden(&self, rel: &Path) -> PathBuf {
+        self.goldens.join(rel)
+    }
+
+    /// What [`crate::check::Checker::check`] needs for a scenario and its
+    /// golden (shown as given).
+    pub fn spec<'a>(scenario: &'a Path, golden: &'a Path) -> FileSpec<'a> {
+        FileSpec {
+            scenario,
+            scenario_shown: scenario.display().to_string(),
+            golden,
+            golden_shown: golden.display().to_string(),
+        }
+    }
+
+    /// The failing report of the orphan golden `rel`.
+    pub fn orphan_report(&self, rel: &Path) -> FileReport {
+        FileReport {
+            path: self.golden(rel).display().to_string(),
+            problems: vec![Problem {
+                summary: format!(
+                    "golden without a scenario (no {}; delete the golden or restore the scenario)",
+                    self.scenario(rel).display()
+                ),
+                details: String::new(),
+            }],
+            ..FileReport::default()
+        }
+    }
+}
