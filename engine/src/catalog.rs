@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::introspection::Relation;
+use crate::builtin::Relation;
 use crate::plan::{self, ObjectKind, RelationPlan};
 use crate::repr::{Column, GlobalId};
 
@@ -101,7 +101,7 @@ impl Catalog {
     }
 }
 
-impl plan::Catalog for Catalog {
+impl plan::Resolver for Catalog {
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)> {
         let name = name.to_lowercase();
         if let Some(relation) = Relation::by_name(&name) {

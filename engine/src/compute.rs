@@ -10,86 +10,18 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use differential_dataflow::input::{Input, InputSession};
-use differential_dataflow::operators::arrange::TraceAgent;
-use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
-use differential_dataflow::trace::implementations::ord_neu::{OrdKeyBatch, OrdValBatch};
-use differential_dataflow::trace::implementations::spine_fueled::Spine;
-use differential_dataflow::trace::implementations::{KeyBatcher, ValBatcher, Vector};
-use differential_dataflow::trace::{Cursor, TraceReader};
-use differential_dataflow::VecCollection;
 use timely::progress::Antichain;
 use timely::worker::Worker;
 
+use crate::arrangement::{self, arrange, Frontier, IndexTraces};
 use crate::peek::{self, IndexHandle, PeekRequest, PeekResponse};
 use crate::plan::RelationPlan;
 use crate::publication::{Peer, Publication};
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::runtime::{ReplySender, WorkerLogic};
-use crate::shared_batch::Shared;
 use crate::shared_import::{self, Reader, SharedIndex};
-use crate::sharing::{self, Chain, Counters, Frontier, HoldKey, Registry};
-
-pub type OksBatch = OrdValBatch<Vector<((Row, Row), Timestamp, Diff)>>;
-pub type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
-/// Rows arranged by key, the value being the whole row; batches behind `Arc`.
-pub type OksTrace = TraceAgent<Spine<Shared<OksBatch>>>;
-/// Errors arranged by themselves; batches behind `Arc`.
-pub type ErrsTrace = TraceAgent<Spine<Shared<ErrsBatch>>>;
-
-/// The two traces of an index.
-#[derive(Clone)]
-pub struct IndexTraces {
-    pub oks: OksTrace,
-    pub errs: ErrsTrace,
-}
-
-impl IndexTraces {
-    /// Sets logical and physical compaction of both handles to `since`.
-    pub fn allow_compaction(&mut self, since: Timestamp) {
-        self.compact_to(Some(since));
-    }
-
-    /// As `allow_compaction`, to a frontier that may be empty.
-    pub fn compact_to(&mut self, since: Frontier) {
-        let frontier: Antichain<Timestamp> = since.into_iter().collect();
-        self.oks.set_logical_compaction(frontier.borrow());
-        self.oks.set_physical_compaction(frontier.borrow());
-        self.errs.set_logical_compaction(frontier.borrow());
-        self.errs.set_physical_compaction(frontier.borrow());
-    }
-
-    /// The lesser of the two traces' uppers (`None`: the empty frontier).
-    pub fn upper(&mut self) -> Frontier {
-        sharing::meet(upper_of(&mut self.oks), upper_of(&mut self.errs))
-    }
-
-    /// This handle's logical compaction frontier.
-    pub fn since(&mut self) -> Option<Timestamp> {
-        self.oks.get_logical_compaction().first().copied()
-    }
-
-    /// Both handles' batches and uppers, as a reader elsewhere sees them.
-    pub fn chains(&mut self) -> (Chain<OksBatch>, Chain<ErrsBatch>) {
-        let oks = Chain {
-            batches: all_batches(&mut self.oks),
-            upper: upper_of(&mut self.oks),
-        };
-        let errs = Chain {
-            batches: all_batches(&mut self.errs),
-            upper: upper_of(&mut self.errs),
-        };
-        (oks, errs)
-    }
-
-    /// Whether both handles refer to the same traces as `other`'s.
-    pub fn same_traces(&self, other: &IndexTraces) -> bool {
-        Rc::ptr_eq(
-            &self.oks.trace_box_unstable(),
-            &other.oks.trace_box_unstable(),
-        )
-    }
-}
+use crate::sharing::{Counters, HoldKey, Registry};
 
 /// A dataflow installed on this worker. Held by `Rc` by everything that
 /// needs it alive (its exports, dataflows importing its exports); the worker
@@ -397,7 +329,7 @@ impl ComputeState {
                                 if until.is_some() {
                                     Counters::bump(&counters.local_reads);
                                 }
-                                import_local(scope, *source, traces, &since)
+                                arrangement::import_local(scope, *source, traces, &since)
                             }
                             None => {
                                 let peer = peers.get(source).expect("imported collection exists");
@@ -565,8 +497,8 @@ impl ComputeState {
             let since = self.effective_since(id);
             let export = self.exports.get_mut(&id).expect("listed");
             let upper = export.traces.upper();
-            let records = records_at(&mut export.traces.oks, since);
-            let errors = net_errors(&mut export.traces.errs);
+            let records = arrangement::records_at(&mut export.traces.oks, since);
+            let errors = arrangement::net_errors(&mut export.traces.errs);
             let dataflow_id = export.dataflow_id;
             let logs_errors = export.has_operators || !self.owner_alive(id);
             report.exports.push(ExportReport {
@@ -627,108 +559,4 @@ impl ComputeState {
         }
         since
     }
-}
-
-/// Imports a trace this worker maintains, at `since`, as rows and errors.
-fn import_local<'s>(
-    scope: timely::dataflow::Scope<'s, Timestamp>,
-    id: GlobalId,
-    traces: &mut IndexTraces,
-    since: &Antichain<Timestamp>,
-) -> (render::Oks<'s>, render::Errs<'s>) {
-    let (oks, _) = traces.oks.import_frontier_core(
-        scope,
-        &format!("Import {id} oks"),
-        since.clone(),
-        Antichain::new(),
-    );
-    let (errs, _) = traces.errs.import_frontier_core(
-        scope,
-        &format!("Import {id} errs"),
-        since.clone(),
-        Antichain::new(),
-    );
-    (
-        oks.as_collection(|_key: &Row, row: &Row| row.clone()),
-        errs.as_collection(|err: &DataflowError, _: &()| err.clone()),
-    )
-}
-
-/// Arranges keyed rows and errors into the two traces of an index.
-pub(crate) fn arrange<'s>(
-    rows: VecCollection<'s, Timestamp, (Row, Row), Diff>,
-    errs: render::Errs<'s>,
-) -> IndexTraces {
-    let oks = rows.arrange_named::<ValBatcher<Row, Row, Timestamp, Diff>, Spine<Shared<OksBatch>>>(
-        "ArrangeBy[oks]",
-        ValBatcher::new,
-    );
-    let errs = errs
-        .map(|e| (e, ()))
-        .arrange_named::<KeyBatcher<DataflowError, Timestamp, Diff>, Spine<Shared<ErrsBatch>>>(
-            "ArrangeBy[errs]",
-            KeyBatcher::new,
-        );
-    IndexTraces {
-        oks: oks.trace,
-        errs: errs.trace,
-    }
-}
-
-/// The upper of `trace` (`None`: the empty frontier).
-pub fn upper_of<Tr: TraceReader<Time = Timestamp>>(trace: &mut Tr) -> Frontier {
-    let mut upper = Antichain::new();
-    trace.read_upper(&mut upper);
-    upper.first().copied()
-}
-
-/// Every batch `trace` holds (clones of the spine's own `Rc`s or `Arc`s).
-fn all_batches<Tr: TraceReader>(trace: &mut Tr) -> Vec<Tr::Batch> {
-    trace
-        .batches_through(Antichain::new().borrow())
-        .expect("a trace hands out all of its batches")
-}
-
-/// A cursor over every batch `trace` holds, and the batches it reads.
-pub fn cursor_of<Tr>(
-    trace: &mut Tr,
-) -> (CursorList<<Tr::Batch as Navigable>::Cursor>, Vec<Tr::Batch>)
-where
-    Tr: TraceReader,
-    Tr::Batch: Navigable,
-{
-    cursor_list(all_batches(trace))
-}
-
-/// Updates in `trace` once times are advanced to `since` and consolidated.
-fn records_at(trace: &mut OksTrace, since: Option<Timestamp>) -> i64 {
-    let since = since.unwrap_or(Timestamp::MAX);
-    let (mut cursor, storage) = cursor_of(trace);
-    let mut records = 0;
-    while cursor.key_valid(&storage) {
-        while cursor.val_valid(&storage) {
-            let mut times: BTreeMap<Timestamp, Diff> = BTreeMap::new();
-            cursor.map_times(&storage, |t, r| {
-                *times.entry((*t).max(since)).or_insert(0) += *r;
-            });
-            records += times.values().filter(|d| **d != 0).count() as i64;
-            cursor.step_val(&storage);
-        }
-        cursor.step_key(&storage);
-    }
-    records
-}
-
-/// The net multiplicity of all errors in `trace`.
-fn net_errors(trace: &mut ErrsTrace) -> i64 {
-    let (mut cursor, storage) = cursor_of(trace);
-    let mut total = 0;
-    while cursor.key_valid(&storage) {
-        while cursor.val_valid(&storage) {
-            cursor.map_times(&storage, |_t, r| total += *r);
-            cursor.step_val(&storage);
-        }
-        cursor.step_key(&storage);
-    }
-    total
 }

@@ -4,11 +4,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
+use crate::builtin::Relation;
 use crate::catalog::{Catalog, Detail, Entry, IndexDetail};
 use crate::compute::{
     ComputeState, Context, DataflowDesc, Import, Reply, RuntimeRole, WorkerReport,
 };
-use crate::introspection::Relation;
+use crate::introspection;
 use crate::peek::{self, Board, PeekRequest, PeekResponse};
 use crate::plan::{Finishing, RelationPlan, SimpleSelect, Statement};
 use crate::render::passes;
@@ -619,7 +620,7 @@ impl Engine {
     }
 
     fn issue_index_peek(&mut self, index: &str, as_of: Option<Timestamp>) -> Result<u64, String> {
-        let (id, _) = crate::plan::Catalog::resolve(&self.catalog, index)
+        let (id, _) = crate::plan::Resolver::resolve(&self.catalog, index)
             .filter(|(_, kind)| *kind == crate::plan::ObjectKind::Index)
             .ok_or_else(|| format!("unknown index '{index}'"))?;
         let time = as_of.unwrap_or(self.now);
@@ -828,7 +829,7 @@ impl Engine {
                         .next_back()
                         .cloned()
                         .unwrap_or_default();
-                    let rows = relation.rows(&self.catalog, &reports);
+                    let rows = introspection::rows(relation, &self.catalog, &reports);
                     imports.insert(id, (Import::Constant(rows), relation.columns().len()));
                     return Ok(RelationPlan::Get(id));
                 }
@@ -896,7 +897,7 @@ impl Engine {
     // ----- time and compaction ---------------------------------------------
 
     fn resolve_collection(&self, name: &str) -> Result<GlobalId, String> {
-        match crate::plan::Catalog::resolve(&self.catalog, name) {
+        match crate::plan::Resolver::resolve(&self.catalog, name) {
             Some((id, _)) if self.sinces.contains_key(&id) => Ok(id),
             Some(_) => Err(format!("{name} is not a table or index")),
             None => Err(format!("unknown catalog item '{name}'")),
@@ -1015,7 +1016,7 @@ impl RuntimeHandle {
 
 /// The columns of a relation, for an index on it.
 fn plan_columns(catalog: &Catalog, id: GlobalId) -> Vec<crate::repr::Column> {
-    crate::plan::Catalog::columns(catalog, id).unwrap_or_default()
+    crate::plan::Resolver::columns(catalog, id).unwrap_or_default()
 }
 
 /// Applies ORDER BY and LIMIT.

@@ -6,186 +6,88 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::builtin::Relation;
 use crate::catalog::{Catalog, Detail};
 use crate::compute::WorkerReport;
-use crate::repr::{Column, Datum, GlobalId, Row, ScalarType};
+use crate::repr::{Datum, GlobalId, Row};
 
-/// The built-in relations, in a fixed order that also gives their ids.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Relation {
-    Objects,
-    ComputeExports,
-    ComputeDependencies,
-    Dataflows,
-    ErrorCountsRaw,
-    ErrorCountsPerWorker,
-    ErrorCounts,
-    ArrangementFrontiers,
-    ArrangementSizes,
-}
-
-const ALL: [Relation; 9] = [
-    Relation::Objects,
-    Relation::ComputeExports,
-    Relation::ComputeDependencies,
-    Relation::Dataflows,
-    Relation::ErrorCountsRaw,
-    Relation::ErrorCountsPerWorker,
-    Relation::ErrorCounts,
-    Relation::ArrangementFrontiers,
-    Relation::ArrangementSizes,
-];
-
-/// Ids of built-in relations sit far above any user id.
-const BASE: u64 = 1 << 48;
-
-impl Relation {
-    pub fn name(self) -> &'static str {
-        match self {
-            Relation::Objects => "mz_objects",
-            Relation::ComputeExports => "mz_compute_exports",
-            Relation::ComputeDependencies => "mz_compute_dependencies",
-            Relation::Dataflows => "mz_dataflows",
-            Relation::ErrorCountsRaw => "mz_compute_error_counts_raw",
-            Relation::ErrorCountsPerWorker => "mz_compute_error_counts_per_worker",
-            Relation::ErrorCounts => "mz_compute_error_counts",
-            Relation::ArrangementFrontiers => "mz_arrangement_frontiers",
-            Relation::ArrangementSizes => "mz_arrangement_sizes",
-        }
-    }
-
-    pub fn id(self) -> GlobalId {
-        GlobalId(BASE + ALL.iter().position(|r| *r == self).expect("listed") as u64)
-    }
-
-    pub fn by_name(name: &str) -> Option<Relation> {
-        ALL.iter().copied().find(|r| r.name() == name)
-    }
-
-    pub fn by_id(id: GlobalId) -> Option<Relation> {
-        id.0.checked_sub(BASE)
-            .and_then(|i| ALL.get(i as usize))
-            .copied()
-    }
-
-    pub fn columns(self) -> Vec<Column> {
-        use ScalarType::{Int, Text};
-        let cols: &[(&str, ScalarType, bool)] = match self {
-            Relation::Objects => &[
-                ("id", Text, false),
-                ("name", Text, false),
-                ("type", Text, false),
-            ],
-            Relation::ComputeExports => &[("export_id", Text, false), ("dataflow_id", Int, false)],
-            Relation::ComputeDependencies => {
-                &[("object_id", Text, false), ("dependency_id", Text, false)]
-            }
-            Relation::Dataflows => &[("id", Int, false), ("name", Text, false)],
-            Relation::ErrorCountsRaw | Relation::ErrorCountsPerWorker => &[
-                ("export_id", Text, false),
-                ("worker_id", Int, false),
-                ("count", Int, false),
-            ],
-            Relation::ErrorCounts => &[("export_id", Text, false), ("count", Int, false)],
-            Relation::ArrangementFrontiers => &[
-                ("export_id", Text, false),
-                ("worker_id", Int, false),
-                ("since", Int, true),
-                ("upper", Int, true),
-            ],
-            Relation::ArrangementSizes => &[
-                ("export_id", Text, false),
-                ("worker_id", Int, false),
-                ("records", Int, false),
-            ],
-        };
-        cols.iter()
-            .map(|(name, typ, nullable)| Column {
-                name: name.to_string(),
-                typ: *typ,
-                nullable: *nullable,
+/// The relation's rows, given the logging runtime's worker reports.
+pub fn rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]) -> Vec<Row> {
+    let text = |id: GlobalId| Datum::Text(id.to_string());
+    let int = |i: i64| Datum::Int(i);
+    let opt = |t: Option<u64>| t.map_or(Datum::Null, |t| Datum::Int(t as i64));
+    let worker0 = reports.iter().find(|r| r.worker == 0);
+    match relation {
+        Relation::Objects => catalog
+            .entries()
+            .map(|e| {
+                vec![
+                    text(e.id),
+                    Datum::Text(e.name.clone()),
+                    Datum::Text(e.kind().name().into()),
+                ]
             })
-            .collect()
-    }
-
-    /// The relation's rows, given the logging runtime's worker reports.
-    pub fn rows(self, catalog: &Catalog, reports: &[WorkerReport]) -> Vec<Row> {
-        let text = |id: GlobalId| Datum::Text(id.to_string());
-        let int = |i: i64| Datum::Int(i);
-        let opt = |t: Option<u64>| t.map_or(Datum::Null, |t| Datum::Int(t as i64));
-        let worker0 = reports.iter().find(|r| r.worker == 0);
-        match self {
-            Relation::Objects => catalog
-                .entries()
-                .map(|e| {
-                    vec![
-                        text(e.id),
-                        Datum::Text(e.name.clone()),
-                        Datum::Text(e.kind().name().into()),
-                    ]
-                })
-                .collect(),
-            Relation::ComputeExports => worker0
-                .map(|r| {
-                    r.exports
-                        .iter()
-                        .map(|e| vec![text(e.id), int(e.dataflow_id as i64)])
-                        .collect()
-                })
-                .unwrap_or_default(),
-            Relation::ComputeDependencies => worker0
-                .map(|r| {
-                    r.exports
-                        .iter()
-                        .flat_map(|e| {
-                            dependencies(catalog, e.id)
-                                .into_iter()
-                                .map(move |d| vec![text(e.id), text(d)])
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
-            Relation::Dataflows => worker0
-                .map(|r| {
-                    r.dataflows
-                        .iter()
-                        .map(|(id, name)| vec![int(*id as i64), Datum::Text(name.clone())])
-                        .collect()
-                })
-                .unwrap_or_default(),
-            Relation::ErrorCountsRaw => raw_counts(reports).into_iter().map(count_row).collect(),
-            Relation::ErrorCountsPerWorker => per_worker_counts(catalog, reports)
-                .into_iter()
-                .map(count_row)
-                .collect(),
-            Relation::ErrorCounts => {
-                let mut totals: BTreeMap<GlobalId, i64> = BTreeMap::new();
-                for (id, _worker, count) in per_worker_counts(catalog, reports) {
-                    *totals.entry(id).or_insert(0) += count;
-                }
-                totals
-                    .into_iter()
-                    .filter(|(_, c)| *c != 0)
-                    .map(|(id, c)| vec![text(id), int(c)])
+            .collect(),
+        Relation::ComputeExports => worker0
+            .map(|r| {
+                r.exports
+                    .iter()
+                    .map(|e| vec![text(e.id), int(e.dataflow_id as i64)])
                     .collect()
-            }
-            Relation::ArrangementFrontiers => reports
-                .iter()
-                .flat_map(|r| {
-                    r.exports.iter().map(move |e| {
-                        vec![text(e.id), int(r.worker as i64), opt(e.since), opt(e.upper)]
+            })
+            .unwrap_or_default(),
+        Relation::ComputeDependencies => worker0
+            .map(|r| {
+                r.exports
+                    .iter()
+                    .flat_map(|e| {
+                        dependencies(catalog, e.id)
+                            .into_iter()
+                            .map(move |d| vec![text(e.id), text(d)])
                     })
-                })
-                .collect(),
-            Relation::ArrangementSizes => reports
-                .iter()
-                .flat_map(|r| {
-                    r.exports
-                        .iter()
-                        .map(move |e| vec![text(e.id), int(r.worker as i64), int(e.records)])
-                })
-                .collect(),
+                    .collect()
+            })
+            .unwrap_or_default(),
+        Relation::Dataflows => worker0
+            .map(|r| {
+                r.dataflows
+                    .iter()
+                    .map(|(id, name)| vec![int(*id as i64), Datum::Text(name.clone())])
+                    .collect()
+            })
+            .unwrap_or_default(),
+        Relation::ErrorCountsRaw => raw_counts(reports).into_iter().map(count_row).collect(),
+        Relation::ErrorCountsPerWorker => per_worker_counts(catalog, reports)
+            .into_iter()
+            .map(count_row)
+            .collect(),
+        Relation::ErrorCounts => {
+            let mut totals: BTreeMap<GlobalId, i64> = BTreeMap::new();
+            for (id, _worker, count) in per_worker_counts(catalog, reports) {
+                *totals.entry(id).or_insert(0) += count;
+            }
+            totals
+                .into_iter()
+                .filter(|(_, c)| *c != 0)
+                .map(|(id, c)| vec![text(id), int(c)])
+                .collect()
         }
+        Relation::ArrangementFrontiers => reports
+            .iter()
+            .flat_map(|r| {
+                r.exports.iter().map(move |e| {
+                    vec![text(e.id), int(r.worker as i64), opt(e.since), opt(e.upper)]
+                })
+            })
+            .collect(),
+        Relation::ArrangementSizes => reports
+            .iter()
+            .flat_map(|r| {
+                r.exports
+                    .iter()
+                    .map(move |e| vec![text(e.id), int(r.worker as i64), int(e.records)])
+            })
+            .collect(),
     }
 }
 

@@ -4,11 +4,14 @@
 //! `Engine` is the whole public surface the conformance runner drives: one
 //! method per scenario directive, each returning an [`Outcome`].
 
+mod arrangement;
+mod builtin;
 mod catalog;
 mod compute;
 mod coordinator;
 pub mod eval;
 mod introspection;
+mod mutation;
 mod peek;
 pub mod plan;
 mod publication;

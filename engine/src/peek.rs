@@ -9,12 +9,11 @@ use differential_dataflow::trace::cursor::cursor_list;
 use differential_dataflow::trace::{Cursor, TraceReader};
 use timely::progress::Antichain;
 
-use crate::compute::{upper_of, ErrsBatch, IndexTraces, OksBatch};
+use crate::arrangement::{upper_of, Chain, ErrsBatch, IndexTraces, OksBatch};
 use crate::plan::ScalarExpr;
 use crate::render::passes;
 use crate::repr::{Diff, GlobalId, Row, Timestamp};
 use crate::shared_import::SharedIndex;
-use crate::sharing::Chain;
 
 /// A peek as sent to every worker.
 #[derive(Clone, Debug)]

@@ -236,7 +236,7 @@ impl ObjectKind {
 }
 
 /// What the planner needs to know about the catalog.
-pub trait Catalog {
+pub trait Resolver {
     /// Resolves a relation, index or view name (case-insensitive, unqualified).
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)>;
     /// The columns of a relation (table, view or introspection relation).

@@ -4,10 +4,11 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::compute::{ComputeState, IndexTraces, RuntimeRole};
+use crate::arrangement::{Frontier, IndexTraces};
+use crate::compute::{ComputeState, RuntimeRole};
 use crate::repr::{GlobalId, Timestamp};
 use crate::shared_batch::Shared;
-use crate::sharing::{Frontier, HoldKey, Point};
+use crate::sharing::{HoldKey, Point};
 
 /// A maintenance worker's publication of one arrangement into a point.
 pub struct Publication {

@@ -13,6 +13,7 @@ use differential_dataflow::VecCollection;
 use timely::dataflow::Scope;
 
 use crate::eval::{aggregate, empty_aggregate, is_true};
+use crate::mutation;
 use crate::plan::{Aggregate, RelationPlan, ScalarExpr};
 use crate::repr::{DataflowError, Datum, Diff, GlobalId, Row, Timestamp};
 
@@ -159,13 +160,14 @@ fn render_join<'s>(
         .collect();
     let mut errs: Option<Errs<'s>> = None;
     let mut joined: Option<(Oks<'s>, usize)> = None;
-    #[cfg(feature = "mutation-join-errs-per-path")]
     let paths = rendered.len();
     for ((oks, input_errs), input_arity) in rendered {
         // The bug the seeds found: an input's errors once more per delta
         // path that reads it (as source or lookup), besides the once.
-        #[cfg(feature = "mutation-join-errs-per-path")]
-        let input_errs = (0..paths).fold(input_errs.clone(), |e, _| e.concat(input_errs.clone()));
+        let input_errs = match mutation::JOIN_ERRS_PER_PATH {
+            true => (0..paths).fold(input_errs.clone(), |e, _| e.concat(input_errs.clone())),
+            false => input_errs,
+        };
         // Each input's errors, once.
         errs = Some(match errs {
             None => input_errs,

@@ -140,7 +140,7 @@ mod tests {
     use differential_dataflow::trace::TraceReader;
     use timely::progress::Antichain;
 
-    use crate::compute::{cursor_of, IndexTraces};
+    use crate::arrangement::{cursor_of, IndexTraces};
     use crate::repr::{Datum, Row};
 
     #[test]
@@ -150,7 +150,7 @@ mod tests {
                 let (input, rows) = scope.new_collection::<Row, i64>();
                 let errs = rows.clone().flat_map(|_| None);
                 let traces: IndexTraces =
-                    crate::compute::arrange(rows.map(|r| (r.clone(), r)), errs);
+                    crate::arrangement::arrange(rows.map(|r| (r.clone(), r)), errs);
                 (input, traces)
             });
             for i in 0..10 {

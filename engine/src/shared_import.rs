@@ -14,9 +14,11 @@ use differential_dataflow::AsCollection;
 use timely::dataflow::operators::generic::operator::source;
 use timely::dataflow::Scope;
 
+use crate::arrangement::{meet, Frontier};
+use crate::mutation;
 use crate::render::{Errs, Oks};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
-use crate::sharing::{meet, Frontier, HoldKey, Point, Snapshot};
+use crate::sharing::{HoldKey, Point, Snapshot};
 
 /// A reader's hold and wake-up registration on a point, undone on drop.
 pub struct Reader {
@@ -37,8 +39,9 @@ impl Reader {
 
     /// Gives the hold up: the reader needs nothing more of the point.
     fn release(&self) {
-        #[cfg(not(feature = "mutation-import-hold-leak"))]
-        self.point.release(HoldKey::Reader(self.id));
+        if !mutation::IMPORT_HOLD_LEAK {
+            self.point.release(HoldKey::Reader(self.id));
+        }
     }
 }
 
@@ -197,7 +200,7 @@ mod tests {
     use differential_dataflow::input::Input;
 
     use super::*;
-    use crate::compute::{arrange, IndexTraces};
+    use crate::arrangement::{arrange, IndexTraces};
     use crate::repr::{Datum, GlobalId};
     use crate::sharing::Registry;
 

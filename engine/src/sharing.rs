@@ -15,20 +15,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use timely::scheduling::SyncActivator;
 
-use crate::compute::{ErrsBatch, OksBatch};
+use crate::arrangement::{meet, Chain, ErrsBatch, Frontier, OksBatch};
+use crate::mutation;
 use crate::repr::{GlobalId, Timestamp};
-use crate::shared_batch::Shared;
-
-/// A frontier of one timestamp; `None` is the empty frontier.
-pub type Frontier = Option<Timestamp>;
-
-/// The meet of two frontiers of a total order.
-pub fn meet(a: Frontier, b: Frontier) -> Frontier {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
 
 /// Who holds a point back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -39,31 +28,6 @@ pub enum HoldKey {
     Peer(GlobalId),
     /// One reader (an import or a peek), released when the reader drops.
     Reader(u64),
-}
-
-/// The batches a publisher currently holds for one of its traces.
-pub struct Chain<B> {
-    pub batches: Vec<Shared<B>>,
-    /// Times not beyond it are complete; `Some(0)` until first published.
-    pub upper: Frontier,
-}
-
-impl<B> Default for Chain<B> {
-    fn default() -> Self {
-        Chain {
-            batches: Vec::new(),
-            upper: Some(0),
-        }
-    }
-}
-
-impl<B> Clone for Chain<B> {
-    fn clone(&self) -> Self {
-        Chain {
-            batches: self.batches.clone(),
-            upper: self.upper,
-        }
-    }
 }
 
 /// What a reader sees of a point at one moment.
@@ -112,17 +76,11 @@ impl PointState {
     }
 
     /// The key a hold is kept under: its own.
-    #[cfg(not(feature = "mutation-point-frontiers"))]
-    fn key(&self, key: HoldKey) -> HoldKey {
-        key
-    }
-
-    /// The bug the seeds found: one standing hold per point, joined across
-    /// the collections that share it.
-    #[cfg(feature = "mutation-point-frontiers")]
     fn key(&self, key: HoldKey) -> HoldKey {
         match (key, self.target) {
-            (HoldKey::Peer(_), Some(target)) => HoldKey::Peer(target),
+            // The bug the seeds found: one standing hold per point, joined
+            // across the collections that share it.
+            (HoldKey::Peer(_), Some(target)) if mutation::POINT_FRONTIERS => HoldKey::Peer(target),
             _ => key,
         }
     }
@@ -187,8 +145,7 @@ impl Point {
         let mut state = self.lock();
         // The bug the seeds found: one writer frontier per point, and the
         // last collection the controller noted wins.
-        #[cfg(feature = "mutation-point-frontiers")]
-        if let Some(target) = state.target {
+        if let (true, Some(target)) = (mutation::POINT_FRONTIERS, state.target) {
             state.notes.insert(target, since);
             return;
         }
@@ -291,8 +248,9 @@ impl Registry {
             state.target = Some(id);
             state.target_live = true;
             state.notes.insert(id, as_of);
-            #[cfg(not(feature = "mutation-no-reserved-hold"))]
-            Point::reserve(&mut state, HoldKey::Peer(id), as_of);
+            if !mutation::NO_RESERVED_HOLD {
+                Point::reserve(&mut state, HoldKey::Peer(id), as_of);
+            }
         }
         Counters::bump(&self.counters.published);
         point
@@ -311,8 +269,7 @@ impl Registry {
     ) -> Option<Arc<Point>> {
         let mut slots = self.slots();
         let point = Arc::clone(point);
-        #[cfg(not(feature = "mutation-alias-overwrites"))]
-        if slots.contains_key(&(alias, worker)) {
+        if !mutation::ALIAS_OVERWRITES && slots.contains_key(&(alias, worker)) {
             return None;
         }
         slots.insert((alias, worker), Arc::clone(&point));
@@ -332,8 +289,7 @@ impl Registry {
 
     /// The point the writer's notes for (id, worker) go to.
     pub fn noted_point(&self, id: GlobalId, worker: usize) -> Option<Arc<Point>> {
-        #[cfg(feature = "mutation-process-wide-alias")]
-        {
+        if mutation::PROCESS_WIDE_ALIAS {
             // The bug the seeds found: the relation looked up without the
             // worker, so a worker that fell back notes the target instead.
             let target = self

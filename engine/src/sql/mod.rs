@@ -1,5 +1,5 @@
 //! The SQL front end: text to planned [`Statement`]s, resolved against a
-//! [`Catalog`]. Error strings are what a user sees after `error: `, modelled
+//! [`Resolver`]. Error strings are what a user sees after `error: `, modelled
 //! on the real system's texts.
 //!
 //! - `parse`: sqlparser plus Materialize's `AS OF` and `CREATE DEFAULT INDEX`.
@@ -16,7 +16,7 @@ mod tests;
 
 use sqlparser::ast::{Ident, ObjectName};
 
-use crate::plan::{Catalog, ObjectKind, Statement};
+use crate::plan::{ObjectKind, Resolver, Statement};
 use crate::repr::{Column, GlobalId};
 
 /// Plans one or more `;`-separated statements. All are parsed before any is
@@ -24,7 +24,7 @@ use crate::repr::{Column, GlobalId};
 /// planned against the same `catalog`: a caller whose statements depend on
 /// each other plans them one at a time. `DROP ... IF EXISTS` of a missing
 /// object and `CREATE ... IF NOT EXISTS` of an existing one plan to nothing.
-pub fn plan(sql: &str, catalog: &dyn Catalog) -> Result<Vec<Statement>, String> {
+pub fn plan(sql: &str, catalog: &dyn Resolver) -> Result<Vec<Statement>, String> {
     parse::parse(sql)?
         .into_iter()
         .filter_map(|parsed| statement::plan(parsed, catalog).transpose())
@@ -55,7 +55,7 @@ fn unknown(name: &str) -> String {
 }
 
 fn resolve(
-    catalog: &dyn Catalog,
+    catalog: &dyn Resolver,
     name: &ObjectName,
 ) -> Result<(String, GlobalId, ObjectKind), String> {
     let name = object_name(name)?;
@@ -75,7 +75,7 @@ fn kind_mismatch(name: &str, actual: ObjectKind, expected: &str) -> String {
 
 /// A relation to read from or index: a table, view or introspection relation.
 fn relation(
-    catalog: &dyn Catalog,
+    catalog: &dyn Resolver,
     name: &ObjectName,
 ) -> Result<(String, GlobalId, Vec<Column>), String> {
     let (name, id, kind) = resolve(catalog, name)?;
@@ -88,7 +88,7 @@ fn relation(
 
 /// An object that must be of `expected` kind (the target of a write or DROP).
 fn object_of_kind(
-    catalog: &dyn Catalog,
+    catalog: &dyn Resolver,
     name: &ObjectName,
     expected: ObjectKind,
 ) -> Result<GlobalId, String> {

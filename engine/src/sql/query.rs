@@ -11,7 +11,7 @@ use super::expr::{
     contains_aggregate, output_name, where_clause, ExprContext, Grouping, Scope, Typed,
 };
 use super::{ident, object_name, relation};
-use crate::plan::{BinaryOp, Catalog, Finishing, RelationPlan, ScalarExpr, SimpleSelect};
+use crate::plan::{BinaryOp, Finishing, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
 use crate::repr::Column;
 
 /// A planned SELECT.
@@ -23,7 +23,7 @@ pub(super) struct PlannedQuery {
     pub simple: Option<SimpleSelect>,
 }
 
-pub(super) fn plan_query(catalog: &dyn Catalog, q: &Query) -> Result<PlannedQuery, String> {
+pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQuery, String> {
     if q.with.is_some() {
         return Err("WITH is not supported".into());
     }
@@ -206,7 +206,7 @@ struct From {
     predicates: Vec<ScalarExpr>,
 }
 
-fn plan_from(catalog: &dyn Catalog, from: &[TableWithJoins]) -> Result<From, String> {
+fn plan_from(catalog: &dyn Resolver, from: &[TableWithJoins]) -> Result<From, String> {
     let mut out = From::default();
     for table in from {
         out.add(catalog, &table.relation)?;
@@ -243,7 +243,7 @@ fn join_condition(op: &JoinOperator) -> Result<Option<&Expr>, String> {
 }
 
 impl From {
-    fn add(&mut self, catalog: &dyn Catalog, factor: &TableFactor) -> Result<(), String> {
+    fn add(&mut self, catalog: &dyn Resolver, factor: &TableFactor) -> Result<(), String> {
         let TableFactor::Table {
             name,
             alias,

@@ -11,13 +11,13 @@ use super::expr::{where_clause, ExprContext, Scope, Typed};
 use super::parse::{Parsed, ParsedStatement};
 use super::query::{plan_query, PlannedQuery};
 use super::{check_unique_columns, ident, object_name, object_of_kind, relation, unknown};
-use crate::plan::{Catalog, ObjectKind, ScalarExpr, Statement};
+use crate::plan::{ObjectKind, Resolver, ScalarExpr, Statement};
 use crate::repr::{Column, Datum, GlobalId, ScalarType};
 
 /// Plans one statement; `None` when it has nothing to do (`IF [NOT] EXISTS`).
 pub(super) fn plan(
     parsed: ParsedStatement,
-    catalog: &dyn Catalog,
+    catalog: &dyn Resolver,
 ) -> Result<Option<Statement>, String> {
     let stmt = match parsed.stmt {
         Parsed::Ast(stmt) if matches!(*stmt, ast::Statement::Query(_)) => stmt,
@@ -60,7 +60,7 @@ pub(super) fn plan(
 
 /// The name of a new object; `None` if it exists and `IF NOT EXISTS` was given.
 fn new_name(
-    catalog: &dyn Catalog,
+    catalog: &dyn Resolver,
     name: &ObjectName,
     if_not_exists: bool,
 ) -> Result<Option<String>, String> {
@@ -89,7 +89,7 @@ fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     }
 }
 
-fn create_table(catalog: &dyn Catalog, t: &CreateTable) -> Result<Option<Statement>, String> {
+fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statement>, String> {
     if t.or_replace
         || t.temporary
         || t.query.is_some()
@@ -124,7 +124,7 @@ fn create_table(catalog: &dyn Catalog, t: &CreateTable) -> Result<Option<Stateme
 }
 
 /// A view's ORDER BY is ignored, as in the real system; its LIMIT is refused.
-fn create_view(catalog: &dyn Catalog, v: &CreateView) -> Result<Option<Statement>, String> {
+fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statement>, String> {
     if v.materialized {
         return Err("materialized views are not supported".into());
     }
@@ -147,7 +147,7 @@ fn create_view(catalog: &dyn Catalog, v: &CreateView) -> Result<Option<Statement
 }
 
 fn create_index_statement(
-    catalog: &dyn Catalog,
+    catalog: &dyn Resolver,
     i: &CreateIndex,
 ) -> Result<Option<Statement>, String> {
     if i.unique
@@ -188,7 +188,7 @@ fn create_index_statement(
 /// default: `<relation>_<keys>_idx`, or `<relation>_primary_idx` for a
 /// default index, with `1`, `2`, ... appended until the name is free.
 fn create_index(
-    catalog: &dyn Catalog,
+    catalog: &dyn Resolver,
     name: Option<&ObjectName>,
     on: &ObjectName,
     keys: Option<&[String]>,
@@ -244,7 +244,7 @@ fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
 }
 
 /// Rows are evaluated here: an evaluation error fails the statement.
-fn insert(catalog: &dyn Catalog, i: &Insert) -> Result<Statement, String> {
+fn insert(catalog: &dyn Resolver, i: &Insert) -> Result<Statement, String> {
     let TableObject::TableName(name) = &i.table else {
         return Err(format!("INSERT not supported: {i}"));
     };
@@ -308,7 +308,7 @@ fn insert(catalog: &dyn Catalog, i: &Insert) -> Result<Statement, String> {
 }
 
 /// The table an UPDATE or DELETE writes, and the scope its expressions see.
-fn target(catalog: &dyn Catalog, t: &TableWithJoins) -> Result<(GlobalId, Scope), String> {
+fn target(catalog: &dyn Resolver, t: &TableWithJoins) -> Result<(GlobalId, Scope), String> {
     let TableFactor::Table {
         name,
         alias,
@@ -336,7 +336,7 @@ fn predicates(scope: &Scope, selection: Option<&Expr>) -> Result<Vec<ScalarExpr>
     selection.map_or(Ok(vec![]), |e| where_clause(scope, e))
 }
 
-fn update(catalog: &dyn Catalog, u: &Update) -> Result<Statement, String> {
+fn update(catalog: &dyn Resolver, u: &Update) -> Result<Statement, String> {
     if u.from.is_some() || u.returning.is_some() || u.limit.is_some() || !u.order_by.is_empty() {
         return Err(format!("UPDATE not supported: {u}"));
     }
@@ -363,7 +363,7 @@ fn update(catalog: &dyn Catalog, u: &Update) -> Result<Statement, String> {
     })
 }
 
-fn delete(catalog: &dyn Catalog, d: &Delete) -> Result<Statement, String> {
+fn delete(catalog: &dyn Resolver, d: &Delete) -> Result<Statement, String> {
     let (FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from)) = &d.from;
     let [from] = from.as_slice() else {
         return Err(format!("DELETE not supported: {d}"));
@@ -377,7 +377,7 @@ fn delete(catalog: &dyn Catalog, d: &Delete) -> Result<Statement, String> {
 }
 
 fn drop(
-    catalog: &dyn Catalog,
+    catalog: &dyn Resolver,
     object_type: ObjectType,
     if_exists: bool,
     names: &[ObjectName],

@@ -2,7 +2,7 @@
 
 use super::plan;
 use crate::plan::{
-    Aggregate, AggregateFunc, BinaryOp, Catalog, Finishing, ObjectKind, RelationPlan, ScalarExpr,
+    Aggregate, AggregateFunc, BinaryOp, Finishing, ObjectKind, RelationPlan, Resolver, ScalarExpr,
     SimpleSelect, Statement, UnaryOp,
 };
 use crate::repr::{Column, Datum, GlobalId, ScalarType, Timestamp};
@@ -70,7 +70,7 @@ fn catalog() -> TestCatalog {
     ])
 }
 
-impl Catalog for TestCatalog {
+impl Resolver for TestCatalog {
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)> {
         let i = self
             .0

@@ -1,0 +1,224 @@
+//! An index's arrangements: the two differential traces (rows by key, errors
+//! by themselves) every index, table and transient result is kept in, and
+//! how they are built, imported and read.
+//!
+//! The batch types sit behind `Arc` (`Shared`) so the sharing registry can
+//! hand the very batches to the other runtime; everything that names them
+//! takes them from here.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use differential_dataflow::operators::arrange::TraceAgent;
+use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
+use differential_dataflow::trace::implementations::ord_neu::{OrdKeyBatch, OrdValBatch};
+use differential_dataflow::trace::implementations::spine_fueled::Spine;
+use differential_dataflow::trace::implementations::{KeyBatcher, ValBatcher, Vector};
+use differential_dataflow::trace::{Cursor, TraceReader};
+use differential_dataflow::VecCollection;
+use timely::progress::Antichain;
+
+use crate::render::{Errs, Oks};
+use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
+use crate::shared_batch::Shared;
+
+/// A frontier of one timestamp; `None` is the empty frontier.
+pub type Frontier = Option<Timestamp>;
+
+/// The meet of two frontiers of a total order.
+pub fn meet(a: Frontier, b: Frontier) -> Frontier {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+pub type OksBatch = OrdValBatch<Vector<((Row, Row), Timestamp, Diff)>>;
+pub type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
+/// Rows arranged by key, the value being the whole row; batches behind `Arc`.
+pub type OksTrace = TraceAgent<Spine<Shared<OksBatch>>>;
+/// Errors arranged by themselves; batches behind `Arc`.
+pub type ErrsTrace = TraceAgent<Spine<Shared<ErrsBatch>>>;
+
+/// The two traces of an index.
+#[derive(Clone)]
+pub struct IndexTraces {
+    pub oks: OksTrace,
+    pub errs: ErrsTrace,
+}
+
+impl IndexTraces {
+    /// Sets logical and physical compaction of both handles to `since`.
+    pub fn allow_compaction(&mut self, since: Timestamp) {
+        self.compact_to(Some(since));
+    }
+
+    /// As `allow_compaction`, to a frontier that may be empty.
+    pub fn compact_to(&mut self, since: Frontier) {
+        let frontier: Antichain<Timestamp> = since.into_iter().collect();
+        self.oks.set_logical_compaction(frontier.borrow());
+        self.oks.set_physical_compaction(frontier.borrow());
+        self.errs.set_logical_compaction(frontier.borrow());
+        self.errs.set_physical_compaction(frontier.borrow());
+    }
+
+    /// The lesser of the two traces' uppers (`None`: the empty frontier).
+    pub fn upper(&mut self) -> Frontier {
+        meet(upper_of(&mut self.oks), upper_of(&mut self.errs))
+    }
+
+    /// This handle's logical compaction frontier.
+    pub fn since(&mut self) -> Option<Timestamp> {
+        self.oks.get_logical_compaction().first().copied()
+    }
+
+    /// Both handles' batches and uppers, as a reader elsewhere sees them.
+    pub fn chains(&mut self) -> (Chain<OksBatch>, Chain<ErrsBatch>) {
+        let oks = Chain {
+            batches: all_batches(&mut self.oks),
+            upper: upper_of(&mut self.oks),
+        };
+        let errs = Chain {
+            batches: all_batches(&mut self.errs),
+            upper: upper_of(&mut self.errs),
+        };
+        (oks, errs)
+    }
+
+    /// Whether both handles refer to the same traces as `other`'s.
+    pub fn same_traces(&self, other: &IndexTraces) -> bool {
+        Rc::ptr_eq(
+            &self.oks.trace_box_unstable(),
+            &other.oks.trace_box_unstable(),
+        )
+    }
+}
+
+/// The batches a publisher currently holds for one of its traces.
+pub struct Chain<B> {
+    pub batches: Vec<Shared<B>>,
+    /// Times not beyond it are complete; `Some(0)` until first published.
+    pub upper: Frontier,
+}
+
+impl<B> Default for Chain<B> {
+    fn default() -> Self {
+        Chain {
+            batches: Vec::new(),
+            upper: Some(0),
+        }
+    }
+}
+
+impl<B> Clone for Chain<B> {
+    fn clone(&self) -> Self {
+        Chain {
+            batches: self.batches.clone(),
+            upper: self.upper,
+        }
+    }
+}
+
+/// Imports a trace this worker maintains, at `since`, as rows and errors.
+pub fn import_local<'s>(
+    scope: timely::dataflow::Scope<'s, Timestamp>,
+    id: GlobalId,
+    traces: &mut IndexTraces,
+    since: &Antichain<Timestamp>,
+) -> (Oks<'s>, Errs<'s>) {
+    let (oks, _) = traces.oks.import_frontier_core(
+        scope,
+        &format!("Import {id} oks"),
+        since.clone(),
+        Antichain::new(),
+    );
+    let (errs, _) = traces.errs.import_frontier_core(
+        scope,
+        &format!("Import {id} errs"),
+        since.clone(),
+        Antichain::new(),
+    );
+    (
+        oks.as_collection(|_key: &Row, row: &Row| row.clone()),
+        errs.as_collection(|err: &DataflowError, _: &()| err.clone()),
+    )
+}
+
+/// Arranges keyed rows and errors into the two traces of an index.
+pub fn arrange<'s>(
+    rows: VecCollection<'s, Timestamp, (Row, Row), Diff>,
+    errs: Errs<'s>,
+) -> IndexTraces {
+    let oks = rows.arrange_named::<ValBatcher<Row, Row, Timestamp, Diff>, Spine<Shared<OksBatch>>>(
+        "ArrangeBy[oks]",
+        ValBatcher::new,
+    );
+    let errs = errs
+        .map(|e| (e, ()))
+        .arrange_named::<KeyBatcher<DataflowError, Timestamp, Diff>, Spine<Shared<ErrsBatch>>>(
+            "ArrangeBy[errs]",
+            KeyBatcher::new,
+        );
+    IndexTraces {
+        oks: oks.trace,
+        errs: errs.trace,
+    }
+}
+
+/// The upper of `trace` (`None`: the empty frontier).
+pub fn upper_of<Tr: TraceReader<Time = Timestamp>>(trace: &mut Tr) -> Frontier {
+    let mut upper = Antichain::new();
+    trace.read_upper(&mut upper);
+    upper.first().copied()
+}
+
+/// Every batch `trace` holds (clones of the spine's own `Rc`s or `Arc`s).
+pub fn all_batches<Tr: TraceReader>(trace: &mut Tr) -> Vec<Tr::Batch> {
+    trace
+        .batches_through(Antichain::new().borrow())
+        .expect("a trace hands out all of its batches")
+}
+
+/// A cursor over every batch `trace` holds, and the batches it reads.
+pub fn cursor_of<Tr>(
+    trace: &mut Tr,
+) -> (CursorList<<Tr::Batch as Navigable>::Cursor>, Vec<Tr::Batch>)
+where
+    Tr: TraceReader,
+    Tr::Batch: Navigable,
+{
+    cursor_list(all_batches(trace))
+}
+
+/// Updates in `trace` once times are advanced to `since` and consolidated.
+pub fn records_at(trace: &mut OksTrace, since: Option<Timestamp>) -> i64 {
+    let since = since.unwrap_or(Timestamp::MAX);
+    let (mut cursor, storage) = cursor_of(trace);
+    let mut records = 0;
+    while cursor.key_valid(&storage) {
+        while cursor.val_valid(&storage) {
+            let mut times: BTreeMap<Timestamp, Diff> = BTreeMap::new();
+            cursor.map_times(&storage, |t, r| {
+                *times.entry((*t).max(since)).or_insert(0) += *r;
+            });
+            records += times.values().filter(|d| **d != 0).count() as i64;
+            cursor.step_val(&storage);
+        }
+        cursor.step_key(&storage);
+    }
+    records
+}
+
+/// The net multiplicity of all errors in `trace`.
+pub fn net_errors(trace: &mut ErrsTrace) -> i64 {
+    let (mut cursor, storage) = cursor_of(trace);
+    let mut total = 0;
+    while cursor.key_valid(&storage) {
+        while cursor.val_valid(&storage) {
+            cursor.map_times(&storage, |_t, r| total += *r);
+            cursor.step_val(&storage);
+        }
+        cursor.step_key(&storage);
+    }
+    total
+}
