@@ -14,8 +14,11 @@ use timely::progress::Antichain;
 use timely::worker::Worker;
 
 use crate::arrangement::{self, arrange, Frontier, IndexTraces};
-use crate::peek::{self, IndexHandle, PeekRequest, PeekResponse};
-use crate::plan::RelationPlan;
+use crate::peek::{self, IndexHandle};
+use crate::protocol::{
+    Board, Command, Context, DataflowDesc, ExportReport, Import, PeekRequest, PeekResponse,
+    PeekTarget, Reply, RuntimeRole, WorkerReport,
+};
 use crate::publication::{Peer, Publication};
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
@@ -54,49 +57,6 @@ pub struct Table {
     pub traces: IndexTraces,
 }
 
-/// What a runtime does in its process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RuntimeRole {
-    /// Sharing off: everything, publishing nothing.
-    Solo,
-    /// Maintains tables and indexes, keeps logging, publishes every one.
-    Maintenance,
-    /// Serves reads through what maintenance publishes; keeps nothing itself.
-    Interactive,
-}
-
-/// What every worker of a runtime shares with the coordinator.
-#[derive(Clone)]
-pub struct Context {
-    pub role: RuntimeRole,
-    /// Where stepping workers leave the frontiers a pending peek waits on.
-    pub board: Arc<Mutex<peek::Board>>,
-    /// The process's sharing registry (Solo only counts its reads there).
-    pub registry: Arc<Registry>,
-}
-
-/// Where a dataflow reads a relation from.
-#[derive(Clone, Debug)]
-pub enum Import {
-    /// A table's contents.
-    Table(GlobalId),
-    /// An index's oks and errs, imported as collections.
-    Index(GlobalId),
-    /// Literal rows (introspection relations, evaluated by the coordinator).
-    Constant(Vec<Row>),
-}
-
-/// A dataflow to build: what it reads, what it computes, when from.
-#[derive(Clone, Debug)]
-pub struct DataflowDesc {
-    pub id: u64,
-    pub name: String,
-    pub as_of: Timestamp,
-    /// Relation id -> where to read it, and its arity.
-    pub imports: BTreeMap<GlobalId, (Import, usize)>,
-    pub plan: RelationPlan,
-}
-
 /// The per-worker state behind every command.
 pub struct ComputeState {
     pub worker: usize,
@@ -107,7 +67,7 @@ pub struct ComputeState {
     pub transients: BTreeMap<u64, (IndexTraces, Rc<LiveDataflow>)>,
     pub dataflows: Vec<Rc<LiveDataflow>>,
     pub peeks: BTreeMap<u64, peek::Pending>,
-    pub board: Arc<Mutex<peek::Board>>,
+    pub board: Arc<Mutex<Board>>,
     pub role: RuntimeRole,
     pub registry: Arc<Registry>,
     /// Maintenance: what this worker publishes, by the id that created it.
@@ -118,45 +78,8 @@ pub struct ComputeState {
     pub peers: BTreeMap<GlobalId, Peer>,
 }
 
-/// Replies from workers to the coordinator.
-pub enum Reply {
-    Peek {
-        peek: u64,
-        worker: usize,
-        response: PeekResponse,
-    },
-    Report {
-        request: u64,
-        report: WorkerReport,
-    },
-}
-
-/// What introspection needs from one worker.
-#[derive(Clone, Debug, Default)]
-pub struct WorkerReport {
-    pub worker: usize,
-    pub exports: Vec<ExportReport>,
-    /// Catalog dataflow ids and names of dataflows with operators.
-    pub dataflows: Vec<(u64, String)>,
-}
-
-#[derive(Clone, Debug)]
-pub struct ExportReport {
-    pub id: GlobalId,
-    pub dataflow_id: u64,
-    /// Effective frontiers of the trace: the meet of every handle's since.
-    pub since: Option<Timestamp>,
-    pub upper: Option<Timestamp>,
-    /// Updates in the oks trace, consolidated at its since.
-    pub records: i64,
-    /// Net multiplicity of the errs trace.
-    pub errors: i64,
-    /// Whether the export logs error counts itself: it maintains its errs,
-    /// or the export that did was dropped and it is the first left holding them.
-    pub logs_errors: bool,
-}
-
 impl WorkerLogic for ComputeState {
+    type Command = Command;
     type Reply = Reply;
     type Shared = Context;
 
@@ -175,6 +98,30 @@ impl WorkerLogic for ComputeState {
             publications: BTreeMap::new(),
             published_as: BTreeMap::new(),
             peers: BTreeMap::new(),
+        }
+    }
+
+    fn handle(&mut self, worker: &mut Worker, command: Command) {
+        match command {
+            Command::CreateTable { id, now } => self.create_table(worker, id, now),
+            Command::Write { table, updates } => self.write(table, updates),
+            Command::AdvanceTables { upper } => self.advance_tables(upper),
+            Command::CreateIndex { id, desc, key } => self.create_index(worker, id, desc, key),
+            Command::Reexport {
+                id,
+                target,
+                dataflow_id,
+                as_of,
+            } => self.reexport(id, target, dataflow_id, as_of),
+            Command::DropExport { id } => self.drop_export(worker, id),
+            Command::DropTable { id } => self.drop_table(id),
+            Command::Peer { id, as_of } => self.peer(id, as_of),
+            Command::DropPeer { id } => self.drop_peer(id),
+            Command::CreateTransient { peek, desc } => self.create_transient(worker, peek, desc),
+            Command::Peek(request) => self.peek(request),
+            Command::CancelPeek { peek } => self.cancel_peek(worker, peek),
+            Command::AllowCompaction { id, since } => self.allow_compaction(id, since),
+            Command::Report { request } => self.report(request),
         }
     }
 
@@ -418,14 +365,14 @@ impl ComputeState {
 
     /// Registers a peek; it is answered by `process_peeks` once readable.
     pub fn peek(&mut self, request: PeekRequest) {
-        let handle = match request.transient {
-            true => self
+        let handle = match request.target {
+            PeekTarget::Transient => self
                 .transients
                 .get(&request.id)
                 .map(|(t, _)| IndexHandle::Local(Box::new(t.clone()))),
-            false => match self.exports.get(&request.target) {
+            PeekTarget::Index(target) => match self.exports.get(&target) {
                 Some(export) => Some(IndexHandle::Local(Box::new(export.traces.clone()))),
-                None => self.peers.get(&request.target).map(|peer| {
+                None => self.peers.get(&target).map(|peer| {
                     let reader = Reader::new(Arc::clone(&peer.point), self.registry.reader_id());
                     IndexHandle::Shared(SharedIndex::new(reader, peer.since, request.time))
                 }),
@@ -471,11 +418,11 @@ impl ComputeState {
         for (id, response) in answered {
             let pending = self.peeks.remove(&id).expect("answered");
             let counters = &self.registry.counters;
-            match (&pending.handle, pending.request.transient) {
+            match (&pending.handle, pending.request.target) {
                 // A transient's reads were counted per import.
-                (_, true) => {}
-                (IndexHandle::Local(_), false) => Counters::bump(&counters.local_reads),
-                (IndexHandle::Shared(_), false) => Counters::bump(&counters.shared_reads),
+                (_, PeekTarget::Transient) => {}
+                (IndexHandle::Local(_), _) => Counters::bump(&counters.local_reads),
+                (IndexHandle::Shared(_), _) => Counters::bump(&counters.shared_reads),
             }
             self.replies.send(Reply::Peek {
                 peek: id,

@@ -6,12 +6,14 @@ use std::sync::{Arc, Mutex};
 
 use crate::builtin::Relation;
 use crate::catalog::{Catalog, Detail, Entry, IndexDetail};
-use crate::compute::{
-    ComputeState, Context, DataflowDesc, Import, Reply, RuntimeRole, WorkerReport,
-};
+use crate::compute::ComputeState;
 use crate::introspection;
-use crate::peek::{self, Board, PeekRequest, PeekResponse};
+use crate::peek;
 use crate::plan::{Finishing, RelationPlan, SimpleSelect, Statement};
+use crate::protocol::{
+    Board, Command, Context, DataflowDesc, Import, PeekRequest, PeekResponse, PeekTarget, Reply,
+    RuntimeRole, WorkerReport,
+};
 use crate::render::passes;
 use crate::repr::{Diff, GlobalId, Row, Timestamp};
 use crate::runtime::Runtime;
@@ -31,14 +33,13 @@ struct RuntimeHandle {
 /// A peek the coordinator is waiting on.
 struct PeekState {
     runtime: usize,
-    target: GlobalId,
+    target: PeekTarget,
     time: Timestamp,
     responses: BTreeMap<usize, PeekResponse>,
     /// Collections held at `time` while the peek is outstanding.
     holds: Vec<GlobalId>,
     /// Applied to the rows once every worker answered.
     finishing: Finishing,
-    transient: bool,
 }
 
 /// The engine: a catalog, a clock, the runtimes and their scheduler.
@@ -121,7 +122,7 @@ impl Engine {
         if let Some(peer) = self.peer() {
             self.runtimes[peer]
                 .runtime
-                .broadcast(|_| Box::new(move |_, s| s.peer(id, as_of)));
+                .broadcast(Command::Peer { id, as_of });
         }
     }
 
@@ -330,7 +331,7 @@ impl Engine {
                 let now = self.now;
                 self.runtimes[self.maintenance()]
                     .runtime
-                    .broadcast(|_| Box::new(move |w, s| s.create_table(w, id, now)));
+                    .broadcast(Command::CreateTable { id, now });
                 self.announce(id, now);
                 self.catalog.insert(Entry {
                     id,
@@ -425,7 +426,7 @@ impl Engine {
         }
         self.runtimes[self.maintenance()]
             .runtime
-            .command(0, Box::new(move |_, s| s.write(table, updates)));
+            .command(0, Command::Write { table, updates });
         self.advance_clock();
     }
 
@@ -435,7 +436,7 @@ impl Engine {
         let upper = self.now + 1;
         self.runtimes[self.maintenance()]
             .runtime
-            .broadcast(|_| Box::new(move |_, s| s.advance_tables(upper)));
+            .broadcast(Command::AdvanceTables { upper });
         self.settle();
     }
 
@@ -453,9 +454,14 @@ impl Engine {
         let maintenance = self.maintenance();
         let (imports, reexport_of) = match target {
             Some(target) => {
-                self.runtimes[maintenance].runtime.broadcast(|_| {
-                    Box::new(move |_, s| s.reexport(id, target, dataflow_id, as_of))
-                });
+                self.runtimes[maintenance]
+                    .runtime
+                    .broadcast(Command::Reexport {
+                        id,
+                        target,
+                        dataflow_id,
+                        as_of,
+                    });
                 (vec![target], Some(target))
             }
             None => {
@@ -469,12 +475,13 @@ impl Engine {
                     Err(e) => return Outcome::Error(e),
                 };
                 let imports = desc.imports.keys().copied().collect();
-                let key2 = key.clone();
-                self.runtimes[maintenance].runtime.broadcast(|_| {
-                    let desc = desc.clone();
-                    let key = key2.clone();
-                    Box::new(move |w, s| s.create_index(w, id, desc, key))
-                });
+                self.runtimes[maintenance]
+                    .runtime
+                    .broadcast(Command::CreateIndex {
+                        id,
+                        desc,
+                        key: key.clone(),
+                    });
                 (imports, None)
             }
         };
@@ -527,18 +534,18 @@ impl Engine {
         let maintenance = &self.runtimes[self.maintenance()].runtime;
         match entry.detail {
             Detail::Index(_) => {
-                maintenance.broadcast(|_| Box::new(move |w, s| s.drop_export(w, id)));
+                maintenance.broadcast(Command::DropExport { id });
             }
             Detail::Table => {
                 self.table_rows.remove(&id);
-                maintenance.broadcast(|_| Box::new(move |_, s| s.drop_table(id)));
+                maintenance.broadcast(Command::DropTable { id });
             }
             Detail::View { .. } => {}
         }
         if let (Some(peer), false) = (self.peer(), matches!(entry.detail, Detail::View { .. })) {
             self.runtimes[peer]
                 .runtime
-                .broadcast(|_| Box::new(move |_, s| s.drop_peer(id)));
+                .broadcast(Command::DropPeer { id });
         }
         self.settle();
         Outcome::Ok
@@ -589,14 +596,15 @@ impl Engine {
             .filter(|(_, (import, _))| !matches!(import, Import::Constant(_)))
             .map(|(id, _)| *id)
             .collect();
-        self.runtimes[runtime].runtime.broadcast(|_| {
-            let desc = desc.clone();
-            Box::new(move |w, s| s.create_transient(w, peek_id, desc))
-        });
+        self.runtimes[runtime]
+            .runtime
+            .broadcast(Command::CreateTransient {
+                peek: peek_id,
+                desc,
+            });
         let request = PeekRequest {
             id: peek_id,
-            target: GlobalId(0),
-            transient: true,
+            target: PeekTarget::Transient,
             time,
             predicates: Vec::new(),
             key: None,
@@ -639,8 +647,7 @@ impl Engine {
         let id = self.next_request;
         let request = PeekRequest {
             id,
-            target: index,
-            transient: false,
+            target: PeekTarget::Index(index),
             time,
             predicates,
             key,
@@ -667,13 +674,11 @@ impl Engine {
                 responses: BTreeMap::new(),
                 holds,
                 finishing,
-                transient: request.transient,
             },
         );
-        self.runtimes[runtime].runtime.broadcast(|_| {
-            let request = request.clone();
-            Box::new(move |_, s| s.peek(request))
-        });
+        self.runtimes[runtime]
+            .runtime
+            .broadcast(Command::Peek(request));
     }
 
     /// The peek's outcome if every worker answered, else its diagnosis.
@@ -700,21 +705,20 @@ impl Engine {
     fn release_peek(&mut self, peek: u64, state: &PeekState) {
         let handle = &self.runtimes[state.runtime];
         handle.board.lock().expect("board").forget(peek);
-        handle
-            .runtime
-            .broadcast(|_| Box::new(move |w, s| s.cancel_peek(w, peek)));
+        handle.runtime.broadcast(Command::CancelPeek { peek });
     }
 
     fn diagnose(&self, peek: u64) -> String {
         let state = &self.peeks[&peek];
-        let what = if state.transient {
-            "transient dataflow".to_string()
-        } else {
-            let name = self
-                .catalog
-                .get(state.target)
-                .map_or("?".into(), |e| e.name.clone());
-            format!("{name} ({})", state.target)
+        let what = match state.target {
+            PeekTarget::Transient => "transient dataflow".to_string(),
+            PeekTarget::Index(target) => {
+                let name = self
+                    .catalog
+                    .get(target)
+                    .map_or("?".into(), |e| e.name.clone());
+                format!("{name} ({target})")
+            }
         };
         let board = self.runtimes[state.runtime].board.lock().expect("board");
         // Workers in the same state are named together, and all of them as
@@ -766,7 +770,7 @@ impl Engine {
         let runtime = self.maintenance();
         self.runtimes[runtime]
             .runtime
-            .broadcast(|_| Box::new(move |_, s| s.report(request)));
+            .broadcast(Command::Report { request });
         self.settle();
         let reported = self.reports.get(&request).cloned().unwrap_or_default();
         if reported.len() < self.config.workers {
@@ -945,7 +949,7 @@ impl Engine {
         for handle in &self.runtimes {
             handle
                 .runtime
-                .broadcast(|_| Box::new(move |_, s| s.allow_compaction(id, since)));
+                .broadcast(Command::AllowCompaction { id, since });
         }
     }
 

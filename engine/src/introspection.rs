@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::builtin::Relation;
 use crate::catalog::{Catalog, Detail};
-use crate::compute::WorkerReport;
+use crate::protocol::WorkerReport;
 use crate::repr::{Datum, GlobalId, Row};
 
 /// The relation's rows, given the logging runtime's worker reports.

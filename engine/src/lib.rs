@@ -14,6 +14,7 @@ mod introspection;
 mod mutation;
 mod peek;
 pub mod plan;
+mod protocol;
 mod publication;
 mod render;
 pub mod repr;

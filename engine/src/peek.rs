@@ -3,65 +3,15 @@
 //! uppers are strictly beyond its time; then it fails if the since is beyond
 //! its time; then it returns the smallest positive error, or else the rows.
 
-use std::collections::BTreeMap;
-
 use differential_dataflow::trace::cursor::cursor_list;
 use differential_dataflow::trace::{Cursor, TraceReader};
 use timely::progress::Antichain;
 
 use crate::arrangement::{upper_of, Chain, ErrsBatch, IndexTraces, OksBatch};
-use crate::plan::ScalarExpr;
+use crate::protocol::{Frontiers, PeekRequest, PeekResponse};
 use crate::render::passes;
-use crate::repr::{Diff, GlobalId, Row, Timestamp};
+use crate::repr::{Row, Timestamp};
 use crate::shared_import::SharedIndex;
-
-/// A peek as sent to every worker.
-#[derive(Clone, Debug)]
-pub struct PeekRequest {
-    pub id: u64,
-    /// The index read, or the relation a transient dataflow computes.
-    pub target: GlobalId,
-    /// Whether the peek reads the transient dataflow built for it.
-    pub transient: bool,
-    pub time: Timestamp,
-    /// Applied to each row read (a fast-path `WHERE`).
-    pub predicates: Vec<ScalarExpr>,
-    /// The one key to read, when the predicates pin it to literals.
-    pub key: Option<Row>,
-}
-
-/// One worker's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PeekResponse {
-    Rows(Vec<(Row, Diff)>),
-    Error(String),
-}
-
-/// The frontiers a waiting peek sees, for its diagnosis.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Frontiers {
-    pub since: Option<Timestamp>,
-    pub oks_upper: Option<Timestamp>,
-    pub errs_upper: Option<Timestamp>,
-}
-
-/// Frontiers last seen by each worker for each waiting peek.
-#[derive(Default)]
-pub struct Board {
-    seen: BTreeMap<(u64, usize), Frontiers>,
-}
-
-impl Board {
-    pub fn note(&mut self, peek: u64, worker: usize, frontiers: Frontiers) {
-        self.seen.insert((peek, worker), frontiers);
-    }
-    pub fn get(&self, peek: u64, worker: usize) -> Option<&Frontiers> {
-        self.seen.get(&(peek, worker))
-    }
-    pub fn forget(&mut self, peek: u64) {
-        self.seen.retain(|(p, _), _| *p != peek);
-    }
-}
 
 /// An index as a worker reads it: traces it maintains, or a point the
 /// other runtime publishes. Both hand out the same `Arc` batches.

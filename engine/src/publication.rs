@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::arrangement::{Frontier, IndexTraces};
-use crate::compute::{ComputeState, RuntimeRole};
+use crate::compute::ComputeState;
+use crate::protocol::RuntimeRole;
 use crate::repr::{GlobalId, Timestamp};
 use crate::shared_batch::Shared;
 use crate::sharing::{HoldKey, Point};

@@ -4,8 +4,8 @@
 //!
 //! Each worker owns a `State` built on its own thread (it holds `Rc`s and
 //! trace handles that never cross threads). The coordinator sends commands,
-//! boxed closures that the worker queues and runs at the start of its next
-//! step, and learns whether the step did any work, which is how quiescence
+//! values of the logic's own command type that the worker queues and hands
+//! to its logic at the start of its next step, and learns whether the step did any work, which is how quiescence
 //! is detected without a wall clock.
 
 use std::cell::Cell;
@@ -17,11 +17,8 @@ use timely::logging::{StartStop, TimelyEvent, TimelyEventBuilder};
 use timely::worker::Worker;
 use timely::WorkerConfig;
 
-/// Work for one worker, run on its thread with its timely worker and state.
-pub type Command<S> = Box<dyn FnOnce(&mut Worker, &mut S) + Send>;
-
-enum ToWorker<S> {
-    Command(Command<S>),
+enum ToWorker<C> {
+    Command(C),
     Step,
 }
 
@@ -37,11 +34,16 @@ pub enum FromWorker<R> {
 
 /// Per-worker logic the runtime calls around each step.
 pub trait WorkerLogic: 'static {
+    /// What the coordinator asks of a worker: plain data, so a command can
+    /// be logged, compared and sent to every worker alike.
+    type Command: Send + 'static;
     type Reply: Send + 'static;
     /// State every worker of the runtime shares with the coordinator.
     type Shared: Clone + Send + Sync + 'static;
     /// Called on the worker thread once, before any command.
     fn new(worker: &mut Worker, replies: ReplySender<Self::Reply>, shared: Self::Shared) -> Self;
+    /// Carries out one command, on the worker thread, before the step.
+    fn handle(&mut self, worker: &mut Worker, command: Self::Command);
     /// Called after every step (answering peeks, publishing frontiers).
     /// Returns whether it did anything that counts as activity.
     fn after_step(&mut self, worker: &mut Worker) -> bool;
@@ -62,7 +64,7 @@ impl<R> ReplySender<R> {
 
 /// A running timely instance with `workers` stepped threads.
 pub struct Runtime<S: WorkerLogic> {
-    senders: Vec<Sender<ToWorker<S>>>,
+    senders: Vec<Sender<ToWorker<S::Command>>>,
     replies: Receiver<FromWorker<S::Reply>>,
     guards: Option<timely::communication::WorkerGuards<()>>,
 }
@@ -73,7 +75,7 @@ impl<S: WorkerLogic> Runtime<S> {
         let mut senders = Vec::with_capacity(workers);
         let mut inboxes = Vec::with_capacity(workers);
         for _ in 0..workers {
-            let (tx, rx) = channel::<ToWorker<S>>();
+            let (tx, rx) = channel::<ToWorker<S::Command>>();
             senders.push(tx);
             inboxes.push(Mutex::new(Some((rx, reply_tx.clone()))));
         }
@@ -104,16 +106,19 @@ impl<S: WorkerLogic> Runtime<S> {
     }
 
     /// Queues `command` on `worker`; it runs at that worker's next step.
-    pub fn command(&self, worker: usize, command: Command<S>) {
+    pub fn command(&self, worker: usize, command: S::Command) {
         self.senders[worker]
             .send(ToWorker::Command(command))
             .expect("worker alive");
     }
 
-    /// Queues a command built per worker on every worker.
-    pub fn broadcast(&self, mut command: impl FnMut(usize) -> Command<S>) {
+    /// Queues `command` on every worker.
+    pub fn broadcast(&self, command: S::Command)
+    where
+        S::Command: Clone,
+    {
         for worker in 0..self.workers() {
-            self.command(worker, command(worker));
+            self.command(worker, command.clone());
         }
     }
 
@@ -148,7 +153,7 @@ impl<S: WorkerLogic> Drop for Runtime<S> {
 
 fn run_worker<S: WorkerLogic>(
     worker: &mut Worker,
-    inbox: Receiver<ToWorker<S>>,
+    inbox: Receiver<ToWorker<S::Command>>,
     replies: Sender<FromWorker<S::Reply>>,
     shared: S::Shared,
 ) {
@@ -177,7 +182,7 @@ fn run_worker<S: WorkerLogic>(
         },
         shared,
     );
-    let mut queued: Vec<Command<S>> = Vec::new();
+    let mut queued: Vec<S::Command> = Vec::new();
     while let Ok(message) = inbox.recv() {
         match message {
             ToWorker::Command(command) => queued.push(command),
@@ -185,7 +190,7 @@ fn run_worker<S: WorkerLogic>(
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let ran_commands = !queued.is_empty();
                     for command in queued.drain(..) {
-                        command(worker, &mut state);
+                        state.handle(worker, command);
                     }
                     let before = scheduled.get();
                     worker.step();
@@ -246,7 +251,40 @@ mod tests {
         index: usize,
     }
 
+    /// What the tests ask of a worker.
+    #[derive(Clone)]
+    enum Do {
+        /// Builds a dataflow that exchanges and counts what arrives.
+        Build,
+        /// As `Build`, but the worker of index 0 panics building its half.
+        BuildPanickingOnWorker0,
+        /// Introduces the values 0..100 at time 0.
+        Insert,
+        /// Closes time 0.
+        Close,
+        /// Replies with how many values reached this worker.
+        Report,
+        Panic,
+    }
+
+    impl Counting {
+        /// Builds the counting dataflow; `panic_on_0`: worker 0 panics
+        /// half-way, as an assertion in a render would.
+        fn build(&mut self, worker: &mut Worker, panic_on_0: bool) {
+            let seen = Rc::clone(&self.seen);
+            let index = worker.index();
+            let input = worker.dataflow::<u64, _, _>(|scope| {
+                assert!(!panic_on_0 || index != 0, "boom");
+                let (input, data) = scope.new_collection::<u64, i64>();
+                data.consolidate().inspect(move |_| *seen.borrow_mut() += 1);
+                input
+            });
+            self.input = Some(input);
+        }
+    }
+
     impl WorkerLogic for Counting {
+        type Command = Do;
         type Reply = (usize, u64);
         type Shared = ();
         fn new(worker: &mut Worker, replies: ReplySender<Self::Reply>, _: ()) -> Self {
@@ -255,6 +293,25 @@ mod tests {
                 seen: Rc::new(RefCell::new(0)),
                 replies,
                 index: worker.index(),
+            }
+        }
+        fn handle(&mut self, worker: &mut Worker, command: Do) {
+            match command {
+                Do::Build => self.build(worker, false),
+                Do::BuildPanickingOnWorker0 => self.build(worker, true),
+                Do::Insert => {
+                    let input = self.input.as_mut().unwrap();
+                    for v in 0..100 {
+                        input.update(v, 1);
+                    }
+                }
+                Do::Close => {
+                    let input = self.input.as_mut().unwrap();
+                    input.advance_to(1);
+                    input.flush();
+                }
+                Do::Report => self.replies.send((self.index, *self.seen.borrow())),
+                Do::Panic => panic!("boom"),
             }
         }
         fn after_step(&mut self, _worker: &mut Worker) -> bool {
@@ -281,43 +338,15 @@ mod tests {
     #[test]
     fn messages_cross_workers_only_when_stepped_and_quiescence_is_found() {
         let runtime = Runtime::<Counting>::new(2, ());
-        runtime.broadcast(|_| {
-            Box::new(|worker, state: &mut Counting| {
-                let seen = Rc::clone(&state.seen);
-                let input = worker.dataflow::<u64, _, _>(|scope| {
-                    let (input, data) = scope.new_collection::<u64, i64>();
-                    data.consolidate().inspect(move |_| *seen.borrow_mut() += 1);
-                    input
-                });
-                state.input = Some(input);
-            })
-        });
+        runtime.broadcast(Do::Build);
         quiesce(&runtime);
         // Worker 0 introduces every value; the exchange by value spreads them.
-        runtime.command(
-            0,
-            Box::new(|_, state: &mut Counting| {
-                let input = state.input.as_mut().unwrap();
-                for v in 0..100 {
-                    input.update(v, 1);
-                }
-            }),
-        );
+        runtime.command(0, Do::Insert);
         // Every worker closes time 0, or nothing downstream completes it.
-        runtime.broadcast(|_| {
-            Box::new(|_, state: &mut Counting| {
-                let input = state.input.as_mut().unwrap();
-                input.advance_to(1);
-                input.flush();
-            })
-        });
+        runtime.broadcast(Do::Close);
         let steps = quiesce(&runtime);
         assert!(steps > 2, "the data needed steps to flow");
-        runtime.broadcast(|_| {
-            Box::new(|_, state: &mut Counting| {
-                state.replies.send((state.index, *state.seen.borrow()))
-            })
-        });
+        runtime.broadcast(Do::Report);
         let mut seen = Vec::new();
         for w in 0..2 {
             runtime.step(w, |r| seen.push(r));
@@ -337,32 +366,11 @@ mod tests {
         let (done, finished) = channel();
         std::thread::spawn(move || {
             let runtime = Runtime::<Counting>::new(2, ());
-            runtime.broadcast(|_| {
-                Box::new(|worker, state: &mut Counting| {
-                    let input = worker.dataflow::<u64, _, _>(|scope| {
-                        let (input, data) = scope.new_collection::<u64, i64>();
-                        data.consolidate();
-                        input
-                    });
-                    state.input = Some(input);
-                })
-            });
+            runtime.broadcast(Do::Build);
             quiesce(&runtime);
             // Worker 1 builds a dataflow that exchanges with worker 0, which
-            // panics building its half, as an assertion in a render would:
-            // worker 1's dataflow can never complete.
-            runtime.broadcast(|_| {
-                Box::new(|worker, state: &mut Counting| {
-                    let index = worker.index();
-                    let input = worker.dataflow::<u64, _, _>(|scope| {
-                        assert_eq!(index, 1, "boom");
-                        let (input, data) = scope.new_collection::<u64, i64>();
-                        data.consolidate();
-                        input
-                    });
-                    state.input = Some(input);
-                })
-            });
+            // panics building its half: worker 1's dataflow can never complete.
+            runtime.broadcast(Do::BuildPanickingOnWorker0);
             runtime.step(1, |_| {});
             let caught =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| runtime.step(0, |_| {})));
@@ -378,7 +386,7 @@ mod tests {
     #[test]
     fn a_worker_panic_reaches_the_coordinator() {
         let runtime = Runtime::<Counting>::new(1, ());
-        runtime.command(0, Box::new(|_, _| panic!("boom")));
+        runtime.command(0, Do::Panic);
         let caught =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| runtime.step(0, |_| {})));
         let message = panic_message(&caught.unwrap_err());
