@@ -15,7 +15,6 @@ mod mutation;
 mod peek;
 pub mod plan;
 mod protocol;
-mod publication;
 mod render;
 pub mod repr;
 mod runtime;

@@ -4,18 +4,18 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use super::ComputeState;
 use crate::arrangement::{Frontier, IndexTraces};
-use crate::compute::ComputeState;
 use crate::protocol::RuntimeRole;
 use crate::repr::{GlobalId, Timestamp};
 use crate::shared_batch::Shared;
 use crate::sharing::{HoldKey, Point};
 
 /// A maintenance worker's publication of one arrangement into a point.
-pub struct Publication {
+pub(super) struct Publication {
     point: Arc<Point>,
     /// The publisher's own handles: the point's hold on the traces.
-    pub(crate) traces: IndexTraces,
+    pub(super) traces: IndexTraces,
     /// The ids published through it on this worker that are still live.
     ids: BTreeSet<GlobalId>,
     /// The since last applied to `traces`.
@@ -26,9 +26,9 @@ pub struct Publication {
 
 /// The interactive runtime's bundle for a collection maintenance publishes:
 /// its hold on the point, downgraded as the controller allows compaction.
-pub struct Peer {
-    pub point: Arc<Point>,
-    pub since: Timestamp,
+pub(super) struct Peer {
+    pub(super) point: Arc<Point>,
+    pub(super) since: Timestamp,
 }
 
 impl ComputeState {
@@ -36,7 +36,7 @@ impl ComputeState {
     /// point, or, if a reader already bound the alias's id, publishes the
     /// target's traces (new handles on them) under it, backing that reader's
     /// point in place.
-    pub(crate) fn publish_reexport(
+    pub(super) fn publish_reexport(
         &mut self,
         export: GlobalId,
         target: GlobalId,
@@ -62,7 +62,7 @@ impl ComputeState {
     }
 
     /// Maintenance: publishes `traces` under `id` on this worker.
-    pub(crate) fn publish_new(&mut self, id: GlobalId, traces: IndexTraces, as_of: Timestamp) {
+    pub(super) fn publish_new(&mut self, id: GlobalId, traces: IndexTraces, as_of: Timestamp) {
         if self.role != RuntimeRole::Maintenance {
             return;
         }
@@ -81,7 +81,7 @@ impl ComputeState {
     }
 
     /// Maintenance: `id` is dropped; its publication ends with its last id.
-    pub(crate) fn unpublish(&mut self, id: GlobalId) {
+    pub(super) fn unpublish(&mut self, id: GlobalId) {
         let Some(key) = self.published_as.remove(&id) else {
             return;
         };
@@ -97,7 +97,7 @@ impl ComputeState {
 
     /// Maintenance, after every step: each publication's handles follow
     /// the point's since, and changed batches or uppers are published.
-    pub(crate) fn publish(&mut self) -> bool {
+    pub(super) fn publish(&mut self) -> bool {
         let mut active = false;
         for publication in self.publications.values_mut() {
             let since = publication.point.since();
@@ -124,14 +124,14 @@ impl ComputeState {
 
     /// Interactive: takes over the hold `publish` reserved at `as_of` (or
     /// places it, if the reader comes first).
-    pub fn peer(&mut self, id: GlobalId, as_of: Timestamp) {
+    pub(super) fn peer(&mut self, id: GlobalId, as_of: Timestamp) {
         let point = self.registry.get_or_create(id, self.worker);
         let since = point.hold(HoldKey::Peer(id), as_of);
         self.peers.insert(id, Peer { point, since });
     }
 
     /// Interactive: the collection is dropped; its hold goes with it.
-    pub fn drop_peer(&mut self, id: GlobalId) {
+    pub(super) fn drop_peer(&mut self, id: GlobalId) {
         if let Some(peer) = self.peers.remove(&id) {
             peer.point.release(HoldKey::Peer(id));
             self.registry.remove_placeholder(id, self.worker);

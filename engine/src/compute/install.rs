@@ -1,0 +1,232 @@
+//! Installing and dropping what a worker maintains: tables, index
+//! dataflows, re-exports and the transient dataflows slow-path peeks read.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use differential_dataflow::input::Input;
+use timely::progress::Antichain;
+use timely::worker::Worker;
+
+use super::{ComputeState, Export, LiveDataflow, Table};
+use crate::arrangement::{self, arrange, Frontier, IndexTraces};
+use crate::protocol::{DataflowDesc, Import};
+use crate::render::{self, Inputs};
+use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
+use crate::shared_import::{self, Reader};
+use crate::sharing::Counters;
+
+impl ComputeState {
+    /// Creates a table with since `now` and upper `now + 1`.
+    pub(super) fn create_table(&mut self, worker: &mut Worker, id: GlobalId, now: Timestamp) {
+        let (mut input, mut traces) = worker.dataflow_named(&format!("Table {id}"), |scope| {
+            let (input, rows) = scope.new_collection::<Row, Diff>();
+            let errs = rows.clone().flat_map(|_| None::<DataflowError>);
+            (input, arrange(rows.map(|row| (row.clone(), row)), errs))
+        });
+        input.advance_to(now + 1);
+        input.flush();
+        traces.allow_compaction(now);
+        self.publish_new(id, traces.clone(), now);
+        self.tables.insert(id, Table { input, traces });
+    }
+
+    /// Applies `updates` to table `id` at `time` (on this worker only).
+    pub(super) fn write(&mut self, id: GlobalId, updates: Vec<(Row, Diff)>) {
+        let table = self.tables.get_mut(&id).expect("table exists");
+        for (row, diff) in updates {
+            table.input.update(row, diff);
+        }
+    }
+
+    /// Closes time `upper - 1` on every table: they all get upper `upper`.
+    pub(super) fn advance_tables(&mut self, upper: Timestamp) {
+        for table in self.tables.values_mut() {
+            table.input.advance_to(upper);
+            table.input.flush();
+        }
+    }
+
+    pub(super) fn drop_table(&mut self, id: GlobalId) {
+        self.tables.remove(&id);
+        self.unpublish(id);
+    }
+
+    /// Builds an index dataflow: renders the plan and arranges it by `key`.
+    pub(super) fn create_index(
+        &mut self,
+        worker: &mut Worker,
+        export: GlobalId,
+        desc: DataflowDesc,
+        key: Vec<usize>,
+    ) {
+        let as_of = desc.as_of;
+        let (traces, live) = self.build(worker, &desc, None, move |oks, errs| {
+            let keyed =
+                oks.map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row));
+            arrange(keyed, errs)
+        });
+        let mut traces = traces;
+        traces.allow_compaction(as_of);
+        self.publish_new(export, traces.clone(), as_of);
+        self.exports.insert(
+            export,
+            Export {
+                traces,
+                maintained_by: live,
+                dataflow_id: desc.id,
+                has_operators: true,
+            },
+        );
+    }
+
+    /// Exports `export` as another name for `target`'s arrangement: new
+    /// handles on the same traces, and a dataflow without operators.
+    pub(super) fn reexport(
+        &mut self,
+        export: GlobalId,
+        target: GlobalId,
+        dataflow_id: u64,
+        as_of: Timestamp,
+    ) {
+        let source = self.exports.get(&target).expect("re-export target exists");
+        let mut traces = source.traces.clone();
+        traces.allow_compaction(as_of);
+        let maintained_by = Rc::clone(&source.maintained_by);
+        self.publish_reexport(export, target, &traces, as_of);
+        self.exports.insert(
+            export,
+            Export {
+                traces,
+                maintained_by,
+                dataflow_id,
+                has_operators: false,
+            },
+        );
+    }
+
+    /// Builds a transient dataflow whose result a peek reads once.
+    pub(super) fn create_transient(&mut self, worker: &mut Worker, peek: u64, desc: DataflowDesc) {
+        let as_of = desc.as_of;
+        let until = Some(as_of + 1);
+        let (mut traces, live) = self.build(worker, &desc, until, |oks, errs| {
+            arrange(oks.map(|row| (row.clone(), row)), errs)
+        });
+        traces.allow_compaction(as_of);
+        self.transients.insert(peek, (traces, live));
+    }
+
+    /// Builds `desc` with `export` turning its result into traces. A read
+    /// (`until` set) counts, per import, whether it was served locally or
+    /// through a shared import.
+    fn build<F>(
+        &mut self,
+        worker: &mut Worker,
+        desc: &DataflowDesc,
+        until: Frontier,
+        export: F,
+    ) -> (IndexTraces, Rc<LiveDataflow>)
+    where
+        F: for<'s> FnOnce(render::Oks<'s>, render::Errs<'s>) -> IndexTraces,
+    {
+        let timely_index = worker.next_dataflow_index();
+        let as_of = desc.as_of;
+        let since = Antichain::from_elem(as_of);
+        let mut imported_dataflows = Vec::new();
+        let index = self.worker;
+        let tables = &mut self.tables;
+        let exports = &mut self.exports;
+        let peers = &self.peers;
+        let registry = &self.registry;
+        let counters = &self.registry.counters;
+        let traces = worker.dataflow_named(&desc.name, |scope| {
+            let mut inputs = Inputs {
+                collections: BTreeMap::new(),
+                arities: BTreeMap::new(),
+            };
+            for (id, (import, arity)) in &desc.imports {
+                inputs.arities.insert(*id, *arity);
+                let pair = match import {
+                    Import::Table(source) | Import::Index(source) => {
+                        let local = match import {
+                            Import::Table(_) => tables.get_mut(source).map(|t| &mut t.traces),
+                            _ => exports.get_mut(source).map(|export| {
+                                imported_dataflows.push(Rc::clone(&export.maintained_by));
+                                &mut export.traces
+                            }),
+                        };
+                        match local {
+                            Some(traces) => {
+                                if until.is_some() {
+                                    Counters::bump(&counters.local_reads);
+                                }
+                                arrangement::import_local(scope, *source, traces, &since)
+                            }
+                            None => {
+                                let peer = peers.get(source).expect("imported collection exists");
+                                if until.is_some() {
+                                    Counters::bump(&counters.shared_reads);
+                                }
+                                let reader =
+                                    Reader::new(Arc::clone(&peer.point), registry.reader_id());
+                                shared_import::import(
+                                    scope,
+                                    &format!("SharedImport {source}"),
+                                    reader,
+                                    as_of,
+                                    until,
+                                )
+                            }
+                        }
+                    }
+                    Import::Constant(rows) => {
+                        let rows = if index == 0 { rows.clone() } else { Vec::new() };
+                        (
+                            render::constant(scope, rows, as_of),
+                            render::constant(scope, Vec::new(), as_of),
+                        )
+                    }
+                };
+                inputs.collections.insert(*id, pair);
+            }
+            let (oks, errs) = render::render(scope, &desc.plan, &inputs, as_of, index);
+            export(oks, errs)
+        });
+        let live = Rc::new(LiveDataflow {
+            timely_index,
+            id: desc.id,
+            name: desc.name.clone(),
+            _imports: imported_dataflows,
+        });
+        self.dataflows.push(Rc::clone(&live));
+        (traces, live)
+    }
+
+    /// Drops an export; its dataflow goes once nothing else holds it.
+    pub(super) fn drop_export(&mut self, worker: &mut Worker, id: GlobalId) {
+        self.exports.remove(&id);
+        self.unpublish(id);
+        self.drop_unused_dataflows(worker);
+    }
+
+    /// Removes from timely every dataflow only this worker's list still holds.
+    pub(super) fn drop_unused_dataflows(&mut self, worker: &mut Worker) {
+        loop {
+            let before = self.dataflows.len();
+            let mut keep = Vec::with_capacity(before);
+            for live in self.dataflows.drain(..) {
+                if Rc::strong_count(&live) == 1 {
+                    worker.drop_dataflow(live.timely_index);
+                } else {
+                    keep.push(live);
+                }
+            }
+            self.dataflows = keep;
+            // Dropping one dataflow may release those it imported.
+            if self.dataflows.len() == before {
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! What introspection shows of a worker: its exports' frontiers, sizes,
+//! error counts and the dataflows that maintain them.
+
+use super::ComputeState;
+use crate::arrangement;
+use crate::peek::IndexHandle;
+use crate::protocol::{ExportReport, Reply, WorkerReport};
+use crate::repr::{GlobalId, Timestamp};
+
+impl ComputeState {
+    /// Reports what introspection shows of this worker.
+    pub(super) fn report(&mut self, request: u64) {
+        let mut report = WorkerReport {
+            worker: self.worker,
+            ..Default::default()
+        };
+        let ids: Vec<GlobalId> = self.exports.keys().copied().collect();
+        for id in ids {
+            let since = self.effective_since(id);
+            let export = self.exports.get_mut(&id).expect("listed");
+            let upper = export.traces.upper();
+            let records = arrangement::records_at(&mut export.traces.oks, since);
+            let errors = arrangement::net_errors(&mut export.traces.errs);
+            let dataflow_id = export.dataflow_id;
+            let logs_errors = export.has_operators || !self.owner_alive(id);
+            report.exports.push(ExportReport {
+                id,
+                dataflow_id,
+                since,
+                upper,
+                records,
+                errors,
+                logs_errors,
+            });
+        }
+        let mut dataflows: Vec<(u64, String)> = self
+            .exports
+            .values()
+            .map(|e| (e.maintained_by.id, e.maintained_by.name.clone()))
+            .collect();
+        dataflows.sort();
+        dataflows.dedup();
+        report.dataflows = dataflows;
+        self.replies.send(Reply::Report { request, report });
+    }
+
+    /// For a re-export: whether an earlier export with operators still holds
+    /// the traces (then it logs the error counts, and the re-export inherits them).
+    fn owner_alive(&self, id: GlobalId) -> bool {
+        let export = &self.exports[&id];
+        self.exports
+            .iter()
+            .any(|(other, e)| *other < id && e.traces.same_traces(&export.traces))
+    }
+
+    /// The meet of the since of every handle this worker holds on `id`'s traces.
+    fn effective_since(&mut self, id: GlobalId) -> Option<Timestamp> {
+        let target = self.exports[&id].traces.clone();
+        let mut since: Option<Timestamp> = None;
+        let mut meet = |s: Option<Timestamp>| {
+            if let Some(s) = s {
+                since = Some(since.map_or(s, |m: Timestamp| m.min(s)));
+            }
+        };
+        for export in self.exports.values_mut() {
+            if export.traces.same_traces(&target) {
+                meet(export.traces.since());
+            }
+        }
+        for pending in self.peeks.values_mut() {
+            if let IndexHandle::Local(traces) = &mut pending.handle {
+                if traces.same_traces(&target) {
+                    meet(traces.since());
+                }
+            }
+        }
+        for publication in self.publications.values_mut() {
+            if publication.traces.same_traces(&target) {
+                meet(publication.traces.since());
+            }
+        }
+        since
+    }
+}
