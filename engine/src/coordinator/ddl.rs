@@ -1,0 +1,266 @@
+//! Statements that change the catalog or a table: CREATE, DROP, INSERT,
+//! UPDATE, DELETE, and the clock tick every write makes.
+
+use std::collections::BTreeMap;
+
+use super::Engine;
+use crate::catalog::{Catalog, Detail, Entry, IndexDetail};
+use crate::plan::{RelationPlan, Statement};
+use crate::protocol::Command;
+use crate::render::passes;
+use crate::repr::{Column, Diff, GlobalId, Row};
+use crate::{split, sql, Outcome};
+
+impl Engine {
+    pub(super) fn run_statements(&mut self, sql: &str) -> Outcome {
+        let texts = match split::statements(sql) {
+            Ok(texts) => texts,
+            Err(e) => return Outcome::Error(e),
+        };
+        for text in texts {
+            let planned = match sql::plan(&text, &self.catalog) {
+                Ok(planned) => planned,
+                Err(e) => return Outcome::Error(e),
+            };
+            for statement in planned {
+                let outcome = self.execute(statement);
+                if !matches!(outcome, Outcome::Ok | Outcome::Rows(_)) {
+                    return outcome;
+                }
+            }
+        }
+        Outcome::Ok
+    }
+
+    pub(super) fn execute(&mut self, statement: Statement) -> Outcome {
+        match statement {
+            Statement::CreateTable { name, columns } => {
+                let id = self.catalog.allocate_id();
+                let now = self.now;
+                self.runtimes[self.maintenance()]
+                    .runtime
+                    .broadcast(Command::CreateTable { id, now });
+                self.announce(id, now);
+                self.catalog.insert(Entry {
+                    id,
+                    name,
+                    columns,
+                    detail: Detail::Table,
+                });
+                self.sinces.insert(id, now);
+                self.table_rows.insert(id, BTreeMap::new());
+                self.settle();
+                Outcome::Ok
+            }
+            Statement::Insert { table, rows } => {
+                self.write(table, rows.into_iter().map(|r| (r, 1)).collect());
+                Outcome::Ok
+            }
+            Statement::Update {
+                table,
+                assignments,
+                predicates,
+            } => {
+                let mut updates = Vec::new();
+                for (row, count) in self.table_rows[&table].clone() {
+                    match passes(&predicates, &row) {
+                        Err(e) => return Outcome::Error(e.0),
+                        Ok(false) => {}
+                        Ok(true) => {
+                            let mut new = row.clone();
+                            for (column, expr) in &assignments {
+                                match expr.eval(&row) {
+                                    Ok(d) => new[*column] = d,
+                                    Err(e) => return Outcome::Error(e.0),
+                                }
+                            }
+                            updates.push((row, -count));
+                            updates.push((new, count));
+                        }
+                    }
+                }
+                self.write(table, updates);
+                Outcome::Ok
+            }
+            Statement::Delete { table, predicates } => {
+                let mut updates = Vec::new();
+                for (row, count) in self.table_rows[&table].clone() {
+                    match passes(&predicates, &row) {
+                        Err(e) => return Outcome::Error(e.0),
+                        Ok(false) => {}
+                        Ok(true) => updates.push((row, -count)),
+                    }
+                }
+                self.write(table, updates);
+                Outcome::Ok
+            }
+            Statement::CreateView {
+                name,
+                columns,
+                plan,
+            } => {
+                let id = self.catalog.allocate_id();
+                self.catalog.insert(Entry {
+                    id,
+                    name,
+                    columns,
+                    detail: Detail::View { plan },
+                });
+                Outcome::Ok
+            }
+            Statement::CreateIndex { name, on, key } => self.create_index(name, on, key),
+            Statement::DropIndex { id } => self.drop_object(id),
+            Statement::DropView { id } => self.drop_object(id),
+            Statement::DropTable { id } => self.drop_object(id),
+            Statement::Select {
+                plan,
+                as_of,
+                finishing,
+                simple,
+                ..
+            } => self.select(plan, as_of, finishing, simple),
+        }
+    }
+
+    /// Commits `updates` to `table` at `now + 1`, then advances the clock.
+    pub(super) fn write(&mut self, table: GlobalId, updates: Vec<(Row, Diff)>) {
+        let contents = self.table_rows.get_mut(&table).expect("table exists");
+        for (row, diff) in &updates {
+            let count = contents.entry(row.clone()).or_insert(0);
+            *count += diff;
+            if *count == 0 {
+                contents.remove(row);
+            }
+        }
+        self.runtimes[self.maintenance()]
+            .runtime
+            .command(0, Command::Write { table, updates });
+        self.advance_clock();
+    }
+
+    /// `now` advances by one and every table's upper becomes `now + 1`.
+    pub(super) fn advance_clock(&mut self) {
+        self.now += 1;
+        let upper = self.now + 1;
+        self.runtimes[self.maintenance()]
+            .runtime
+            .broadcast(Command::AdvanceTables { upper });
+        self.settle();
+    }
+
+    pub(super) fn create_index(&mut self, name: String, on: GlobalId, key: Vec<usize>) -> Outcome {
+        let as_of = self.now;
+        let id = self.catalog.allocate_id();
+        self.next_dataflow += 1;
+        let dataflow_id = self.next_dataflow;
+        // An index on an already arranged (collection, key) re-exports it.
+        let target = self
+            .catalog
+            .indexes_on(on)
+            .find(|(_, d)| d.key == key)
+            .map(|(e, _)| e.id);
+        let maintenance = self.maintenance();
+        let (imports, reexport_of) = match target {
+            Some(target) => {
+                self.runtimes[maintenance]
+                    .runtime
+                    .broadcast(Command::Reexport {
+                        id,
+                        target,
+                        dataflow_id,
+                        as_of,
+                    });
+                (vec![target], Some(target))
+            }
+            None => {
+                let desc = match self.dataflow_desc(
+                    dataflow_id,
+                    format!("Dataflow: {name}"),
+                    RelationPlan::Get(on),
+                    as_of,
+                ) {
+                    Ok(desc) => desc,
+                    Err(e) => return Outcome::Error(e),
+                };
+                let imports = desc.imports.keys().copied().collect();
+                self.runtimes[maintenance]
+                    .runtime
+                    .broadcast(Command::CreateIndex {
+                        id,
+                        desc,
+                        key: key.clone(),
+                    });
+                (imports, None)
+            }
+        };
+        let columns = plan_columns(&self.catalog, on);
+        self.catalog.insert(Entry {
+            id,
+            name,
+            columns,
+            detail: Detail::Index(IndexDetail {
+                on,
+                key,
+                dataflow_id,
+                reexport_of,
+                imports,
+            }),
+        });
+        self.sinces.insert(id, as_of);
+        self.announce(id, as_of);
+        self.settle();
+        Outcome::Ok
+    }
+
+    pub(super) fn drop_object(&mut self, id: GlobalId) -> Outcome {
+        let entry = self
+            .catalog
+            .get(id)
+            .expect("planner resolved the id")
+            .clone();
+        // An index never blocks a drop: a dataflow importing it keeps the
+        // arrangement alive on the workers after the catalog forgets it.
+        if entry.index().is_none() {
+            let blocking = self
+                .catalog
+                .dependents(id)
+                .into_iter()
+                .find(|d| d.index().is_none_or(|i| i.on == id));
+            if let Some(dependent) = blocking {
+                return Outcome::Error(format!(
+                    "cannot drop {} \"{}\": still depended upon by {} \"{}\"",
+                    entry.kind().name(),
+                    entry.name,
+                    dependent.kind().name(),
+                    dependent.name
+                ));
+            }
+        }
+        self.catalog.remove(id);
+        self.sinces.remove(&id);
+        self.holds.retain(|_, (on, _)| *on != id);
+        let maintenance = &self.runtimes[self.maintenance()].runtime;
+        match entry.detail {
+            Detail::Index(_) => {
+                maintenance.broadcast(Command::DropExport { id });
+            }
+            Detail::Table => {
+                self.table_rows.remove(&id);
+                maintenance.broadcast(Command::DropTable { id });
+            }
+            Detail::View { .. } => {}
+        }
+        if let (Some(peer), false) = (self.peer(), matches!(entry.detail, Detail::View { .. })) {
+            self.runtimes[peer]
+                .runtime
+                .broadcast(Command::DropPeer { id });
+        }
+        self.settle();
+        Outcome::Ok
+    }
+}
+
+/// The columns of a relation, for an index on it.
+pub(super) fn plan_columns(catalog: &Catalog, id: GlobalId) -> Vec<Column> {
+    crate::plan::Resolver::columns(catalog, id).unwrap_or_default()
+}

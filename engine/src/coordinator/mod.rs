@@ -1,0 +1,286 @@
+//! The coordinator: catalog, clock, read policy, and the directives of a
+//! scenario, translated into commands for the runtimes' workers.
+//!
+//! This module holds the engine's state and its public surface, one method
+//! per directive, each ending in the same epilogue (`directive`). What a
+//! directive does lives in the children: `ddl`, `peeks` and `diagnosis`,
+//! `lower`, `read_policy`, `reports` and `stepping`.
+
+mod ddl;
+mod diagnosis;
+mod lower;
+mod peeks;
+mod read_policy;
+mod reports;
+mod stepping;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use crate::catalog::Catalog;
+use crate::compute::ComputeState;
+use crate::plan::Statement;
+use crate::protocol::{Board, Command, Context, RuntimeRole, WorkerReport};
+use crate::repr::{Diff, GlobalId, Row, Timestamp};
+use crate::runtime::Runtime;
+use crate::scheduler::{Scheduler, Unit};
+use crate::sharing::{Counters, Registry};
+use crate::{sql, Config, Outcome, Role, Witness};
+use peeks::PeekState;
+
+/// A runtime and the board its workers leave peek frontiers on.
+struct RuntimeHandle {
+    runtime: Runtime<ComputeState>,
+    board: Arc<Mutex<Board>>,
+}
+
+/// The engine: a catalog, a clock, the runtimes and their scheduler.
+pub struct Engine {
+    config: Config,
+    runtimes: Vec<RuntimeHandle>,
+    scheduler: Scheduler,
+    catalog: Catalog,
+    now: Timestamp,
+    /// Current since of every table and index.
+    sinces: BTreeMap<GlobalId, Timestamp>,
+    /// Named read holds: collection and time.
+    holds: BTreeMap<String, (GlobalId, Timestamp)>,
+    peeks: BTreeMap<u64, PeekState>,
+    named_peeks: BTreeMap<String, u64>,
+    reports: BTreeMap<u64, Vec<WorkerReport>>,
+    /// Current contents of every table, to turn UPDATE/DELETE into updates.
+    table_rows: BTreeMap<GlobalId, BTreeMap<Row, Diff>>,
+    next_dataflow: u64,
+    next_request: u64,
+    registry: Arc<Registry>,
+    /// Introspection reads that returned rows (see `Witness::logging_reads`).
+    logging_reads: u64,
+}
+
+/// Index of the runtime that maintains (Solo's one runtime, or Maintenance).
+const MAINTENANCE: usize = 0;
+/// Index of the Interactive runtime when sharing is on.
+const INTERACTIVE: usize = 1;
+
+impl Engine {
+    pub fn new(config: Config) -> Engine {
+        assert!(config.workers > 0, "at least one worker");
+        let registry = Arc::new(Registry::default());
+        let roles = match config.sharing {
+            false => vec![RuntimeRole::Solo],
+            true => vec![RuntimeRole::Maintenance, RuntimeRole::Interactive],
+        };
+        let runtimes = roles
+            .into_iter()
+            .map(|role| RuntimeHandle::new(config.workers, role, Arc::clone(&registry)))
+            .collect::<Vec<_>>();
+        let scheduler = Scheduler::new(runtimes.len(), config.workers, config.seed);
+        Engine {
+            config,
+            runtimes,
+            scheduler,
+            catalog: Catalog::default(),
+            now: 0,
+            sinces: BTreeMap::new(),
+            holds: BTreeMap::new(),
+            peeks: BTreeMap::new(),
+            named_peeks: BTreeMap::new(),
+            reports: BTreeMap::new(),
+            table_rows: BTreeMap::new(),
+            next_dataflow: 0,
+            next_request: 0,
+            registry,
+            logging_reads: 0,
+        }
+    }
+
+    /// The runtime that holds tables, maintains indexes and keeps logging.
+    fn maintenance(&self) -> usize {
+        MAINTENANCE
+    }
+
+    /// The runtime that serves reads.
+    fn serving(&self) -> usize {
+        self.peer().unwrap_or(MAINTENANCE)
+    }
+
+    /// The runtime that reads what maintenance publishes, if sharing is on.
+    fn peer(&self) -> Option<usize> {
+        self.config.sharing.then_some(INTERACTIVE)
+    }
+
+    /// Tells the peer runtime (if any) about a new table or index at `as_of`.
+    fn announce(&self, id: GlobalId, as_of: Timestamp) {
+        if let Some(peer) = self.peer() {
+            self.runtimes[peer]
+                .runtime
+                .broadcast(Command::Peer { id, as_of });
+        }
+    }
+
+    /// Every directive ends the same way: its outcome (an `Err` is shown
+    /// as `error: ...`), then the default read policy and a settle.
+    fn directive(&mut self, body: impl FnOnce(&mut Self) -> Result<Outcome, String>) -> Outcome {
+        let outcome = body(self).unwrap_or_else(Outcome::Error);
+        self.finish_directive();
+        outcome
+    }
+
+    pub fn statement(&mut self, sql: &str) -> Outcome {
+        self.directive(|engine| Ok(engine.run_statements(sql)))
+    }
+
+    pub fn query(&mut self, sql: &str) -> Outcome {
+        self.directive(|engine| {
+            let mut planned = sql::plan(sql, &engine.catalog)?;
+            match (planned.len(), planned.pop()) {
+                (1, Some(statement @ Statement::Select { .. })) => Ok(engine.execute(statement)),
+                _ => Err("query directive takes exactly one SELECT".into()),
+            }
+        })
+    }
+
+    pub fn peek(&mut self, index: &str, as_of: Option<Timestamp>) -> Outcome {
+        self.directive(|engine| {
+            let peek = engine.issue_index_peek(index, as_of)?;
+            Ok(engine.answer(peek))
+        })
+    }
+
+    pub fn issue_peek(&mut self, index: &str, as_of: Option<Timestamp>, name: &str) -> Outcome {
+        self.directive(|engine| {
+            if engine.named_peeks.contains_key(name) {
+                return Err(format!("peek {name} already issued"));
+            }
+            let peek = engine.issue_index_peek(index, as_of)?;
+            engine.named_peeks.insert(name.to_string(), peek);
+            Ok(Outcome::Issued)
+        })
+    }
+
+    pub fn await_peek(&mut self, name: &str) -> Outcome {
+        self.directive(|engine| {
+            let peek = *engine
+                .named_peeks
+                .get(name)
+                .ok_or_else(|| format!("no peek named {name}"))?;
+            engine.settle();
+            let outcome = engine.take_peek(peek);
+            if !matches!(outcome, Outcome::Pending(_)) {
+                engine.named_peeks.remove(name);
+            }
+            Ok(outcome)
+        })
+    }
+
+    pub fn hold(&mut self, on: &str, at: Timestamp, name: &str) -> Outcome {
+        self.directive(|engine| {
+            let id = engine.resolve_collection(on)?;
+            if engine.holds.contains_key(name) {
+                return Err(format!("hold {name} already exists"));
+            }
+            let since = engine.sinces[&id];
+            if at < since {
+                return Err(format!("cannot hold {on} at {at}: its since is [{since}]"));
+            }
+            engine.holds.insert(name.to_string(), (id, at));
+            Ok(Outcome::Ok)
+        })
+    }
+
+    pub fn release(&mut self, name: &str) -> Outcome {
+        self.directive(|engine| match engine.holds.remove(name) {
+            Some(_) => Ok(Outcome::Ok),
+            None => Err(format!("no hold named {name}")),
+        })
+    }
+
+    pub fn allow_compaction(&mut self, on: &str, since: Timestamp) -> Outcome {
+        self.directive(|engine| {
+            let id = engine.resolve_collection(on)?;
+            engine.advance_since(id, since);
+            Ok(Outcome::Ok)
+        })
+    }
+
+    pub fn tick(&mut self) -> Outcome {
+        self.directive(|engine| {
+            engine.advance_clock();
+            Ok(Outcome::Ok)
+        })
+    }
+
+    pub fn pause(&mut self, role: Role, worker: Option<usize>) -> Outcome {
+        self.on_units(role, worker, |engine, units| engine.scheduler.pause(&units))
+    }
+
+    pub fn resume(&mut self, role: Role, worker: Option<usize>) -> Outcome {
+        self.on_units(role, worker, |engine, units| {
+            engine.scheduler.resume(&units)
+        })
+    }
+
+    pub fn step(&mut self, role: Role, worker: Option<usize>) -> Outcome {
+        self.on_units(role, worker, |engine, units| {
+            for unit in units {
+                engine.step_unit(unit);
+            }
+        })
+    }
+
+    /// Applies `action` to the workers a pause/resume/step directive names.
+    fn on_units(
+        &mut self,
+        role: Role,
+        worker: Option<usize>,
+        action: impl FnOnce(&mut Self, Vec<Unit>),
+    ) -> Outcome {
+        self.directive(|engine| {
+            let units = engine.units(role, worker)?;
+            action(engine, units);
+            Ok(Outcome::Ok)
+        })
+    }
+
+    /// Counted where reads and publications happened, on the workers.
+    pub fn witness(&self) -> Witness {
+        let counters = &self.registry.counters;
+        Witness {
+            shared_reads: Counters::get(&counters.shared_reads),
+            local_reads: Counters::get(&counters.local_reads),
+            published: Counters::get(&counters.published),
+            logging_reads: self.logging_reads,
+        }
+    }
+
+    /// The (runtime, worker) units a role and optional worker name.
+    fn units(&self, role: Role, worker: Option<usize>) -> Result<Vec<Unit>, String> {
+        let runtime = match role {
+            Role::Maintenance => self.maintenance(),
+            Role::Interactive => self.serving(),
+        };
+        match worker {
+            Some(w) if w >= self.config.workers => Err(format!(
+                "worker {w} does not exist ({} workers)",
+                self.config.workers
+            )),
+            Some(w) => Ok(vec![(runtime, w)]),
+            None => Ok((0..self.config.workers).map(|w| (runtime, w)).collect()),
+        }
+    }
+}
+
+impl RuntimeHandle {
+    fn new(workers: usize, role: RuntimeRole, registry: Arc<Registry>) -> Self {
+        let board = Arc::new(Mutex::new(Board::default()));
+        let context = Context {
+            role,
+            board: Arc::clone(&board),
+            registry,
+        };
+        RuntimeHandle {
+            runtime: Runtime::new(workers, context),
+            board,
+        }
+    }
+}
