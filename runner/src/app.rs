@@ -1,16 +1,16 @@
 //! The whole suite: find the files, check each, report, and decide the exit status.
 
 use crate::assembly::Assembly;
+use crate::check::rewrite;
 use crate::check::{Checker, FileReport, Selection};
 use crate::cli::{self, Options, ReportFormat};
-use crate::discover;
-use crate::json;
-use crate::junit;
 use crate::parallel;
-use crate::progress::Progress;
 use crate::report;
-use crate::rewrite;
-use crate::target::Factory;
+use crate::report::json;
+use crate::report::junit;
+use crate::report::progress::Progress;
+use crate::run::target::Factory;
+use crate::suite::discover;
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};

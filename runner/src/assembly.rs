@@ -2,9 +2,9 @@
 //! matrix, the files found in both, and the report of a golden whose
 //! scenario is gone. Used by [`crate::app`] and by `tests/scenarios.rs`.
 
+use crate::check::golden;
 use crate::check::{FileReport, FileSpec, Problem};
-use crate::discover;
-use crate::golden;
+use crate::suite::discover;
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,6 @@
 //! Command-line arguments, and the command line that reproduces a failure.
 
-use crate::partition::Partition;
+use crate::suite::partition::Partition;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, CommandFactory, Parser};
 use std::path::PathBuf;

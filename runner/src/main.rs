@@ -29,7 +29,7 @@ fn main() -> ExitCode {
     let status = app::run(
         &options,
         &Env::from_process(),
-        &runner::target::engine,
+        &runner::run::target::engine,
         &mut out,
     );
     if let Status::Usage(message) = &status {

@@ -10,7 +10,7 @@ use runner::assembly::Assembly;
 use runner::check::{Checker, Selection};
 use runner::cli::{self, Options};
 use runner::suite::Suite;
-use runner::{discover, header, matrix, report};
+use runner::{report, suite::discover, suite::header, suite::matrix};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -64,7 +64,7 @@ fn configurations(suite: &Suite, path: &Path) -> Vec<String> {
     };
     let shown = path.display().to_string();
     let runs = header::parse(&text).ok().and_then(|h| {
-        let script = runner::script::Script::parse(path, &shown, &text).ok()?;
+        let script = runner::format::Script::parse(path, &shown, &text).ok()?;
         matrix::runs(&shown, suite, &h, &script).ok()
     });
     let Some(runs) = runs else { return all() };
@@ -86,7 +86,7 @@ fn check(
 ) -> Result<(), Failed> {
     let checker = Checker {
         suite: &assembly.suite,
-        factory: &runner::target::engine,
+        factory: &runner::run::target::engine,
         rewrite: false,
         selection: Selection {
             configuration: Some(configuration.to_string()),

@@ -1,7 +1,7 @@
 //! Every run of a file must produce the same output for every directive it
 //! ran. This module finds where runs split and builds the transcripts to show.
 
-use crate::replay::RunRecord;
+use crate::run::replay::RunRecord;
 
 /// Runs that agree at the first directive where runs disagree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,7 +79,7 @@ pub fn outputs_of(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matrix::Run;
+    use crate::suite::matrix::Run;
     use crate::suite::Schedule;
 
     fn rec(config: &str, outputs: &[Option<&str>]) -> RunRecord {

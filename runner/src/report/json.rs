@@ -8,8 +8,8 @@
 //!  "passed": 0, "failed": 1, "written": []}
 //! ```
 
+use crate::check::verdict::Verdict;
 use crate::check::FileReport;
-use crate::verdict::Verdict;
 use serde_json::{json, Value};
 
 /// The document for `reports`, with the goldens a rewrite wrote.

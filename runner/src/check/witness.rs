@@ -6,7 +6,7 @@
 //! (`local_reads == 0`). Sharing off: nothing was published and no read was
 //! served through a shared import.
 
-use crate::replay::RunRecord;
+use crate::run::replay::RunRecord;
 
 /// `Err` with a message naming the run if its witness disproves its configuration.
 pub fn check(record: &RunRecord) -> Result<(), String> {
@@ -34,7 +34,7 @@ pub fn check(record: &RunRecord) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matrix::Run;
+    use crate::suite::matrix::Run;
     use crate::suite::Schedule;
     use engine::Witness;
 

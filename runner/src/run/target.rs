@@ -1,6 +1,6 @@
 //! What a replay drives: the reference [`Engine`], or in tests a stand-in.
 
-use crate::directive::Command;
+use crate::format::directive::Command;
 use engine::{Config, Engine, Outcome, Witness};
 
 /// Something that executes directives and proves its configuration.

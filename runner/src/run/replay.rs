@@ -1,10 +1,10 @@
 //! One run: a fresh target under one configuration executes a file's
 //! directives (those its `configs=` allows) and yields one output each.
 
-use crate::capture::{self, Panic};
-use crate::matrix::Run;
-use crate::script::Script;
-use crate::target::Factory;
+use crate::format::Script;
+use crate::run::capture::{self, Panic};
+use crate::run::target::Factory;
+use crate::suite::matrix::Run;
 use engine::{Outcome, Witness};
 use std::cell::Cell;
 

@@ -2,8 +2,8 @@
 //! schedules, narrowed by the file's header, and the check that every
 //! directive's `configs=` names configurations the file runs under.
 
-use crate::header::Header;
-use crate::script::{Script, ScriptError};
+use crate::format::{Script, ScriptError};
+use crate::suite::header::Header;
 use crate::suite::{Schedule, Suite};
 use std::fmt;
 
@@ -129,7 +129,7 @@ pub fn runs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{header, parse};
+    use crate::{format::dd::parse, suite::header};
 
     const SUITE: &str = "configurations:\n  solo: {sharing: false}\n  shared: {sharing: true}\nworkers: [1, 2]\nschedules: [round-robin, 7]\n";
 

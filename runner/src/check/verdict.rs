@@ -3,9 +3,9 @@
 //! fails when one of its runs panicked, failed its witness, or produced a
 //! transcript other than the golden, or when the file fails as a whole.
 
-use crate::matrix::Run;
-use crate::replay::{RunPanic, RunRecord};
-use crate::witness;
+use crate::check::witness;
+use crate::run::replay::{RunPanic, RunRecord};
+use crate::suite::matrix::Run;
 
 /// How one configuration of a file fared.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,8 +104,8 @@ pub fn per_configuration(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capture::Panic;
-    use crate::replay::Stage;
+    use crate::run::capture::Panic;
+    use crate::run::replay::Stage;
     use crate::suite::Schedule;
     use engine::Witness;
 

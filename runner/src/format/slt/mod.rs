@@ -9,8 +9,11 @@
 //! (`statement count`, `system`, `sleep`, `let`, named connections, retries,
 //! other `control`s) is a file error rather than a silently different test.
 
-use crate::directive::{Command, Condition, Directive};
-use crate::script::{Block, Format, Script, ScriptError};
+pub mod output;
+pub mod transcript;
+
+use crate::format::directive::{Command, Condition, Directive};
+use crate::format::{Block, Format, Script, ScriptError};
 use sqllogictest::{ColumnType, Control, QueryExpect, Record, SortMode, StatementExpect};
 use std::path::Path;
 

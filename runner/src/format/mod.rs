@@ -8,10 +8,16 @@
 //! kept as the original bytes, so that a transcript can be rendered by
 //! replacing output blocks only; `.slt` files are re-rendered record by record.
 
-use crate::directive::Directive;
-use crate::output;
-use crate::transcript::{self, Transcript};
-use crate::{parse, slt, slt_output, slt_transcript};
+pub mod dd;
+pub mod directive;
+pub mod slt;
+
+use self::dd::parse;
+use self::slt::output as slt_output;
+use self::slt::transcript as slt_transcript;
+use dd::output;
+use dd::transcript::{self, Transcript};
+use directive::Directive;
 use engine::Outcome;
 use std::fmt;
 use std::ops::Range;

@@ -1,8 +1,8 @@
 //! The writer: a completed transcript is the scenario's text, byte for byte,
 //! with each directive's output block replaced by the output it produced.
 
-use crate::parse::SEPARATOR;
-use crate::script::Script;
+use crate::format::dd::parse::SEPARATOR;
+use crate::format::Script;
 
 /// A rendered transcript.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub fn render(script: &Script, outputs: &[Vec<String>]) -> Transcript {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::parse;
+    use crate::format::dd::parse::parse;
 
     fn own_outputs(script: &Script) -> Vec<Vec<String>> {
         script.blocks.iter().map(|b| b.output.clone()).collect()

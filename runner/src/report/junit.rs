@@ -2,9 +2,9 @@
 //! per scenario file x configuration (named `path::configuration`, like the
 //! `cargo test` trials), and one per golden without a scenario.
 
+use crate::check::verdict::Verdict;
 use crate::check::FileReport;
 use crate::report;
-use crate::verdict::Verdict;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 /// `reports[i]` is the report of the file at `names[i]` (relative to DIR).

@@ -2,20 +2,25 @@
 //! matrix, and hold the runs to each other, to their witnesses and to the
 //! golden (rewriting the golden when asked and allowed).
 
-use crate::diff::{self, Landmark};
-use crate::divergence::{self, Divergence};
-use crate::golden::{self, Golden};
-use crate::header;
-use crate::matrix::{self, Run};
-use crate::replay::{self, RunPanic, RunRecord, Stage};
-use crate::rewrite;
-use crate::script::{Format, Script};
+pub mod diff;
+pub mod divergence;
+pub mod golden;
+pub mod rewrite;
+pub mod verdict;
+pub mod witness;
+
+use crate::format::dd::transcript::Transcript;
+use crate::format::{Format, Script};
+use crate::run::replay::{self, RunPanic, RunRecord, Stage};
+use crate::run::target::Factory;
+use crate::suite::header;
+use crate::suite::matrix::{self, Run};
 use crate::suite::Suite;
-use crate::target::Factory;
-use crate::transcript::Transcript;
-use crate::verdict::{self, Verdict};
-use crate::witness;
+use diff::Landmark;
+use divergence::Divergence;
+use golden::Golden;
 use std::path::Path;
+use verdict::Verdict;
 
 /// One reason a file fails.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,8 +24,8 @@
 //! directives are kept verbatim (as all bytes outside output blocks are).
 //! Every malformed construct is a [`ScriptError`] naming its line.
 
-use crate::directive::{Directive, RawArg};
-use crate::script::{Block, Script, ScriptError};
+use crate::format::directive::{Directive, RawArg};
+use crate::format::{Block, Script, ScriptError};
 
 /// The separator between a directive's input and its output.
 pub const SEPARATOR: &str = "----";
@@ -176,7 +176,7 @@ pub fn parse(path: &str, text: &str) -> Result<Script, ScriptError> {
     Ok(Script {
         text: text.to_string(),
         blocks,
-        format: crate::script::Format::Datadriven,
+        format: crate::format::Format::Datadriven,
     })
 }
 
@@ -263,7 +263,7 @@ pub fn tokenize(line: &str) -> Result<(String, Vec<RawArg>), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::directive::Command;
+    use crate::format::directive::Command;
     use engine::Role;
 
     fn ok(text: &str) -> Script {
@@ -554,15 +554,15 @@ step runtime=interactive worker=1 configs=(solo,shared)
     #[test]
     fn the_projects_scenarios_parse() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
-        let files = crate::discover::scenario_files(&root).unwrap();
+        let files = crate::suite::discover::scenario_files(&root).unwrap();
         assert!(!files.is_empty());
         for rel in files {
             let text = std::fs::read_to_string(root.join(&rel)).unwrap();
             let shown = rel.display().to_string();
-            let script = crate::script::Script::parse(&root.join(&rel), &shown, &text)
+            let script = crate::format::Script::parse(&root.join(&rel), &shown, &text)
                 .unwrap_or_else(|e| panic!("{e}"));
             assert!(!script.blocks.is_empty(), "{shown}");
-            crate::header::parse(&text)
+            crate::suite::header::parse(&text)
                 .unwrap_or_else(|e| panic!("{shown}:{}: {}", e.line, e.message));
         }
     }

@@ -1,6 +1,10 @@
 //! What the runner prints: one line per file, the details of failures under
 //! it, and the closing `N passed, M failed` line.
 
+pub mod json;
+pub mod junit;
+pub mod progress;
+
 use crate::check::FileReport;
 
 /// Indentation of detail lines under a `FAIL` line.

@@ -1,6 +1,6 @@
 //! How an [`Outcome`] is printed in a transcript's output block.
 
-use crate::directive::Command;
+use crate::format::directive::Command;
 use engine::repr::Row;
 use engine::Outcome;
 

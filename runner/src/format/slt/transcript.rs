@@ -3,9 +3,9 @@
 //! as the crate's own `--override` does. A record whose output already meets
 //! its expectation is kept as written, so a completed file renders to itself.
 
-use crate::slt::{Layout, Origin, SltRecord};
-use crate::slt_output;
-use crate::transcript::Transcript;
+use crate::format::dd::transcript::Transcript;
+use crate::format::slt::output as slt_output;
+use crate::format::slt::{Layout, Origin, SltRecord};
 use sqllogictest::{
     default_normalizer, default_validator, strict_column_validator, update_record_with_output,
 };
@@ -73,7 +73,7 @@ fn complete(record: &SltRecord, lines: &[String]) -> SltRecord {
 }
 
 fn head(record: &SltRecord) -> String {
-    crate::slt::head(record)
+    crate::format::slt::head(record)
 }
 
 fn line(record: &SltRecord) -> u32 {
@@ -85,10 +85,10 @@ fn line(record: &SltRecord) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use crate::script::{Format, Script};
+    use crate::format::{Format, Script};
     use std::path::Path;
 
-    fn layout(script: &Script) -> &crate::slt::Layout {
+    fn layout(script: &Script) -> &crate::format::slt::Layout {
         match &script.format {
             Format::Sqllogictest(l) => l,
             Format::Datadriven => panic!("not slt"),
@@ -100,7 +100,7 @@ mod tests {
     #[test]
     fn the_projects_slt_files_round_trip() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
-        let files = crate::discover::scenario_files(&root).unwrap();
+        let files = crate::suite::discover::scenario_files(&root).unwrap();
         let slt: Vec<_> = files
             .iter()
             .filter(|f| f.extension().is_some_and(|e| e == "slt"))

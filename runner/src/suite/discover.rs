@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-use crate::script::EXTENSIONS;
+use crate::format::EXTENSIONS;
 
 /// Every `*.dd` and `*.slt` file under `root`, as paths relative to it,
 /// sorted. A missing root has no files.

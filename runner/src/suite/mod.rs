@@ -11,6 +11,11 @@
 //! Configurations keep the order of the file (the first one is the reference
 //! that other runs are compared with); a schedule is `round-robin` or a seed.
 
+pub mod discover;
+pub mod header;
+pub mod matrix;
+pub mod partition;
+
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
