@@ -9,11 +9,11 @@ mod builtin;
 mod catalog;
 mod compute;
 mod coordinator;
-pub mod eval;
+mod eval;
 mod introspection;
 mod mutation;
 mod peek;
-pub mod plan;
+mod plan;
 mod protocol;
 mod render;
 pub mod repr;
@@ -23,7 +23,7 @@ mod shared_batch;
 mod shared_import;
 mod sharing;
 mod split;
-pub mod sql;
+mod sql;
 
 pub use coordinator::Engine;
 

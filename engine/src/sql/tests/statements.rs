@@ -1,0 +1,317 @@
+//! Planning DDL and writes: CREATE, DROP, INSERT, UPDATE, DELETE.
+
+use super::*;
+
+#[test]
+fn create_table() {
+    let s = one("CREATE TABLE n (a int NOT NULL, b TEXT, c boolean, d bigint, e varchar(3), \"Q\" bool NULL)");
+    let columns = vec![
+        col("a", Int, false),
+        col("b", Text, true),
+        col("c", Bool, true),
+        col("d", Int, true),
+        col("e", Text, true),
+        col("Q", Bool, true),
+    ];
+    let name = "n".to_string();
+    assert_eq!(s, Statement::CreateTable { name, columns });
+    assert_eq!(
+        err("CREATE TABLE T (b int)"),
+        "catalog item 't' already exists"
+    );
+    assert_eq!(
+        err("CREATE TABLE n (a int, a text)"),
+        "column \"a\" specified more than once"
+    );
+    assert_eq!(err("CREATE TABLE n (a foo)"), "type \"foo\" does not exist");
+    assert_eq!(err("CREATE TABLE n (a float)"), "type not supported: FLOAT");
+    assert_eq!(
+        plan("CREATE TABLE IF NOT EXISTS t (a int)", &catalog()),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn insert() {
+    let s = one("INSERT INTO t VALUES (1, 'one', true), (-2, NULL, NULL), ('5', 'x', 'f')");
+    let rows = vec![
+        vec![Datum::Int(1), Datum::Text("one".into()), Datum::Bool(true)],
+        vec![Datum::Int(-2), Datum::Null, Datum::Null],
+        vec![Datum::Int(5), Datum::Text("x".into()), Datum::Bool(false)],
+    ];
+    assert_eq!(s, Statement::Insert { table: T, rows });
+    // Missing columns are NULL; constant expressions are evaluated.
+    let s = one("INSERT INTO t (b, a) VALUES ('x', 1 + 2 * 3)");
+    let rows = vec![vec![Datum::Int(7), Datum::Text("x".into()), Datum::Null]];
+    assert_eq!(s, Statement::Insert { table: T, rows });
+    let s = one("INSERT INTO t VALUES (1)");
+    let rows = vec![vec![Datum::Int(1), Datum::Null, Datum::Null]];
+    assert_eq!(s, Statement::Insert { table: T, rows });
+}
+
+#[test]
+fn insert_errors() {
+    assert_eq!(
+        err("INSERT INTO t VALUES ('text')"),
+        "invalid input syntax for type integer: invalid digit found in string: \"text\""
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (1, 2)"),
+        "column \"b\" is of type text but expression is of type integer"
+    );
+    assert_eq!(
+        err("INSERT INTO t (c) VALUES (1 = 1), (3)"),
+        "column \"c\" is of type boolean but expression is of type integer"
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (1 / 0)"),
+        "Evaluation error: division by zero"
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (1, 'a', true, 4)"),
+        "INSERT has more expressions than target columns"
+    );
+    assert_eq!(
+        err("INSERT INTO t (a, b) VALUES (1)"),
+        "INSERT has more target columns than expressions"
+    );
+    assert_eq!(
+        err("INSERT INTO t (a, a) VALUES (1, 2)"),
+        "column \"a\" specified more than once"
+    );
+    assert_eq!(
+        err("INSERT INTO t (z) VALUES (1)"),
+        "column \"z\" does not exist"
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (a)"),
+        "column \"a\" does not exist"
+    );
+    assert_eq!(
+        err("INSERT INTO v VALUES (1)"),
+        "\"v\" is a view not a table"
+    );
+    assert_eq!(
+        err("INSERT INTO missing VALUES (1)"),
+        "unknown catalog item 'missing'"
+    );
+    assert_eq!(
+        err("INSERT INTO nn (b) VALUES (1)"),
+        "null value in column \"a\" violates not-null constraint"
+    );
+    assert_eq!(
+        err("INSERT INTO t SELECT * FROM t"),
+        "INSERT supports only VALUES"
+    );
+}
+
+#[test]
+fn update() {
+    let s = one("UPDATE t SET b = 'deux', a = a + 1 WHERE a = 2 AND c");
+    let assignments = vec![(1, text("deux")), (0, bin(BinaryOp::Add, c(0), int(1)))];
+    let predicates = vec![bin(BinaryOp::Eq, c(0), int(2)), c(2)];
+    assert_eq!(
+        s,
+        Statement::Update {
+            table: T,
+            assignments,
+            predicates
+        }
+    );
+    let s = one("UPDATE t AS x SET a = x.a");
+    let assignments = vec![(0, c(0))];
+    let predicates = vec![];
+    assert_eq!(
+        s,
+        Statement::Update {
+            table: T,
+            assignments,
+            predicates
+        }
+    );
+    assert_eq!(
+        err("UPDATE t SET b = 1"),
+        "column \"b\" is of type text but expression is of type integer"
+    );
+    assert_eq!(err("UPDATE t SET z = 1"), "column \"z\" does not exist");
+    assert_eq!(
+        err("UPDATE t SET a = 1, a = 2"),
+        "multiple assignments to same column \"a\""
+    );
+    assert_eq!(
+        err("UPDATE t SET a = 1 WHERE a"),
+        "WHERE clause must have type boolean, not type integer"
+    );
+    assert_eq!(
+        err("UPDATE t SET a = count(*)"),
+        "aggregate functions are not allowed in UPDATE"
+    );
+    assert_eq!(err("UPDATE v SET k = 1"), "\"v\" is a view not a table");
+}
+
+#[test]
+fn delete() {
+    let predicates = vec![ScalarExpr::Unary(UnaryOp::IsNull, Box::new(c(2)))];
+    assert_eq!(
+        one("DELETE FROM t WHERE c IS NULL"),
+        Statement::Delete {
+            table: T,
+            predicates
+        }
+    );
+    let predicates = vec![];
+    assert_eq!(
+        one("DELETE FROM u"),
+        Statement::Delete {
+            table: U,
+            predicates
+        }
+    );
+    assert_eq!(
+        err("DELETE FROM mz_objects"),
+        "\"mz_objects\" is a source not a table"
+    );
+    assert_eq!(
+        err("DELETE FROM t WHERE count(*) > 0"),
+        "aggregate functions are not allowed in WHERE clause"
+    );
+}
+
+#[test]
+fn create_view() {
+    let s = one("CREATE VIEW w AS SELECT a, a / 2 AS q FROM t WHERE c ORDER BY a");
+    let view = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(RelationPlan::Filter {
+                input: get(T),
+                predicates: vec![c(2)],
+            }),
+            exprs: vec![bin(BinaryOp::Div, c(0), int(2))],
+        }),
+        columns: vec![0, 3],
+    };
+    let columns = vec![col("a", Int, true), col("q", Int, true)];
+    let name = "w".to_string();
+    assert_eq!(
+        s,
+        Statement::CreateView {
+            name,
+            columns,
+            plan: view
+        }
+    );
+    assert_eq!(
+        err("CREATE VIEW w AS SELECT a, a FROM t"),
+        "column \"a\" specified more than once"
+    );
+    assert_eq!(
+        err("CREATE VIEW v AS SELECT 1"),
+        "catalog item 'v' already exists"
+    );
+    assert_eq!(
+        err("CREATE VIEW w AS SELECT a FROM t LIMIT 1"),
+        "LIMIT in views is not supported"
+    );
+    assert_eq!(
+        err("CREATE VIEW w AS SELECT * FROM t AS OF 3"),
+        "AS OF is only allowed on SELECT"
+    );
+    assert_eq!(
+        plan("CREATE VIEW IF NOT EXISTS v AS SELECT 1", &catalog()),
+        Ok(vec![])
+    );
+}
+
+fn index(name: &str, on: GlobalId, key: Vec<usize>) -> Statement {
+    let name = name.to_string();
+    Statement::CreateIndex { name, on, key }
+}
+
+#[test]
+fn create_index() {
+    assert_eq!(
+        one("CREATE INDEX ix ON t (b, a)"),
+        index("ix", T, vec![1, 0])
+    );
+    assert_eq!(one("CREATE INDEX ON t (b)"), index("t_b_idx", T, vec![1]));
+    assert_eq!(one("CREATE INDEX ON t (a)"), index("t_a_idx1", T, vec![0]));
+    assert_eq!(
+        one("CREATE INDEX ON v (k, x)"),
+        index("v_k_x_idx", V, vec![0, 1])
+    );
+    assert_eq!(
+        one("CREATE DEFAULT INDEX ON v"),
+        index("v_primary_idx", V, vec![0, 1])
+    );
+    assert_eq!(
+        one("CREATE DEFAULT INDEX ON U"),
+        index("u_primary_idx1", U, vec![0, 1])
+    );
+    assert_eq!(
+        one("CREATE INDEX ON mz_objects (name)"),
+        index("mz_objects_name_idx", MZ_OBJECTS, vec![1])
+    );
+    assert_eq!(
+        err("CREATE INDEX ON t (a + 1)"),
+        "index keys must be column names, found: a + 1"
+    );
+    assert_eq!(err("CREATE INDEX ON t (z)"), "column \"z\" does not exist");
+    assert_eq!(
+        err("CREATE INDEX t_a_idx ON t (a)"),
+        "catalog item 't_a_idx' already exists"
+    );
+    assert_eq!(
+        err("CREATE INDEX ON t_a_idx (a)"),
+        "\"t_a_idx\" is an index not a relation"
+    );
+    assert_eq!(
+        err("CREATE DEFAULT INDEX ON missing"),
+        "unknown catalog item 'missing'"
+    );
+    assert_eq!(
+        err("CREATE DEFAULT INDEX ON v AS OF 1"),
+        "AS OF is only allowed on SELECT"
+    );
+    assert_eq!(
+        plan("CREATE INDEX IF NOT EXISTS t_a_idx ON t (a)", &catalog()),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn drop() {
+    assert_eq!(
+        one("DROP INDEX t_a_idx"),
+        Statement::DropIndex { id: T_A_IDX }
+    );
+    assert_eq!(one("DROP VIEW v"), Statement::DropView { id: V });
+    assert_eq!(
+        one("DROP TABLE IF EXISTS t"),
+        Statement::DropTable { id: T }
+    );
+    assert_eq!(plan("DROP VIEW IF EXISTS nope", &catalog()), Ok(vec![]));
+    assert_eq!(err("DROP VIEW nope"), "unknown catalog item 'nope'");
+    assert_eq!(err("DROP TABLE v"), "\"v\" is a view not a table");
+    assert_eq!(err("DROP INDEX t"), "\"t\" is a table not an index");
+    assert_eq!(
+        err("DROP VIEW mz_objects"),
+        "\"mz_objects\" is a source not a view"
+    );
+    assert_eq!(
+        err("DROP VIEW v, w"),
+        "DROP of several objects at once is not supported"
+    );
+}
+
+#[test]
+fn several_statements() {
+    let all = plan("CREATE TABLE n (a int); DROP TABLE t;", &catalog()).unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[1], Statement::DropTable { id: T });
+    // A syntax error anywhere fails the whole text.
+    let e = plan("CREATE TABLE n (a int); SELEC 1", &catalog()).unwrap_err();
+    assert_eq!(
+        e,
+        "Expected: an SQL statement, found: SELEC at Line: 1, Column: 25"
+    );
+}
