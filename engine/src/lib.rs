@@ -20,7 +20,6 @@ pub mod repr;
 mod runtime;
 mod scheduler;
 mod shared_batch;
-mod shared_import;
 mod sharing;
 mod split;
 mod sql;

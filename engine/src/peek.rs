@@ -11,7 +11,7 @@ use crate::arrangement::{upper_of, Chain, ErrsBatch, IndexTraces, OksBatch};
 use crate::protocol::{Frontiers, PeekRequest, PeekResponse};
 use crate::render::passes;
 use crate::repr::{Row, Timestamp};
-use crate::shared_import::SharedIndex;
+use crate::sharing::import::SharedIndex;
 
 /// An index as a worker reads it: traces it maintains, or a point the
 /// other runtime publishes. Both hand out the same `Arc` batches.

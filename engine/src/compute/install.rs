@@ -14,7 +14,7 @@ use crate::arrangement::{self, arrange, Frontier, IndexTraces};
 use crate::protocol::{DataflowDesc, Import};
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
-use crate::shared_import::{self, Reader};
+use crate::sharing::import::{self, Reader};
 use crate::sharing::Counters;
 
 impl ComputeState {
@@ -170,7 +170,7 @@ impl ComputeState {
                                 }
                                 let reader =
                                     Reader::new(Arc::clone(&peer.point), registry.reader_id());
-                                shared_import::import(
+                                import::import(
                                     scope,
                                     &format!("SharedImport {source}"),
                                     reader,

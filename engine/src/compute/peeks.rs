@@ -8,7 +8,7 @@ use timely::worker::Worker;
 use super::ComputeState;
 use crate::peek::{self, IndexHandle};
 use crate::protocol::{PeekRequest, PeekResponse, PeekTarget, Reply};
-use crate::shared_import::{Reader, SharedIndex};
+use crate::sharing::import::{Reader, SharedIndex};
 use crate::sharing::Counters;
 
 impl ComputeState {

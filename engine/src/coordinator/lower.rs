@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 
 use super::Engine;
 use crate::builtin::Relation;
-use crate::catalog::Detail;
+use crate::catalog::{Catalog, Detail};
 use crate::introspection;
 use crate::peek;
 use crate::plan::RelationPlan;
-use crate::protocol::{DataflowDesc, Import};
+use crate::protocol::{DataflowDesc, Import, WorkerReport};
 use crate::repr::{GlobalId, Timestamp};
 
 impl Engine {
@@ -25,7 +25,13 @@ impl Engine {
         as_of: Timestamp,
     ) -> Result<DataflowDesc, String> {
         let mut imports = BTreeMap::new();
-        let plan = self.lower(plan, &mut imports)?;
+        let reports = self
+            .reports
+            .values()
+            .next_back()
+            .cloned()
+            .unwrap_or_default();
+        let plan = lower(&self.catalog, &reports, plan, &mut imports)?;
         for (import_id, (import, _)) in &imports {
             if matches!(import, Import::Constant(_)) {
                 continue;
@@ -43,86 +49,196 @@ impl Engine {
             plan,
         })
     }
+}
 
-    pub(super) fn lower(
-        &self,
-        plan: RelationPlan,
-        imports: &mut BTreeMap<GlobalId, (Import, usize)>,
-    ) -> Result<RelationPlan, String> {
-        let lower = |p: Box<RelationPlan>, imports: &mut BTreeMap<GlobalId, (Import, usize)>| {
-            self.lower(*p, imports).map(Box::new)
-        };
-        Ok(match plan {
-            RelationPlan::Get(id) => {
-                if let Some(relation) = Relation::by_id(id) {
-                    let reports = self
-                        .reports
-                        .values()
-                        .next_back()
-                        .cloned()
-                        .unwrap_or_default();
-                    let rows = introspection::rows(relation, &self.catalog, &reports);
-                    imports.insert(id, (Import::Constant(rows), relation.columns().len()));
-                    return Ok(RelationPlan::Get(id));
-                }
-                let entry = self
-                    .catalog
-                    .get(id)
-                    .ok_or_else(|| format!("unknown catalog item '{id}'"))?;
-                let arity = entry.columns.len();
-                if let Some((index, _)) = self.catalog.indexes_on(id).next() {
-                    imports.insert(index.id, (Import::Index(index.id), arity));
-                    RelationPlan::Get(index.id)
-                } else {
-                    match &entry.detail {
-                        Detail::Table => {
-                            imports.insert(id, (Import::Table(id), arity));
-                            RelationPlan::Get(id)
-                        }
-                        Detail::View { plan } => self.lower(plan.clone(), imports)?,
-                        Detail::Index(_) => {
-                            return Err(format!("cannot read index {} as a relation", entry.name))
-                        }
+/// `plan` with every relation it reads resolved against `catalog`, each
+/// one recorded in `imports` with its arity; introspection relations are
+/// computed from `reports`, the logging runtime's latest.
+fn lower(
+    catalog: &Catalog,
+    reports: &[WorkerReport],
+    plan: RelationPlan,
+    imports: &mut BTreeMap<GlobalId, (Import, usize)>,
+) -> Result<RelationPlan, String> {
+    let boxed = |p: Box<RelationPlan>, imports: &mut BTreeMap<GlobalId, (Import, usize)>| {
+        lower(catalog, reports, *p, imports).map(Box::new)
+    };
+    Ok(match plan {
+        RelationPlan::Get(id) => {
+            if let Some(relation) = Relation::by_id(id) {
+                let rows = introspection::rows(relation, catalog, reports);
+                imports.insert(id, (Import::Constant(rows), relation.columns().len()));
+                return Ok(RelationPlan::Get(id));
+            }
+            let entry = catalog
+                .get(id)
+                .ok_or_else(|| format!("unknown catalog item '{id}'"))?;
+            let arity = entry.columns.len();
+            if let Some((index, _)) = catalog.indexes_on(id).next() {
+                imports.insert(index.id, (Import::Index(index.id), arity));
+                RelationPlan::Get(index.id)
+            } else {
+                match &entry.detail {
+                    Detail::Table => {
+                        imports.insert(id, (Import::Table(id), arity));
+                        RelationPlan::Get(id)
+                    }
+                    Detail::View { plan } => lower(catalog, reports, plan.clone(), imports)?,
+                    Detail::Index(_) => {
+                        return Err(format!("cannot read index {} as a relation", entry.name))
                     }
                 }
             }
-            RelationPlan::Constant { rows, arity } => RelationPlan::Constant { rows, arity },
-            RelationPlan::Map { input, exprs } => RelationPlan::Map {
-                input: lower(input, imports)?,
-                exprs,
-            },
-            RelationPlan::Filter { input, predicates } => RelationPlan::Filter {
-                input: lower(input, imports)?,
-                predicates,
-            },
-            RelationPlan::Project { input, columns } => RelationPlan::Project {
-                input: lower(input, imports)?,
-                columns,
-            },
-            RelationPlan::Join {
-                inputs,
-                equivalences,
-            } => RelationPlan::Join {
-                inputs: inputs
-                    .into_iter()
-                    .map(|i| self.lower(i, imports))
-                    .collect::<Result<_, _>>()?,
-                equivalences,
-            },
-            RelationPlan::Reduce {
-                input,
-                group_key,
-                aggregates,
-                global,
-            } => RelationPlan::Reduce {
-                input: lower(input, imports)?,
-                group_key,
-                aggregates,
-                global,
-            },
-            RelationPlan::Distinct { input } => RelationPlan::Distinct {
-                input: lower(input, imports)?,
-            },
-        })
+        }
+        RelationPlan::Constant { rows, arity } => RelationPlan::Constant { rows, arity },
+        RelationPlan::Map { input, exprs } => RelationPlan::Map {
+            input: boxed(input, imports)?,
+            exprs,
+        },
+        RelationPlan::Filter { input, predicates } => RelationPlan::Filter {
+            input: boxed(input, imports)?,
+            predicates,
+        },
+        RelationPlan::Project { input, columns } => RelationPlan::Project {
+            input: boxed(input, imports)?,
+            columns,
+        },
+        RelationPlan::Join {
+            inputs,
+            equivalences,
+        } => RelationPlan::Join {
+            inputs: inputs
+                .into_iter()
+                .map(|i| lower(catalog, reports, i, imports))
+                .collect::<Result<_, _>>()?,
+            equivalences,
+        },
+        RelationPlan::Reduce {
+            input,
+            group_key,
+            aggregates,
+            global,
+        } => RelationPlan::Reduce {
+            input: boxed(input, imports)?,
+            group_key,
+            aggregates,
+            global,
+        },
+        RelationPlan::Distinct { input } => RelationPlan::Distinct {
+            input: boxed(input, imports)?,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{Entry, IndexDetail};
+    use crate::repr::{Column, Datum, ScalarType};
+
+    /// A catalog with table t (one column), an index on it when `indexed`,
+    /// and a view v = `SELECT * FROM t WHERE true`.
+    fn catalog(indexed: bool) -> (Catalog, GlobalId, Option<GlobalId>, GlobalId) {
+        let mut catalog = Catalog::default();
+        let columns = vec![Column {
+            name: "a".into(),
+            typ: ScalarType::Int,
+            nullable: false,
+        }];
+        let t = catalog.allocate_id();
+        catalog.insert(Entry {
+            id: t,
+            name: "t".into(),
+            columns: columns.clone(),
+            detail: Detail::Table,
+        });
+        let index = indexed.then(|| {
+            let i = catalog.allocate_id();
+            catalog.insert(Entry {
+                id: i,
+                name: "t_idx".into(),
+                columns: columns.clone(),
+                detail: Detail::Index(IndexDetail {
+                    on: t,
+                    key: vec![0],
+                    dataflow_id: 1,
+                    reexport_of: None,
+                    imports: vec![t],
+                }),
+            });
+            i
+        });
+        let v = catalog.allocate_id();
+        let plan = RelationPlan::Filter {
+            input: Box::new(RelationPlan::Get(t)),
+            predicates: Vec::new(),
+        };
+        catalog.insert(Entry {
+            id: v,
+            name: "v".into(),
+            columns,
+            detail: Detail::View { plan },
+        });
+        (catalog, t, index, v)
+    }
+
+    fn lowered(catalog: &Catalog, id: GlobalId) -> Result<(RelationPlan, Vec<String>), String> {
+        let mut imports = BTreeMap::new();
+        let plan = lower(catalog, &[], RelationPlan::Get(id), &mut imports)?;
+        let imports = imports
+            .into_iter()
+            .map(|(id, (import, arity))| format!("{id} {import:?} {arity}"))
+            .collect();
+        Ok((plan, imports))
+    }
+
+    #[test]
+    fn an_unindexed_table_is_read_as_the_table() {
+        let (catalog, t, _, _) = catalog(false);
+        let (plan, imports) = lowered(&catalog, t).unwrap();
+        assert_eq!(plan, RelationPlan::Get(t));
+        assert_eq!(imports, vec![format!("{t} Table({t:?}) 1")]);
+    }
+
+    #[test]
+    fn an_indexed_relation_is_read_through_its_index() {
+        let (catalog, t, index, _) = catalog(true);
+        let index = index.unwrap();
+        let (plan, imports) = lowered(&catalog, t).unwrap();
+        assert_eq!(plan, RelationPlan::Get(index));
+        assert_eq!(imports, vec![format!("{index} Index({index:?}) 1")]);
+    }
+
+    #[test]
+    fn a_view_is_inlined() {
+        let (catalog, t, _, v) = catalog(false);
+        let (plan, imports) = lowered(&catalog, v).unwrap();
+        let expected = RelationPlan::Filter {
+            input: Box::new(RelationPlan::Get(t)),
+            predicates: Vec::new(),
+        };
+        assert_eq!(plan, expected);
+        assert_eq!(imports, vec![format!("{t} Table({t:?}) 1")]);
+    }
+
+    #[test]
+    fn an_introspection_relation_is_a_constant_computed_from_the_catalog() {
+        let (catalog, _, _, _) = catalog(false);
+        let objects = Relation::Objects.id();
+        let mut imports = BTreeMap::new();
+        let plan = lower(&catalog, &[], RelationPlan::Get(objects), &mut imports).unwrap();
+        assert_eq!(plan, RelationPlan::Get(objects));
+        let Some((Import::Constant(rows), 3)) = imports.get(&objects) else {
+            panic!("{imports:?}");
+        };
+        let names: Vec<&Datum> = rows.iter().map(|row| &row[1]).collect();
+        assert_eq!(names, [&Datum::Text("t".into()), &Datum::Text("v".into())]);
+    }
+
+    #[test]
+    fn an_index_is_not_a_relation() {
+        let (catalog, _, index, _) = catalog(true);
+        let error = lowered(&catalog, index.unwrap()).unwrap_err();
+        assert_eq!(error, "cannot read index t_idx as a relation");
     }
 }

@@ -14,11 +14,11 @@ use differential_dataflow::AsCollection;
 use timely::dataflow::operators::generic::operator::source;
 use timely::dataflow::Scope;
 
+use super::{HoldKey, Point, Snapshot};
 use crate::arrangement::{meet, Frontier};
 use crate::mutation;
 use crate::render::{Errs, Oks};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
-use crate::sharing::{HoldKey, Point, Snapshot};
 
 /// A reader's hold and wake-up registration on a point, undone on drop.
 pub struct Reader {

@@ -8,6 +8,10 @@
 //! maintenance worker) sets its own trace handle to the point's published
 //! since, so a reader's hold is a real hold on the trace; readers are woken
 //! through `SyncActivator`s when the point changes.
+//!
+//! `import` holds the operator through which a dataflow reads a point.
+
+pub mod import;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
