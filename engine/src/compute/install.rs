@@ -62,7 +62,7 @@ impl ComputeState {
         key: Vec<usize>,
     ) {
         let as_of = desc.as_of;
-        let (traces, live) = self.build(worker, &desc, None, move |oks, errs| {
+        let (traces, live) = self.build(worker, &desc, Purpose::Index, move |oks, errs| {
             let keyed =
                 oks.map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row));
             arrange(keyed, errs)
@@ -109,8 +109,7 @@ impl ComputeState {
     /// Builds a transient dataflow whose result a peek reads once.
     pub(super) fn create_transient(&mut self, worker: &mut Worker, peek: u64, desc: DataflowDesc) {
         let as_of = desc.as_of;
-        let until = Some(as_of + 1);
-        let (mut traces, live) = self.build(worker, &desc, until, |oks, errs| {
+        let (mut traces, live) = self.build(worker, &desc, Purpose::Read, |oks, errs| {
             arrange(oks.map(|row| (row.clone(), row)), errs)
         });
         traces.allow_compaction(as_of);
@@ -118,13 +117,13 @@ impl ComputeState {
     }
 
     /// Builds `desc` with `export` turning its result into traces. A read
-    /// (`until` set) counts, per import, whether it was served locally or
-    /// through a shared import.
+    /// counts, per import, whether it was served locally or through a
+    /// shared import.
     fn build<F>(
         &mut self,
         worker: &mut Worker,
         desc: &DataflowDesc,
-        until: Frontier,
+        purpose: Purpose,
         export: F,
     ) -> (IndexTraces, Rc<LiveDataflow>)
     where
@@ -133,6 +132,13 @@ impl ComputeState {
         let timely_index = worker.next_dataflow_index();
         let as_of = desc.as_of;
         let since = Antichain::from_elem(as_of);
+        // A read needs its imports only through `as_of`; at the last
+        // timestamp there is no time beyond, so they never stop.
+        let until: Frontier = match purpose {
+            Purpose::Index => None,
+            Purpose::Read => as_of.checked_add(1),
+        };
+        let read = purpose == Purpose::Read;
         let mut imported_dataflows = Vec::new();
         let index = self.worker;
         let tables = &mut self.tables;
@@ -158,14 +164,14 @@ impl ComputeState {
                         };
                         match local {
                             Some(traces) => {
-                                if until.is_some() {
+                                if read {
                                     Counters::bump(&counters.local_reads);
                                 }
                                 arrangement::import_local(scope, *source, traces, &since)
                             }
                             None => {
                                 let peer = peers.get(source).expect("imported collection exists");
-                                if until.is_some() {
+                                if read {
                                     Counters::bump(&counters.shared_reads);
                                 }
                                 let reader =
@@ -229,4 +235,13 @@ impl ComputeState {
             }
         }
     }
+}
+
+/// What a dataflow is built for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// An index, maintained until it is dropped.
+    Index,
+    /// One read at the dataflow's `as_of` (a slow-path peek).
+    Read,
 }
