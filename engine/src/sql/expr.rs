@@ -154,12 +154,27 @@ pub(super) struct Grouping {
     pub aggregates: Vec<Aggregate>,
 }
 
+/// How deep an expression may nest. Every later stage (rendering,
+/// evaluation on a worker thread, dropping the plan) recurses over the
+/// planned expression, so a bound here keeps a chain of thousands of `OR`s
+/// or `+`s from overflowing a worker's stack. Chains of 1000 were measured
+/// to run in a debug build; half of that leaves room.
+pub(super) const RECURSION_LIMIT: usize = 512;
+
+/// The real system's text for a too-deep expression (`mz_ore`'s
+/// `RecursionLimitError`).
+fn recursion_limit_error() -> String {
+    format!("exceeded recursion limit of {RECURSION_LIMIT}")
+}
+
 /// Where an expression is planned.
 pub(super) struct ExprContext<'a> {
     pub scope: &'a Scope,
     /// The error for an aggregate call, when there is no grouping.
     pub no_aggregates: &'static str,
     pub grouping: Option<&'a mut Grouping>,
+    /// How many `plan` calls are under way: the nesting so far.
+    depth: usize,
 }
 
 impl<'a> ExprContext<'a> {
@@ -168,10 +183,22 @@ impl<'a> ExprContext<'a> {
             scope,
             no_aggregates,
             grouping: None,
+            depth: 0,
         }
     }
 
+    /// Plans `e`, or fails if it nests deeper than [`RECURSION_LIMIT`].
     pub fn plan(&mut self, e: &Expr) -> Result<Typed, String> {
+        if self.depth >= RECURSION_LIMIT {
+            return Err(recursion_limit_error());
+        }
+        self.depth += 1;
+        let planned = self.plan_within_limit(e);
+        self.depth -= 1;
+        planned
+    }
+
+    fn plan_within_limit(&mut self, e: &Expr) -> Result<Typed, String> {
         if let Some(key) = self.key(e) {
             return Ok(key);
         }
@@ -468,18 +495,25 @@ fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>), String
 
 /// Whether `e` calls an aggregate (outside of any subquery).
 pub(super) fn contains_aggregate(e: &Expr) -> bool {
+    contains_aggregate_within(e, 0)
+}
+
+/// As `contains_aggregate`, looking no deeper than [`RECURSION_LIMIT`]
+/// (planning such an expression fails anyway).
+fn contains_aggregate_within(e: &Expr, depth: usize) -> bool {
+    let contains = |e: &Expr| depth < RECURSION_LIMIT && contains_aggregate_within(e, depth + 1);
     match e {
         Expr::Function(f) => {
             aggregate_call(f).is_ok()
                 || matches!(&f.args, FunctionArguments::List(list) if list.args.iter().any(|a| {
-                    matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if contains_aggregate(e))
+                    matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if contains(e))
                 }))
         }
-        Expr::BinaryOp { left, right, .. } => contains_aggregate(left) || contains_aggregate(right),
+        Expr::BinaryOp { left, right, .. } => contains(left) || contains(right),
         Expr::UnaryOp { expr, .. }
         | Expr::Nested(expr)
         | Expr::IsNull(expr)
-        | Expr::IsNotNull(expr) => contains_aggregate(expr),
+        | Expr::IsNotNull(expr) => contains(expr),
         _ => false,
     }
 }

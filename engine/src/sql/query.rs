@@ -52,11 +52,11 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
 
     let group_by = group_by(s)?;
     let mut grouping = grouping(s, &scope, &group_by)?;
-    let mut cx = ExprContext {
-        scope: &scope,
-        no_aggregates: "aggregate functions are not allowed in ORDER BY clause",
-        grouping: grouping.as_mut(),
-    };
+    let mut cx = ExprContext::plain(
+        &scope,
+        "aggregate functions are not allowed in ORDER BY clause",
+    );
+    cx.grouping = grouping.as_mut();
     let outputs = projection(&mut cx, &s.projection)?;
     let having = match &s.having {
         Some(h) => cx.predicate(h, "HAVING clause")?,

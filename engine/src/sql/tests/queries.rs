@@ -487,3 +487,33 @@ fn unknown_names_and_unsupported_syntax() {
     );
     assert!(err("EXPLAIN SELECT 1").starts_with("statement not supported: EXPLAIN"));
 }
+
+/// `SELECT` of a left-deep chain of `terms` terms joined by `op`.
+fn chain(select: &str, op: &str, term: &str, terms: usize, rest: &str) -> String {
+    let chain = vec![term; terms].join(op);
+    format!("{select}{chain}{rest}")
+}
+
+#[test]
+fn expressions_nest_at_most_to_the_recursion_limit() {
+    use crate::sql::expr::RECURSION_LIMIT;
+    let limit = format!("exceeded recursion limit of {RECURSION_LIMIT}");
+    // A chain of n terms nests n + 1 deep under `=` (n - 1 operators,
+    // the comparison, the leaves): RECURSION_LIMIT - 1 terms plan.
+    let fits = RECURSION_LIMIT - 1;
+    one(&chain("SELECT ", " + ", "a", fits, " FROM t"));
+    one(&chain(
+        "SELECT a FROM t WHERE ",
+        " OR ",
+        "a = 1",
+        fits - 1,
+        "",
+    ));
+    for terms in [fits + 2, 5000] {
+        assert_eq!(err(&chain("SELECT ", " + ", "a", terms, " FROM t")), limit);
+        let or = chain("SELECT a FROM t WHERE ", " OR ", "a = 1", terms, "");
+        assert_eq!(err(&or), limit);
+        let aggregate = chain("SELECT sum(", " + ", "a", terms, ") FROM t");
+        assert_eq!(err(&aggregate), limit);
+    }
+}
