@@ -122,6 +122,11 @@ fn run_inner(
     };
     let io = |e: std::io::Error| format!("cannot write the report: {e}");
     let text = options.format == ReportFormat::Text;
+    if text {
+        for skipped in &assembly.skipped {
+            writeln!(out, "warning: skipped {skipped}").map_err(io)?;
+        }
+    }
     let mut reports: Vec<FileReport> = Vec::new();
     let mut record = |report: FileReport, out: &mut dyn Write| -> Result<(), String> {
         if text {

@@ -19,6 +19,9 @@ pub struct Assembly {
     pub scenarios: Vec<PathBuf>,
     /// Every golden under `goldens` without a scenario, relative, sorted.
     pub orphans: Vec<PathBuf>,
+    /// Entries of either tree passed over, `path: reason` (see
+    /// [`discover::Found::skipped`]), for a warning.
+    pub skipped: Vec<String>,
 }
 
 impl Assembly {
@@ -36,13 +39,17 @@ impl Assembly {
         let suite = Suite::load(&suite_path)?;
         let goldens = goldens.map_or_else(|| golden::default_dir(dir), Path::to_path_buf);
         let scenarios = discover::scenario_files(dir)?;
-        let orphans = golden::orphans(&scenarios, &discover::scenario_files(&goldens)?);
+        let golden_files = discover::scenario_files(&goldens)?;
+        let orphans = golden::orphans(&scenarios.files, &golden_files.files);
+        let mut skipped = scenarios.skipped;
+        skipped.extend(golden_files.skipped);
         Ok(Assembly {
             dir: dir.to_path_buf(),
             goldens,
             suite,
-            scenarios,
+            scenarios: scenarios.files,
             orphans,
+            skipped,
         })
     }
 

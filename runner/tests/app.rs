@@ -187,6 +187,28 @@ fn passing_file() {
     assert_eq!(status.exit_code(), 0);
 }
 
+/// An editor's lock file (`.#name.dd`, a dangling link) and a link loop in
+/// either tree used to abort the whole suite before anything ran.
+#[cfg(unix)]
+#[test]
+fn links_that_lead_nowhere_are_skipped_with_a_warning() {
+    use std::os::unix::fs::symlink;
+    let p = Project::new();
+    p.scenario("a/basic.dd", BASIC)
+        .golden("a/basic.dd", BASIC_GOLDEN);
+    symlink("user@host.1234", p.root.join("testdata/a/.#basic.dd")).unwrap();
+    symlink("..", p.root.join("goldens/a/loop")).unwrap();
+    let (status, out) = p.run();
+    assert_eq!(
+        out,
+        "warning: skipped ROOT/testdata/a/.#basic.dd: a dangling symbolic link\n\
+         warning: skipped ROOT/goldens/a/loop: a symbolic link loop\n\
+         PASS ROOT/testdata/a/basic.dd\n\
+         1 passed, 0 failed\n"
+    );
+    assert_eq!(status, Status::Passed);
+}
+
 #[test]
 fn every_run_of_the_matrix_gets_a_fresh_engine() {
     let p = Project::new();

@@ -554,7 +554,7 @@ step runtime=interactive worker=1 configs=(solo,shared)
     #[test]
     fn the_projects_scenarios_parse() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
-        let files = crate::suite::discover::scenario_files(&root).unwrap();
+        let files = crate::suite::discover::scenario_files(&root).unwrap().files;
         assert!(!files.is_empty());
         for rel in files {
             let text = std::fs::read_to_string(root.join(&rel)).unwrap();

@@ -100,7 +100,7 @@ mod tests {
     #[test]
     fn the_projects_slt_files_round_trip() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
-        let files = crate::suite::discover::scenario_files(&root).unwrap();
+        let files = crate::suite::discover::scenario_files(&root).unwrap().files;
         let slt: Vec<_> = files
             .iter()
             .filter(|f| f.extension().is_some_and(|e| e == "slt"))
