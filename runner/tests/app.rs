@@ -62,6 +62,7 @@ impl Target for Fake {
                 local_reads: 0,
                 published: 1,
                 logging_reads: 0,
+                constant_reads: 0,
             }
         } else {
             Witness {
@@ -69,6 +70,7 @@ impl Target for Fake {
                 local_reads: self.reads,
                 published: 0,
                 logging_reads: 0,
+                constant_reads: 0,
             }
         };
         if self.lie {
@@ -77,6 +79,7 @@ impl Target for Fake {
                 local_reads: self.reads,
                 published: 0,
                 logging_reads: 0,
+                constant_reads: 0,
             }
         } else {
             honest
@@ -459,7 +462,7 @@ fn a_failed_witness_names_the_configuration_and_blocks_rewrite() {
     let (status, out) = p.run_with(&options, &Env::default(), &fake(true, Built::default()));
     assert_eq!(status, Status::Failed);
     assert!(out.starts_with("FAIL ROOT/testdata/w.dd: witness failed under shared (4 of 8 runs); no golden at ROOT/goldens/w.dd (not created: the file has other failures)\n"), "{out}");
-    assert!(out.contains("    shared/workers=1/round-robin: sharing is on and 3 directive(s) returned rows of tables, views or indexes, but not every read was served through a shared import (shared_reads=0, local_reads=3, published=0, logging_reads=0; expected shared_reads > 0 and local_reads = 0)\n"), "{out}");
+    assert!(out.contains("    shared/workers=1/round-robin: sharing is on and 3 directive(s) returned rows of tables, views or indexes, but not every read was served through a shared import (shared_reads=0, local_reads=3, published=0, logging_reads=0, constant_reads=0; expected shared_reads > 0 and local_reads = 0)\n"), "{out}");
     assert_eq!(p.read_golden("w.dd"), None);
 }
 

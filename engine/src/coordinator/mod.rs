@@ -55,6 +55,8 @@ pub struct Engine {
     registry: Arc<Registry>,
     /// Introspection reads that returned rows (see `Witness::logging_reads`).
     logging_reads: u64,
+    /// Constant-only reads that returned rows (see `Witness::constant_reads`).
+    constant_reads: u64,
 }
 
 /// Index of the runtime that maintains (Solo's one runtime, or Maintenance).
@@ -91,6 +93,7 @@ impl Engine {
             next_request: 0,
             registry,
             logging_reads: 0,
+            constant_reads: 0,
         }
     }
 
@@ -250,6 +253,7 @@ impl Engine {
             local_reads: Counters::get(&counters.local_reads),
             published: Counters::get(&counters.published),
             logging_reads: self.logging_reads,
+            constant_reads: self.constant_reads,
         }
     }
 

@@ -70,10 +70,15 @@ impl Engine {
             predicates: Vec::new(),
             key: None,
         };
+        let constant = holds.is_empty();
         self.send_peek(runtime, request, holds, finishing);
         let outcome = self.answer(peek_id);
-        if introspection && matches!(outcome, Outcome::Rows(_)) {
-            self.logging_reads += 1;
+        if matches!(outcome, Outcome::Rows(_)) {
+            if introspection {
+                self.logging_reads += 1;
+            } else if constant {
+                self.constant_reads += 1;
+            }
         }
         outcome
     }

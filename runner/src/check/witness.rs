@@ -1,7 +1,8 @@
 //! Each configuration must prove it was in effect.
 //!
 //! Sharing on: if the run produced any read results besides introspection
-//! (which the logging runtime answers itself in every configuration), reads
+//! (which the logging runtime answers itself in every configuration) and
+//! reads of constants only (which have nothing to share), reads
 //! were served through shared imports (`shared_reads > 0`) and none locally
 //! (`local_reads == 0`). Sharing off: nothing was published and no read was
 //! served through a shared import.
@@ -13,10 +14,12 @@ pub fn check(record: &RunRecord) -> Result<(), String> {
     let w = &record.witness;
     let run = &record.run;
     let counts = format!(
-        "shared_reads={}, local_reads={}, published={}, logging_reads={}",
-        w.shared_reads, w.local_reads, w.published, w.logging_reads
+        "shared_reads={}, local_reads={}, published={}, logging_reads={}, constant_reads={}",
+        w.shared_reads, w.local_reads, w.published, w.logging_reads, w.constant_reads
     );
-    let user_reads = (record.reads as u64).saturating_sub(w.logging_reads);
+    let user_reads = (record.reads as u64)
+        .saturating_sub(w.logging_reads)
+        .saturating_sub(w.constant_reads);
     if run.sharing {
         if user_reads > 0 && (w.shared_reads == 0 || w.local_reads != 0) {
             return Err(format!(
@@ -70,6 +73,7 @@ mod tests {
                 local_reads,
                 published,
                 logging_reads,
+                constant_reads: 0,
             },
         }
     }
@@ -93,6 +97,18 @@ mod tests {
         assert!(check(&record_with_logging(true, 2, 0, 0, 1, 2)).is_ok());
         // One read besides introspection, and it was not shared.
         assert!(check(&record_with_logging(true, 3, 0, 0, 1, 2)).is_err());
+        // Only reads of constants: there was nothing to share.
+        let mut constants = record(true, 2, 0, 0, 0);
+        constants.witness.constant_reads = 2;
+        assert!(check(&constants).is_ok());
+        // One read of a table besides them, and it was not shared.
+        constants.reads = 3;
+        constants.witness.local_reads = 1;
+        let e = check(&constants).unwrap_err();
+        assert!(
+            e.contains("and 1 directive(s) returned rows of tables"),
+            "{e}"
+        );
     }
 
     #[test]
