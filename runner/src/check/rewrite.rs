@@ -23,12 +23,18 @@ pub fn requested(
         Some(v) => return Err(format!("REWRITE={v}: expected REWRITE=1 (or 0)")),
     };
     let wanted = flag || env;
-    let ci = ci_env.is_some_and(|v| v.trim() == "1" || v.trim().eq_ignore_ascii_case("true"));
-    if wanted && ci {
-        return Err(
-            "refusing to rewrite goldens under CI=true: rewrite them locally, review `git diff goldens/`, and commit them"
-                .to_string(),
-        );
+    // CI systems spell it `true`, `1`, `yes` or their own name: any value
+    // but an explicit no counts, so a rewrite never slips through on CI.
+    let ci = ci_env.map(str::trim).filter(|v| {
+        !v.is_empty()
+            && !["0", "false", "no", "off"]
+                .iter()
+                .any(|no| v.eq_ignore_ascii_case(no))
+    });
+    if let (true, Some(ci)) = (wanted, ci) {
+        return Err(format!(
+            "refusing to rewrite goldens under CI={ci}: rewrite them locally, review `git diff goldens/`, and commit them"
+        ));
     }
     Ok(wanted)
 }
@@ -96,6 +102,20 @@ mod tests {
             "{e}"
         );
         assert!(requested(false, Some("1"), Some("true")).is_err());
+        for ci in ["1", "yes", "on", "TRUE", "woodpecker"] {
+            let e = requested(true, None, Some(ci)).unwrap_err();
+            assert!(
+                e.starts_with(&format!("refusing to rewrite goldens under CI={ci}:")),
+                "{e}"
+            );
+        }
+        for not_ci in ["", " ", "0", "false", "No", "OFF"] {
+            assert_eq!(
+                requested(true, None, Some(not_ci)),
+                Ok(true),
+                "CI={not_ci:?}"
+            );
+        }
         // Not asking is fine under CI.
         assert_eq!(requested(false, None, Some("true")), Ok(false));
     }
