@@ -14,7 +14,7 @@
 //! integer seed); values are comma-separated. Any other key is an error, and
 //! so is a known key in a comment below the header.
 
-use crate::suite::{check_list, Schedule};
+use crate::suite::{check_list, Schedule, MAX_WORKERS};
 
 /// The header's keys.
 pub const KEYS: &[&str] = &["configs", "workers", "seeds"];
@@ -86,6 +86,9 @@ pub fn parse(text: &str) -> Result<Header, HeaderError> {
                 let values = items
                     .iter()
                     .map(|s| match s.parse::<usize>() {
+                        Ok(n) if n > MAX_WORKERS => Err(format!(
+                            "header `workers:`: `{s}` is more than {MAX_WORKERS} workers"
+                        )),
                         Ok(n) if n > 0 => Ok(n),
                         _ => Err(format!("header `workers:`: `{s}` is not a positive integer")),
                     })
@@ -192,6 +195,13 @@ mod tests {
         assert_eq!(line, 2);
         assert!(m.starts_with("unknown header key `sedes`"), "{m}");
         assert_eq!(err("# workers: 0\n").0, 1);
+        assert_eq!(
+            err("# workers: 2, 1000\n"),
+            (
+                1,
+                "header `workers:`: `1000` is more than 64 workers".to_string()
+            )
+        );
         assert!(err("# workers: two\n")
             .1
             .contains("`two` is not a positive integer"));

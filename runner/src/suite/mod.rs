@@ -21,6 +21,11 @@ use serde::Deserialize;
 use std::fmt;
 use std::path::Path;
 
+/// The most timely workers a run may have, in the suite or a header. Each
+/// is an OS thread per runtime, stepped one at a time, so more only slows a
+/// run down; a typo like `workers: 1000` is an error instead.
+pub const MAX_WORKERS: usize = 64;
+
 /// How the scheduler picks the next (runtime, worker) to step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Schedule {
@@ -183,6 +188,9 @@ impl Suite {
         if self.workers.contains(&0) {
             return Err("`workers` must be at least 1".into());
         }
+        if let Some(n) = self.workers.iter().find(|n| **n > MAX_WORKERS) {
+            return Err(format!("`workers` lists {n}, more than {MAX_WORKERS}"));
+        }
         check_list("schedules", &self.schedules)?;
         Ok(())
     }
@@ -289,6 +297,8 @@ schedules: [round-robin, 7, 42]
         assert_eq!(e, "suite.yaml: `workers` lists `1` twice");
         let e = err("configurations:\n  solo: {sharing: false}\nworkers: [0]\nschedules: [7]\n");
         assert_eq!(e, "suite.yaml: `workers` must be at least 1");
+        let e = err("configurations:\n  solo: {sharing: false}\nworkers: [65]\nschedules: [7]\n");
+        assert_eq!(e, "suite.yaml: `workers` lists 65, more than 64");
         let e = err("configurations:\n  Solo: {sharing: false}\nworkers: [1]\nschedules: [7]\n");
         assert!(e.contains("`Solo`"), "{e}");
         let e = err("configurations:\n  solo: {sharing: false}\n  solo: {sharing: true}\nworkers: [1]\nschedules: [7]\n");
