@@ -10,7 +10,7 @@ use crate::report::json;
 use crate::report::junit;
 use crate::report::progress::Progress;
 use crate::run::target::Factory;
-use crate::suite::discover;
+use crate::suite::{discover, matrix};
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -75,6 +75,9 @@ fn run_inner(
         options.suite.as_deref(),
         options.goldens.as_deref(),
     )?;
+    for run in &options.runs {
+        matrix::check_run_name(&assembly.suite, run)?;
+    }
     let dir = &assembly.dir;
     let selected = |rel: &Path| {
         options

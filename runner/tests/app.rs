@@ -1020,15 +1020,27 @@ fn a_reproduce_command_replays_just_that_run() {
             seed: Some(7)
         }]
     );
+    // A run of the suite's shape that this file's matrix lacks fails the file.
     let options = Options {
-        runs: vec!["turbo/workers=2/seed=7".into()],
+        runs: vec!["shared/workers=5/seed=7".into()],
         ..p.options()
     };
     let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
     assert_eq!(status, Status::Failed);
     assert!(
-        out.contains("none of its runs is selected (--run turbo/workers=2/seed=7)"),
+        out.contains("none of its runs is selected (--run shared/workers=5/seed=7)"),
         "{out}"
+    );
+    // A name that cannot be a run of this suite is a usage error: it used
+    // to fail every file instead.
+    let options = Options {
+        runs: vec!["turbo/workers=2/seed=7".into()],
+        ..p.options()
+    };
+    let (status, _) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert!(
+        matches!(&status, Status::Usage(m) if m.starts_with("--run turbo/workers=2/seed=7: suite.yaml defines no configuration `turbo`")),
+        "{status:?}"
     );
 }
 

@@ -4,7 +4,7 @@
 
 use crate::format::{Script, ScriptError};
 use crate::suite::header::Header;
-use crate::suite::{Schedule, Suite};
+use crate::suite::{Schedule, Suite, MAX_WORKERS};
 use std::fmt;
 
 /// One replay of a file: a fresh engine under one configuration.
@@ -37,6 +37,49 @@ impl fmt::Display for Run {
             self.configuration, self.workers, self.schedule
         )
     }
+}
+
+/// Checks a `--run` name: a run as [`Run`] displays it
+/// (`shared/workers=2/seed=7`), of a configuration `suite` defines, with a
+/// worker count and schedule a header could give it. Whether a file's
+/// matrix has that run is the file's business.
+pub fn check_run_name(suite: &Suite, name: &str) -> Result<(), String> {
+    let bad = |why: String| {
+        Err(format!(
+            "--run {name}: {why} (a run looks like `{}/workers=1/round-robin` or `.../seed=7`)",
+            suite.configurations[0].name
+        ))
+    };
+    let [configuration, workers, schedule] = name.split('/').collect::<Vec<_>>()[..] else {
+        return bad("not configuration/workers=N/schedule".into());
+    };
+    if suite.configuration(configuration).is_none() {
+        let known: Vec<&str> = suite
+            .configurations
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        return bad(format!(
+            "suite.yaml defines no configuration `{configuration}` (it defines: {})",
+            known.join(", ")
+        ));
+    }
+    match workers.strip_prefix("workers=").map(str::parse::<usize>) {
+        Some(Ok(n)) if (1..=MAX_WORKERS).contains(&n) => {}
+        _ => {
+            return bad(format!(
+                "`{workers}` is not workers=N with N from 1 to {MAX_WORKERS}"
+            ))
+        }
+    }
+    let parsed = match schedule.strip_prefix("seed=") {
+        Some(seed) => seed.parse::<u64>().is_ok(),
+        None => schedule == "round-robin",
+    };
+    if !parsed {
+        return bad(format!("`{schedule}` is not round-robin or seed=N"));
+    }
+    Ok(())
 }
 
 /// The runs of `script` (at `path`, for errors), in a fixed order:
@@ -212,5 +255,34 @@ mod tests {
             e.to_string(),
             "f.dd:3: this directive runs under none of the file's configurations"
         );
+    }
+
+    #[test]
+    fn run_names_are_checked_against_the_suite() {
+        let suite = Suite::parse("suite.yaml", SUITE).unwrap();
+        for ok in [
+            "solo/workers=1/round-robin",
+            "shared/workers=64/seed=7",
+            "shared/workers=3/seed=0",
+        ] {
+            assert_eq!(check_run_name(&suite, ok), Ok(()), "{ok}");
+        }
+        let e = check_run_name(&suite, "turbo/workers=2/seed=7").unwrap_err();
+        assert_eq!(
+            e,
+            "--run turbo/workers=2/seed=7: suite.yaml defines no configuration `turbo` (it defines: solo, shared) (a run looks like `solo/workers=1/round-robin` or `.../seed=7`)"
+        );
+        for bad in [
+            "shared",
+            "shared/workers=2",
+            "shared/workers=0/seed=7",
+            "shared/workers=65/seed=7",
+            "shared/w=2/seed=7",
+            "shared/workers=2/7",
+            "shared/workers=2/seed=x",
+            "shared/workers=2/seed=7/extra",
+        ] {
+            assert!(check_run_name(&suite, bad).is_err(), "{bad}");
+        }
     }
 }
