@@ -78,6 +78,17 @@ fn run_inner(
     for run in &options.runs {
         matrix::check_run_name(&assembly.suite, run)?;
     }
+    // Found before the suite runs, not after it.
+    if let Some(path) = &options.junit {
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if parent.is_some_and(|p| !p.is_dir()) {
+            return Err(format!(
+                "--junit {}: no directory {}",
+                path.display(),
+                parent.expect("checked").display()
+            ));
+        }
+    }
     let dir = &assembly.dir;
     let selected = |rel: &Path| {
         options

@@ -955,6 +955,27 @@ fn jobs_do_not_change_the_report() {
     }
 }
 
+/// A JUnit file in a missing directory used to be found only once the
+/// whole suite had run; now before any file is checked.
+#[test]
+fn a_junit_file_in_a_missing_directory_is_a_usage_error_up_front() {
+    let p = Project::new();
+    p.scenario("a/basic.dd", BASIC)
+        .golden("a/basic.dd", BASIC_GOLDEN);
+    let built = Built::default();
+    let options = Options {
+        junit: Some(p.root.join("missing/junit.xml")),
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, built.clone()));
+    assert!(
+        matches!(&status, Status::Usage(m) if m.contains("missing/junit.xml: no directory")),
+        "{status:?}"
+    );
+    assert_eq!(out, "");
+    assert!(built.0.lock().unwrap().is_empty(), "no engine was built");
+}
+
 #[test]
 fn junit_and_json_reports() {
     let p = many_files();
