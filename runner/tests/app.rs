@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 /// - `SELECT sharing`: one row, whether sharing is on (diverges by configuration);
 /// - `SELECT panic`: panics;
 /// - `SELECT blank`: a row whose only column is empty text;
+/// - `SELECT dashes`: a row whose only column is `----`;
 /// - anything else: no rows.
 ///
 /// Its witness is honest unless `lie` is set.
@@ -46,6 +47,7 @@ impl Target for Fake {
                     "SELECT sharing" => Outcome::Rows(vec![vec![Datum::Bool(self.config.sharing)]]),
                     "SELECT panic" => panic!("engine exploded in {:?}", self.config),
                     "SELECT blank" => Outcome::Rows(vec![vec![Datum::Text(String::new())]]),
+                    "SELECT dashes" => Outcome::Rows(vec![vec![Datum::Text("----".into())]]),
                     _ => Outcome::Rows(vec![]),
                 }
             }
@@ -953,6 +955,26 @@ fn jobs_do_not_change_the_report() {
             "jobs={jobs}"
         );
     }
+}
+
+/// A row `----` as the last line of an output would close the doubled
+/// block early: the golden written used to be unparsable. Now the file fails
+/// with the directive's line, and rewrite writes nothing.
+#[test]
+fn an_output_the_format_cannot_hold_fails_the_file_and_is_not_written() {
+    let p = Project::new();
+    p.scenario("d.dd", "tick\n----\n\nquery\nSELECT dashes\n----\n");
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Failed);
+    assert_eq!(
+        out,
+        "FAIL ROOT/testdata/d.dd: 1 output(s) cannot be written in the datadriven format; no golden at ROOT/goldens/d.dd (not created: the file has other failures)\n\
+         \x20   ROOT/testdata/d.dd:4: the output has a `----` line last or two in a row, which would end its block early\n\
+         \x20   reproduce: cargo run -p runner -- ROOT/testdata --filter d.dd --run solo/workers=1/round-robin\n\
+         rewrite: no golden changed\n\
+         0 passed, 1 failed\n"
+    );
+    assert!(p.read_golden("d.dd").is_none());
 }
 
 /// A JUnit file in a missing directory used to be found only once the

@@ -197,6 +197,26 @@ impl Checker<'_> {
                 records[d.groups[1].runs[0]].run.clone(),
             ];
         }
+        if !transcript.unwritable.is_empty() {
+            let lines: Vec<String> = transcript
+                .unwritable
+                .iter()
+                .map(|i| {
+                    format!(
+                        "{}:{}: the output has a `----` line last or two in a row, which would end its block early",
+                        spec.scenario_shown, script.blocks[*i].directive.line
+                    )
+                })
+                .collect();
+            let summary = format!(
+                "{} output(s) cannot be written in the datadriven format",
+                lines.len()
+            );
+            general.push(summary.clone());
+            report
+                .problems
+                .push(Problem::new(summary, lines.join("\n")));
+        }
         if !transcript.unmet.is_empty() {
             let summary = format!("{} included record(s) do not hold", transcript.unmet.len());
             general.push(summary.clone());

@@ -13,12 +13,28 @@ pub struct Transcript {
     /// What `text` cannot show: records of included `.slt` files that their
     /// outputs do not meet, as `file:line: ...`.
     pub unmet: Vec<String>,
+    /// Blocks whose new output the format cannot hold (see [`writable`]):
+    /// `text` would not parse back to it.
+    pub unwritable: Vec<usize>,
 }
 
 /// Whether `output` must be written in the doubled `----` `----` form: it has
 /// a blank line (which would end a single-form block), or a `----` line.
 pub fn needs_doubled(output: &[String]) -> bool {
     output.iter().any(|l| l.trim().is_empty() || l == SEPARATOR)
+}
+
+/// Whether `output` parses back from its [`output_block`]. The doubled
+/// form ends at the first `----` `----` pair, so an output with two `----`
+/// lines in a row, or ending in one, cannot be written (a row whose text is
+/// `----`): the check reports it instead of writing a golden that does not
+/// parse.
+pub fn writable(output: &[String]) -> bool {
+    let separator = |l: &String| l == SEPARATOR;
+    !output
+        .windows(2)
+        .any(|w| separator(&w[0]) && separator(&w[1]))
+        && !output.last().is_some_and(separator)
 }
 
 /// The canonical text of an output block, starting with its `----` line.
@@ -59,7 +75,8 @@ pub fn render(script: &Script, outputs: &[Vec<String>]) -> Transcript {
     let mut lines_out = 0;
     let mut directive_lines = Vec::with_capacity(outputs.len());
     let mut cursor = 0;
-    for (block, output) in script.blocks.iter().zip(outputs) {
+    let mut unwritable = Vec::new();
+    for (i, (block, output)) in script.blocks.iter().zip(outputs).enumerate() {
         let before_directive = &text[cursor..block.directive_offset];
         directive_lines.push(lines_out + before_directive.matches('\n').count());
         let verbatim = &text[cursor..block.output_span.start];
@@ -68,6 +85,9 @@ pub fn render(script: &Script, outputs: &[Vec<String>]) -> Transcript {
         let replacement = if *output == block.output {
             text[block.output_span.clone()].to_string()
         } else {
+            if !writable(output) {
+                unwritable.push(i);
+            }
             output_block(output)
         };
         lines_out += replacement.matches('\n').count();
@@ -79,6 +99,7 @@ pub fn render(script: &Script, outputs: &[Vec<String>]) -> Transcript {
         text: out,
         directive_lines,
         unmet: Vec::new(),
+        unwritable,
     }
 }
 
@@ -163,6 +184,28 @@ mod tests {
         assert!(needs_doubled(&lines(&["  "])));
         assert!(needs_doubled(&lines(&["----"])));
         assert!(!needs_doubled(&lines(&["ok", "a b"])));
+    }
+
+    #[test]
+    fn outputs_the_format_cannot_hold_are_named() {
+        let script = parse("t.dd", "query\nSELECT 1\n----\n\nquery\nSELECT 2\n----\n").unwrap();
+        // One `----` row between others is written doubled and parses back.
+        let t = render(&script, &[lines(&["a", "----", "b"]), lines(&["x"])]);
+        assert!(t.unwritable.is_empty());
+        let again = parse("t.dd", &t.text).unwrap();
+        assert_eq!(
+            own_outputs(&again),
+            [lines(&["a", "----", "b"]), lines(&["x"])]
+        );
+        // A `----` row last, or two in a row, would close the block early.
+        let t = render(
+            &script,
+            &[lines(&["----"]), lines(&["a", "----", "----", "b"])],
+        );
+        assert_eq!(t.unwritable, [0, 1]);
+        assert!(parse("t.dd", &t.text).is_err());
+        assert!(writable(&lines(&["----", "a", "----", "b"])));
+        assert!(!writable(&lines(&["a", "----"])));
     }
 
     #[test]

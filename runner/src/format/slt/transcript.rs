@@ -55,6 +55,7 @@ pub fn render(layout: &Layout, outputs: &[Option<Vec<String>>]) -> Transcript {
         text,
         directive_lines,
         unmet,
+        unwritable: Vec::new(),
     }
 }
 
