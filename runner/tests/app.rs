@@ -977,6 +977,25 @@ fn an_output_the_format_cannot_hold_fails_the_file_and_is_not_written() {
     assert!(p.read_golden("d.dd").is_none());
 }
 
+/// A checkout with `core.autocrlf` turns both files into CRLF: the file used
+/// to fail on invisible differences, and rewrite wrote mixed line endings.
+#[test]
+fn crlf_files_are_read_as_lf_and_goldens_written_with_lf() {
+    let crlf = |s: &str| s.replace('\n', "\r\n");
+    let p = Project::new();
+    p.scenario("a/basic.dd", &crlf(BASIC))
+        .golden("a/basic.dd", &crlf(BASIC_GOLDEN));
+    let (status, out) = p.run();
+    assert_eq!(out, "PASS ROOT/testdata/a/basic.dd\n1 passed, 0 failed\n");
+    assert_eq!(status, Status::Passed);
+    // A new CRLF scenario gets an LF golden, which it then passes against.
+    p.scenario("a/new.dd", &crlf(BASIC));
+    let (status, _) = p.rewrite();
+    assert_eq!(status, Status::Passed);
+    assert_eq!(p.read_golden("a/new.dd").as_deref(), Some(BASIC_GOLDEN));
+    assert_eq!(p.run().0, Status::Passed);
+}
+
 /// A JUnit file in a missing directory used to be found only once the
 /// whole suite had run; now before any file is checked.
 #[test]

@@ -1,6 +1,7 @@
 //! Goldens: one completed transcript per scenario file, at the same relative
 //! path under the goldens directory.
 
+use crate::format::text_of;
 use std::path::{Path, PathBuf};
 
 /// The default goldens directory: `goldens`, a sibling of the scenario directory.
@@ -28,9 +29,9 @@ pub enum Golden {
 /// Reads the golden at `path`.
 pub fn read(path: &Path) -> Result<Golden, String> {
     match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes)
+        Ok(bytes) => text_of(bytes)
             .map(Golden::Present)
-            .map_err(|_| format!("{}: not UTF-8", path.display())),
+            .ok_or_else(|| format!("{}: not UTF-8", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Golden::Missing),
         Err(e) => Err(format!("{}: cannot read: {e}", path.display())),
     }

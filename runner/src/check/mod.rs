@@ -10,7 +10,7 @@ pub mod verdict;
 pub mod witness;
 
 use crate::format::dd::transcript::Transcript;
-use crate::format::{Format, Script};
+use crate::format::{self, Format, Script};
 use crate::run::replay::{self, RunPanic, RunRecord, Stage};
 use crate::run::target::Factory;
 use crate::suite::header;
@@ -143,7 +143,7 @@ impl Checker<'_> {
         let prepared = std::fs::read(spec.scenario)
             .map_err(|e| format!("{}: cannot read: {e}", spec.scenario_shown))
             .and_then(|bytes| {
-                String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", spec.scenario_shown))
+                format::text_of(bytes).ok_or_else(|| format!("{}: not UTF-8", spec.scenario_shown))
             })
             .and_then(|text| self.prepare(spec, &text));
         let (script, runs) = match prepared {

@@ -42,6 +42,17 @@ pub enum Format {
     Sqllogictest(slt::Layout),
 }
 
+/// A scenario or golden file's text, or `None` if it is not UTF-8. CRLF
+/// line endings (a checkout with `core.autocrlf`) are read as LF, so a file
+/// compares and rewrites the same on every platform; the runner writes LF.
+pub fn text_of(bytes: Vec<u8>) -> Option<String> {
+    let text = String::from_utf8(bytes).ok()?;
+    Some(match text.contains("\r\n") {
+        true => text.replace("\r\n", "\n"),
+        false => text,
+    })
+}
+
 /// The extensions of scenario files, one per [`Format`].
 pub const EXTENSIONS: &[&str] = &["dd", "slt"];
 

@@ -13,7 +13,7 @@ pub mod output;
 pub mod transcript;
 
 use crate::format::directive::{Command, Condition, Directive};
-use crate::format::{Block, Format, Script, ScriptError};
+use crate::format::{text_of, Block, Format, Script, ScriptError};
 use sqllogictest::{ColumnType, Control, QueryExpect, Record, SortMode, StatementExpect};
 use std::path::Path;
 
@@ -347,8 +347,11 @@ impl Walk<'_> {
         for found in files {
             let rel = found.strip_prefix(dir).unwrap_or(&found);
             let inc_shown = shown_dir.join(rel).display().to_string();
-            let text = std::fs::read_to_string(&found)
-                .map_err(|e| error(format!("include `{inc_shown}`: cannot read: {e}")))?;
+            let text = std::fs::read(&found)
+                .map_err(|e| error(format!("include `{inc_shown}`: cannot read: {e}")))
+                .and_then(|bytes| {
+                    text_of(bytes).ok_or_else(|| error(format!("include `{inc_shown}`: not UTF-8")))
+                })?;
             let records = parse_records(&inc_shown, &text)?;
             let included = File {
                 path: &found,
