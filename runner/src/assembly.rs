@@ -38,6 +38,14 @@ impl Assembly {
         let suite_path = suite.map_or_else(|| dir.join("suite.yaml"), Path::to_path_buf);
         let suite = Suite::load(&suite_path)?;
         let goldens = goldens.map_or_else(|| golden::default_dir(dir), Path::to_path_buf);
+        let (d, g) = (resolved(dir), resolved(&goldens));
+        if g.starts_with(&d) || d.starts_with(&g) {
+            return Err(format!(
+                "the goldens directory {} and the scenario directory {} must not contain one another (goldens would be read as scenarios, and a rewrite could overwrite a scenario)",
+                goldens.display(),
+                dir.display()
+            ));
+        }
         let scenarios = discover::scenario_files(dir)?;
         let golden_files = discover::scenario_files(&goldens)?;
         let orphans = golden::orphans(&scenarios.files, &golden_files.files);
@@ -86,6 +94,30 @@ impl Assembly {
                 details: String::new(),
             }],
             ..FileReport::default()
+        }
+    }
+}
+
+/// `path` absolute, with links and `..` resolved as far as it exists (a
+/// goldens directory may not exist yet), to compare two directories.
+fn resolved(path: &Path) -> PathBuf {
+    let mut existing = path;
+    let mut missing = Vec::new();
+    loop {
+        let here = if existing.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            existing
+        };
+        if let Ok(real) = here.canonicalize() {
+            return missing.iter().rev().fold(real, |p, name| p.join(name));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name);
+                existing = parent;
+            }
+            _ => return path.to_path_buf(),
         }
     }
 }

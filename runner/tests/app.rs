@@ -996,6 +996,36 @@ fn crlf_files_are_read_as_lf_and_goldens_written_with_lf() {
     assert_eq!(p.run().0, Status::Passed);
 }
 
+/// Goldens inside the scenario directory would be read as scenarios, and
+/// `--goldens` equal to it let a rewrite overwrite the scenario files.
+#[test]
+fn goldens_and_scenarios_must_not_contain_one_another() {
+    let p = Project::new();
+    p.scenario("a/basic.dd", BASIC);
+    for goldens in [
+        p.root.join("testdata"),
+        p.root.join("testdata/goldens"),
+        p.root.clone(),
+    ] {
+        let options = Options {
+            goldens: Some(goldens.clone()),
+            rewrite: true,
+            ..p.options()
+        };
+        let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+        assert!(
+            matches!(&status, Status::Usage(m) if m.contains("must not contain one another")),
+            "{goldens:?}: {status:?}"
+        );
+        assert_eq!(out, "");
+    }
+    assert_eq!(
+        fs::read_to_string(p.root.join("testdata/a/basic.dd")).unwrap(),
+        BASIC
+    );
+    assert!(!p.root.join("testdata/goldens").exists());
+}
+
 /// A JUnit file in a missing directory used to be found only once the
 /// whole suite had run; now before any file is checked.
 #[test]

@@ -4,8 +4,21 @@
 use crate::format::text_of;
 use std::path::{Path, PathBuf};
 
-/// The default goldens directory: `goldens`, a sibling of the scenario directory.
+/// The default goldens directory: `goldens`, a sibling of the scenario
+/// directory. A directory named by `.` or `..` has no name of its own to be
+/// a sibling of, so its resolved path is used (`runner .` in `testdata/`
+/// means `../goldens`, not `./goldens` inside it).
 pub fn default_dir(scenarios: &Path) -> PathBuf {
+    let resolved;
+    let scenarios = match scenarios.file_name() {
+        Some(_) => scenarios,
+        None => {
+            resolved = scenarios
+                .canonicalize()
+                .unwrap_or_else(|_| scenarios.to_path_buf());
+            &resolved
+        }
+    };
     let parent = scenarios
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -59,6 +72,15 @@ mod tests {
             Path::new("/w/main/goldens")
         );
         assert_eq!(default_dir(Path::new("x/testdata")), Path::new("x/goldens"));
+        let dir = tempfile::tempdir().unwrap();
+        let testdata = dir.path().join("testdata");
+        std::fs::create_dir_all(testdata.join("sub")).unwrap();
+        let beside = dir.path().canonicalize().unwrap().join("goldens");
+        assert_eq!(
+            default_dir(&testdata.join("..").join("testdata")),
+            dir.path().join("testdata/../goldens")
+        );
+        assert_eq!(default_dir(&testdata.join("sub/..")), beside);
     }
 
     #[test]
