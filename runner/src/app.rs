@@ -78,6 +78,12 @@ fn run_inner(
     for run in &options.runs {
         matrix::check_run_name(&assembly.suite, run)?;
     }
+    if rewrite && !options.runs.is_empty() {
+        return Err(
+            "--rewrite checks every run of a file before writing its golden: drop --run"
+                .to_string(),
+        );
+    }
     // Found before the suite runs, not after it.
     if let Some(path) = &options.junit {
         let parent = path.parent().filter(|p| !p.as_os_str().is_empty());

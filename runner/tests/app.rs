@@ -530,13 +530,46 @@ fn a_selection_keeps_the_golden_of_directives_it_does_not_run() {
     };
     let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
     assert_eq!(status, Status::Passed, "{out}");
+    // A rewrite needs every run (the skipped ones could diverge or fail
+    // their witness): with --run it is refused, and the golden stands.
     let rewrite = Options {
         rewrite: true,
         ..options
     };
     let (status, out) = p.run_with(&rewrite, &Env::default(), &fake(false, Built::default()));
-    assert_eq!(status, Status::Passed, "{out}");
+    assert!(
+        matches!(&status, Status::Usage(m) if m.contains("drop --run")),
+        "{status:?}"
+    );
+    assert_eq!(out, "");
     assert_eq!(p.read_golden("c.dd").unwrap(), golden, "not rewritten away");
+}
+
+/// With one run selected, --rewrite used to write the golden of a file
+/// whose runs diverge across worker counts; the next full run failed.
+#[test]
+fn a_checker_with_a_selection_never_writes_a_golden() {
+    use runner::assembly::Assembly;
+    use runner::check::{Checker, Selection};
+    use runner::suite::Suite;
+    let p = Project::new();
+    p.scenario("w.dd", "query\nSELECT workers\n----\n");
+    let suite = Suite::parse("suite.yaml", SUITE).unwrap();
+    let factory = fake(false, Built::default());
+    let checker = Checker {
+        suite: &suite,
+        factory: &factory,
+        rewrite: true,
+        selection: Selection {
+            configuration: None,
+            runs: vec!["shared/workers=2/seed=7".into()],
+        },
+    };
+    let (scenario, golden) = (p.root.join("testdata/w.dd"), p.root.join("goldens/w.dd"));
+    let report = checker.check(&Assembly::spec(&scenario, &golden));
+    assert!(!report.passed());
+    assert_eq!(report.written, None);
+    assert!(p.read_golden("w.dd").is_none());
 }
 
 #[test]

@@ -93,6 +93,12 @@ impl Selection {
             && (self.runs.is_empty() || self.runs.contains(&run.to_string()))
     }
 
+    /// Whether every run of a file is kept: only such a check may write
+    /// its golden, since runs it skipped could diverge or fail a witness.
+    pub fn is_all(&self) -> bool {
+        self.configuration.is_none() && self.runs.is_empty()
+    }
+
     fn keeps_configuration(&self, name: &str) -> bool {
         self.configuration.as_ref().is_none_or(|c| c == name)
     }
@@ -257,7 +263,7 @@ impl Checker<'_> {
             Golden::Missing => None,
         };
         if !up_to_date {
-            if self.rewrite && clean {
+            if self.rewrite && clean && self.selection.is_all() {
                 match rewrite::write_if_changed(spec.golden, &transcript.text) {
                     Ok(_) => {
                         report.written = Some(spec.golden_shown.clone());
