@@ -147,6 +147,22 @@ fn run_inner(
             writeln!(out, "warning: skipped {skipped}").map_err(io)?;
         }
     }
+    for stray in &assembly.stray_temps {
+        let what = "a temporary file of an interrupted rewrite";
+        let line = match rewrite {
+            true => match std::fs::remove_file(stray) {
+                Ok(()) => format!("warning: removed {}: {what}", stray.display()),
+                Err(e) => format!("warning: cannot remove {} ({what}): {e}", stray.display()),
+            },
+            false => format!(
+                "warning: {} is {what}; --rewrite removes it",
+                stray.display()
+            ),
+        };
+        if text {
+            writeln!(out, "{line}").map_err(io)?;
+        }
+    }
     let mut reports: Vec<FileReport> = Vec::new();
     let mut record = |report: FileReport, out: &mut dyn Write| -> Result<(), String> {
         if text {

@@ -2,7 +2,7 @@
 //! matrix, the files found in both, and the report of a golden whose
 //! scenario is gone. Used by [`crate::app`] and by `tests/scenarios.rs`.
 
-use crate::check::golden;
+use crate::check::{golden, rewrite};
 use crate::check::{FileReport, FileSpec, Problem};
 use crate::suite::discover;
 use crate::suite::Suite;
@@ -22,6 +22,8 @@ pub struct Assembly {
     /// Entries of either tree passed over, `path: reason` (see
     /// [`discover::Found::skipped`]), for a warning.
     pub skipped: Vec<String>,
+    /// Temporary files of interrupted rewrites under `goldens`.
+    pub stray_temps: Vec<PathBuf>,
 }
 
 impl Assembly {
@@ -53,11 +55,12 @@ impl Assembly {
         skipped.extend(golden_files.skipped);
         Ok(Assembly {
             dir: dir.to_path_buf(),
-            goldens,
             suite,
             scenarios: scenarios.files,
             orphans,
             skipped,
+            stray_temps: rewrite::stray_temps(&goldens),
+            goldens,
         })
     }
 

@@ -1059,6 +1059,33 @@ fn goldens_and_scenarios_must_not_contain_one_another() {
     assert!(!p.root.join("testdata/goldens").exists());
 }
 
+/// A rewrite killed between writing its temporary file and renaming it left
+/// the hidden file beside the goldens, never reported (`git add goldens/`
+/// picked it up). Now a check names it and a rewrite removes it.
+#[test]
+fn temporary_files_of_an_interrupted_rewrite_are_reported_and_removed() {
+    let p = Project::new();
+    p.scenario("a/basic.dd", BASIC)
+        .golden("a/basic.dd", BASIC_GOLDEN)
+        .golden("a/.basic.dd.4242.0.tmp", "# A scen");
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Passed);
+    assert_eq!(
+        out,
+        "warning: ROOT/goldens/a/.basic.dd.4242.0.tmp is a temporary file of an interrupted rewrite; --rewrite removes it\n\
+         PASS ROOT/testdata/a/basic.dd\n\
+         1 passed, 0 failed\n"
+    );
+    let (status, out) = p.rewrite();
+    assert_eq!(status, Status::Passed);
+    assert!(
+        out.starts_with("warning: removed ROOT/goldens/a/.basic.dd.4242.0.tmp: a temporary file of an interrupted rewrite\n"),
+        "{out}"
+    );
+    assert!(p.read_golden("a/.basic.dd.4242.0.tmp").is_none());
+    assert_eq!(p.run().1, "PASS ROOT/testdata/a/basic.dd\n1 passed, 0 failed\n");
+}
+
 /// A JUnit file in a missing directory used to be found only once the
 /// whole suite had run; now before any file is checked.
 #[test]

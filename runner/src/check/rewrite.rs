@@ -2,7 +2,9 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use crate::format::EXTENSIONS;
 
 /// Whether this invocation rewrites goldens.
 ///
@@ -42,10 +44,21 @@ pub fn requested(
 /// Writes `contents` to `path` atomically (a temporary file in the same
 /// directory, synced, then renamed over it), creating parent directories.
 /// Returns false, touching nothing, when the file already has these bytes.
+/// A golden that is a symbolic link is written through (its target is
+/// replaced, the link stays), and an existing file keeps its permissions.
 pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
     if fs::read(path).is_ok_and(|old| old == contents.as_bytes()) {
         return Ok(false);
     }
+    let target;
+    let path = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            target = fs::canonicalize(path)?;
+            target.as_path()
+        }
+        _ => path,
+    };
+    let permissions = fs::metadata(path).ok().map(|m| m.permissions());
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -57,7 +70,7 @@ pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
         .unwrap_or_default();
     let mut attempt = 0u32;
     let (tmp, mut file) = loop {
-        let tmp = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+        let tmp = dir.join(temp_name(&name, std::process::id(), attempt));
         match OpenOptions::new().write(true).create_new(true).open(&tmp) {
             Ok(f) => break (tmp, f),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
@@ -68,6 +81,10 @@ pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
     };
     let result = file
         .write_all(contents.as_bytes())
+        .and_then(|()| match &permissions {
+            Some(p) => file.set_permissions(p.clone()),
+            None => Ok(()),
+        })
         .and_then(|()| file.sync_all())
         .and_then(|()| {
             drop(file);
@@ -77,6 +94,45 @@ pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
         let _ = fs::remove_file(&tmp);
     }
     result.map(|()| true)
+}
+
+/// The temporary file a rewrite of `name` writes first: hidden, beside it.
+fn temp_name(name: &str, pid: u32, attempt: u32) -> String {
+    format!(".{name}.{pid}.{attempt}.tmp")
+}
+
+/// Whether `file_name` is one of [`temp_name`]'s: a rewrite that was killed
+/// between creating it and renaming it leaves it behind.
+fn is_temp_name(file_name: &str) -> bool {
+    let Some(inner) = file_name
+        .strip_prefix('.')
+        .and_then(|n| n.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    let mut parts = inner.rsplitn(3, '.');
+    let (Some(attempt), Some(pid), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    number(attempt)
+        && number(pid)
+        && EXTENSIONS.iter().any(|ext| {
+            name.strip_suffix(ext)
+                .is_some_and(|n| n.ends_with('.') && n.len() > 1)
+        })
+}
+
+/// The temporary files of interrupted rewrites under `goldens`, sorted.
+pub fn stray_temps(goldens: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = walkdir::WalkDir::new(goldens)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && is_temp_name(&e.file_name().to_string_lossy()))
+        .map(|e| e.into_path())
+        .collect();
+    found.sort();
+    found
 }
 
 #[cfg(test)]
@@ -147,6 +203,54 @@ mod tests {
         assert!(write_if_changed(&path, "tick\n----\nerror: x\n").unwrap());
         assert_eq!(fs::read_to_string(&path).unwrap(), "tick\n----\nerror: x\n");
         assert_eq!(entries(&dir.path().join("sub/dir")), ["x.dd"]);
+    }
+
+    #[test]
+    fn temp_names_are_recognised_exactly() {
+        let name = temp_name("x.dd", 4242, 3);
+        assert_eq!(name, ".x.dd.4242.3.tmp");
+        assert!(is_temp_name(&name));
+        assert!(is_temp_name(".a.b.slt.1.0.tmp"));
+        for other in [
+            "x.dd",
+            ".x.dd",
+            ".x.dd.tmp",
+            ".x.dd.1.tmp",
+            ".x.txt.1.0.tmp",
+            ".x.dd.a.0.tmp",
+            "x.dd.1.0.tmp",
+            "..dd.1.0.tmp",
+        ] {
+            assert!(!is_temp_name(other), "{other}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("a")).unwrap();
+        fs::write(dir.path().join("a/.x.dd.9.0.tmp"), "partial").unwrap();
+        fs::write(dir.path().join("a/x.dd"), "").unwrap();
+        assert_eq!(
+            stray_temps(dir.path()),
+            [dir.path().join("a/.x.dd.9.0.tmp")]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_golden_is_written_through_and_keeps_its_mode() {
+        use std::os::unix::fs::{symlink, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.dd");
+        fs::write(&real, "old\n").unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
+        let link = dir.path().join("x.dd");
+        symlink(&real, &link).unwrap();
+        assert!(write_if_changed(&link, "new\n").unwrap());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new\n");
+        let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
     }
 
     #[test]
