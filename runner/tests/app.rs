@@ -1083,7 +1083,10 @@ fn temporary_files_of_an_interrupted_rewrite_are_reported_and_removed() {
         "{out}"
     );
     assert!(p.read_golden("a/.basic.dd.4242.0.tmp").is_none());
-    assert_eq!(p.run().1, "PASS ROOT/testdata/a/basic.dd\n1 passed, 0 failed\n");
+    assert_eq!(
+        p.run().1,
+        "PASS ROOT/testdata/a/basic.dd\n1 passed, 0 failed\n"
+    );
 }
 
 /// A JUnit file in a missing directory used to be found only once the

@@ -1,6 +1,7 @@
 //! Planner tests against a small fixed catalog: the fixtures here, the
 //! statements (DDL and writes) and the queries in their own files.
 
+mod properties;
 mod queries;
 mod statements;
 

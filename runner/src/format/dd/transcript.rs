@@ -214,4 +214,71 @@ mod tests {
         let t = render(&script, &[lines(&["ok"])]);
         assert_eq!(t.text, "tick\n----\nok\n");
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Output lines as an engine could print them: dashes, blanks,
+        /// spaces, `#`, unicode; never a line break inside a line.
+        fn line() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just(String::new()),
+                Just(SEPARATOR.to_string()),
+                Just("-".to_string()),
+                Just("  ".to_string()),
+                "[-# a-zé✓0-9]{1,8}",
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig {
+                cases: 256,
+                failure_persistence: None,
+                ..ProptestConfig::default()
+            })]
+
+            /// Whatever outputs a file gets, its transcript parses back to
+            /// exactly them when the format can hold them, and renders the
+            /// same bytes again; and an output it cannot hold is named.
+            #[test]
+            fn written_outputs_parse_back(
+                outputs in prop::collection::vec(prop::collection::vec(line(), 0..6), 1..5)
+            ) {
+                let text: String = (0..outputs.len()).map(|i| format!("query\nSELECT {i}\n----\n\n")).collect();
+                let script = parse("p.dd", &text).unwrap();
+                let t = render(&script, &outputs);
+                let unwritable: Vec<usize> =
+                    (0..outputs.len()).filter(|i| !writable(&outputs[*i])).collect();
+                prop_assert_eq!(&t.unwritable, &unwritable);
+                if unwritable.is_empty() {
+                    let again = parse("p.dd", &t.text).unwrap();
+                    prop_assert_eq!(own_outputs(&again), outputs.clone());
+                    prop_assert_eq!(render(&again, &outputs).text, t.text);
+                }
+            }
+
+            /// Any text of directive-like lines either parses, and then
+            /// renders back byte for byte with its own outputs, or is a
+            /// file error; it never panics.
+            #[test]
+            fn any_text_parses_or_errs_and_round_trips(
+                lines in prop::collection::vec(prop_oneof![
+                    line(),
+                    Just("tick".to_string()),
+                    Just("query".to_string()),
+                    Just("statement configs=(solo)".to_string()),
+                    Just("peek index=i as-of=1".to_string()),
+                    Just("SELECT 1".to_string()),
+                    Just("\r".to_string()),
+                ], 0..24),
+                end in prop_oneof![Just(""), Just("\n"), Just("\r\n")],
+            ) {
+                let text = lines.join("\n") + end;
+                if let Ok(script) = parse("p.dd", &text) {
+                    prop_assert_eq!(render(&script, &own_outputs(&script)).text, text);
+                }
+            }
+        }
+    }
 }
