@@ -4,6 +4,7 @@ use crate::assembly::Assembly;
 use crate::check::rewrite;
 use crate::check::{Checker, FileReport, Selection};
 use crate::cli::{self, Options, ReportFormat};
+use crate::isolate::Isolation;
 use crate::parallel;
 use crate::report;
 use crate::report::json;
@@ -15,13 +16,17 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The environment variables the runner reads.
+/// What the runner takes from its process: environment variables, and
+/// whether files are checked in child processes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Env {
     /// `REWRITE`
     pub rewrite: Option<String>,
     /// `CI`
     pub ci: Option<String>,
+    /// `Some`: each file is checked in a child process (the binary);
+    /// `None`: in this process, as the tests with a stand-in engine do.
+    pub isolation: Option<Isolation>,
 }
 
 impl Env {
@@ -29,6 +34,7 @@ impl Env {
         Env {
             rewrite: std::env::var("REWRITE").ok(),
             ci: std::env::var("CI").ok(),
+            isolation: None,
         }
     }
 }
@@ -59,6 +65,53 @@ pub fn run(options: &Options, env: &Env, factory: &Factory, out: &mut dyn Write)
     match run_inner(options, env, factory, out) {
         Ok(true) => Status::Passed,
         Ok(false) => Status::Failed,
+        Err(message) => Status::Usage(message),
+    }
+}
+
+/// The checker every file of `assembly` is checked with.
+fn checker<'a>(
+    assembly: &'a Assembly,
+    options: &Options,
+    factory: &'a Factory,
+    rewrite: bool,
+) -> Checker<'a> {
+    Checker {
+        suite: &assembly.suite,
+        factory,
+        rewrite,
+        selection: Selection {
+            configuration: None,
+            runs: options.runs.clone(),
+        },
+    }
+}
+
+/// In a child process (see [`crate::isolate`]): checks the one file `rel`
+/// of the suite `options` describe and prints its report as JSON.
+pub fn check_one(
+    options: &Options,
+    env: &Env,
+    factory: &Factory,
+    rel: &Path,
+    out: &mut dyn Write,
+) -> Status {
+    let checked = (|| {
+        let rewrite =
+            rewrite::requested(options.rewrite, env.rewrite.as_deref(), env.ci.as_deref())?;
+        let assembly = Assembly::load(
+            &options.scenarios,
+            options.suite.as_deref(),
+            options.goldens.as_deref(),
+        )?;
+        let (scenario, golden) = (assembly.scenario(rel), assembly.golden(rel));
+        let report = checker(&assembly, options, factory, rewrite)
+            .check(&Assembly::spec(&scenario, &golden));
+        let json = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+        writeln!(out, "{json}").map_err(|e| format!("cannot write the report: {e}"))
+    })();
+    match checked {
+        Ok(()) => Status::Passed,
         Err(message) => Status::Usage(message),
     }
 }
@@ -131,15 +184,13 @@ fn run_inner(
     let scenarios: Vec<PathBuf> = scenarios.into_iter().filter(in_shard).collect();
     let orphans: Vec<PathBuf> = orphans.into_iter().filter(in_shard).collect();
 
-    let checker = Checker {
-        suite: &assembly.suite,
-        factory,
-        rewrite,
-        selection: Selection {
-            configuration: None,
-            runs: options.runs.clone(),
-        },
-    };
+    let checker = checker(&assembly, options, factory, rewrite);
+    let configurations: Vec<String> = assembly
+        .suite
+        .configurations
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
     let io = |e: std::io::Error| format!("cannot write the report: {e}");
     let text = options.format == ReportFormat::Text;
     if text {
@@ -177,7 +228,10 @@ fn run_inner(
     let check = |i: usize| {
         let rel = &scenarios[i];
         let (scenario, golden) = (assembly.scenario(rel), assembly.golden(rel));
-        let mut report = checker.check(&Assembly::spec(&scenario, &golden));
+        let mut report = match &env.isolation {
+            None => checker.check(&Assembly::spec(&scenario, &golden)),
+            Some(child) => child.check(rel, &scenario.display().to_string(), &configurations),
+        };
         if !report.passed() {
             let runs: Vec<String> = report.failing_runs.iter().map(|r| r.to_string()).collect();
             let command = cli::reproduce(options, &discover::slash_path(rel), &runs);

@@ -20,6 +20,8 @@ pub struct Options {
     pub jobs: usize,
     pub format: ReportFormat,
     pub junit: Option<PathBuf>,
+    /// `--timeout`: seconds a file's check may take (default 600).
+    pub timeout: Option<u64>,
 }
 
 /// `--format`.
@@ -82,6 +84,9 @@ struct Cli {
     /// Also write a JUnit XML report, one case per file x configuration
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// Fail a file whose check takes longer than SECS (default 600)
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
+    timeout: Option<u64>,
     /// Write goldens that changed (same as REWRITE=1; refused under CI=true)
     #[arg(long)]
     rewrite: bool,
@@ -101,6 +106,15 @@ fn parse_jobs(v: &str) -> Result<usize, String> {
     match v.parse::<usize>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("--jobs `{v}`: expected a positive integer")),
+    }
+}
+
+fn parse_timeout(v: &str) -> Result<u64, String> {
+    match v.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "--timeout `{v}`: expected a positive number of seconds"
+        )),
     }
 }
 
@@ -151,6 +165,7 @@ pub fn parse(args: &[String]) -> Result<Invocation, String> {
         jobs: cli.jobs.unwrap_or(0),
         format: cli.format.unwrap_or_default(),
         junit: cli.junit,
+        timeout: cli.timeout,
     }))
 }
 
@@ -302,6 +317,11 @@ mod tests {
         assert_eq!(o.format, ReportFormat::Json);
         assert_eq!(o.junit, Some("junit.xml".into()));
         assert!(p(&["a", "--jobs", "0"]).is_err());
+        let Ok(Invocation::Run(o)) = p(&["a", "--timeout", "30"]) else {
+            panic!()
+        };
+        assert_eq!(o.timeout, Some(30));
+        assert!(p(&["a", "--timeout", "0"]).is_err());
         assert!(p(&["a", "--format", "xml"]).is_err());
         assert!(p(&["a", "--partition", "4/3"]).is_err());
     }

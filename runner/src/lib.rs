@@ -22,6 +22,7 @@ pub mod assembly;
 pub mod check;
 pub mod cli;
 pub mod format;
+pub mod isolate;
 pub mod parallel;
 pub mod report;
 pub mod run;

@@ -320,6 +320,7 @@ fn rewrite_creates_and_updates_goldens_and_leaves_equal_ones_alone() {
     let env = Env {
         rewrite: Some("1".into()),
         ci: None,
+        isolation: None,
     };
     let (status, out) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
     assert_eq!(status, Status::Passed, "{out}");
@@ -342,6 +343,7 @@ fn rewrite_is_refused_under_ci() {
         let env = Env {
             rewrite: rewrite_env,
             ci: Some("true".into()),
+            isolation: None,
         };
         let (status, out) = p.run_with(&options, &env, &fake(false, Built::default()));
         assert_eq!(status.exit_code(), 2);
@@ -356,6 +358,7 @@ fn rewrite_is_refused_under_ci() {
     let env = Env {
         rewrite: None,
         ci: Some("true".into()),
+        isolation: None,
     };
     let (status, _) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
     assert_eq!(status, Status::Failed);
@@ -635,6 +638,7 @@ fn usage_errors_exit_2() {
     let env = Env {
         rewrite: Some("maybe".into()),
         ci: None,
+        isolation: None,
     };
     let (status, _) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
     assert_eq!(status.exit_code(), 2);
@@ -1212,6 +1216,72 @@ fn runner_binary(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// Each file is checked in a child process of the binary: a child that
+/// aborts (a stack overflow once killed the whole suite, with no summary)
+/// or hangs fails its own file, named, and every other file, the summary,
+/// the JSON report and the JUnit file still come out.
+#[cfg(unix)]
+#[test]
+fn a_child_that_aborts_or_hangs_fails_only_its_file() {
+    let p = Project::new();
+    let scenario = "statement\nCREATE TABLE t (a int)\n----\n";
+    let golden = "statement\nCREATE TABLE t (a int)\n----\nok\n";
+    for name in ["aborts.dd", "fine.dd", "hangs.dd"] {
+        p.scenario(name, scenario).golden(name, golden);
+    }
+    let root = p.root.display().to_string();
+    let testdata = p.root.join("testdata");
+    let junit = p.root.join("junit.xml");
+    let run = |point: &str, format: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_runner"))
+            .args([
+                testdata.to_str().unwrap(),
+                "--timeout",
+                "2",
+                "--format",
+                format,
+            ])
+            .arg("--junit")
+            .arg(&junit)
+            .env("RUNNER_CHILD_FAILPOINT", point)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout)
+            .unwrap()
+            .replace(&root, "ROOT");
+        (out.status.code(), stdout)
+    };
+    let (code, out) = run("abort:aborts.dd", "text");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.starts_with(
+            "FAIL ROOT/testdata/aborts.dd: the check of this file crashed: killed by signal 6 (SIGABRT: an abort, such as a stack overflow)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nPASS ROOT/testdata/fine.dd\nPASS ROOT/testdata/hangs.dd\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("\n2 passed, 1 failed\n"), "{out}");
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains(r#"<testcase name="aborts.dd::solo""#), "{xml}");
+    assert!(xml.contains(r#"failures="2""#), "{xml}");
+
+    let (code, out) = run("hang:hangs.dd", "json");
+    assert_eq!(code, Some(1), "{out}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["passed"], 2);
+    assert_eq!(doc["failed"], 1);
+    let hung = &doc["files"][2];
+    assert_eq!(hung["path"], "ROOT/testdata/hangs.dd");
+    let summary = hung["problems"][0]["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.starts_with("the check of this file crashed: did not finish within 2 s"),
+        "{hung}"
+    );
+}
+
 #[test]
 fn the_binary_prints_its_version_and_help_and_exits_2_on_usage_errors() {
     let (code, out, _) = runner_binary(&["--version"]);
@@ -1228,6 +1298,7 @@ fn the_binary_prints_its_version_and_help_and_exits_2_on_usage_errors() {
         "--jobs",
         "--format",
         "--junit",
+        "--timeout",
         "--rewrite",
         "--version",
         "-h, --help",

@@ -23,7 +23,7 @@ use std::path::Path;
 use verdict::Verdict;
 
 /// One reason a file fails.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Problem {
     /// One line, for the `FAIL path: ...` line.
     pub summary: String,
@@ -40,8 +40,9 @@ impl Problem {
     }
 }
 
-/// The verdict on one file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The verdict on one file. Serializable, so a file checked in a child
+/// process reports it to the parent (see `isolate`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileReport {
     /// The file as shown to the user.
     pub path: String,

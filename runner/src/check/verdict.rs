@@ -8,7 +8,7 @@ use crate::run::replay::{RunPanic, RunRecord};
 use crate::suite::matrix::Run;
 
 /// How one configuration of a file fared.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
     Passed,
     /// One line per reason.

@@ -8,7 +8,7 @@ use crate::suite::{Schedule, Suite, MAX_WORKERS};
 use std::fmt;
 
 /// One replay of a file: a fresh engine under one configuration.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     /// The configuration's name in suite.yaml.
     pub configuration: String,

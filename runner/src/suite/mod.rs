@@ -62,6 +62,16 @@ impl fmt::Display for Schedule {
     }
 }
 
+/// As suite.yaml writes it, so that it deserializes back.
+impl serde::Serialize for Schedule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Schedule::RoundRobin => s.serialize_str("round-robin"),
+            Schedule::Seed(seed) => s.serialize_u64(*seed),
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for Schedule {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
