@@ -116,6 +116,47 @@ pub fn check_one(
     }
 }
 
+/// The usage errors only the loaded suite can show, found before any file
+/// is checked rather than after.
+fn check_options(options: &Options, assembly: &Assembly, rewrite: bool) -> Result<(), String> {
+    for run in &options.runs {
+        matrix::check_run_name(&assembly.suite, run)?;
+    }
+    if rewrite && !options.runs.is_empty() {
+        return Err(
+            "--rewrite checks every run of a file before writing its golden: drop --run"
+                .to_string(),
+        );
+    }
+    if let Some(path) = &options.junit {
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(parent) = parent.filter(|p| !p.is_dir()) {
+            return Err(format!(
+                "--junit {}: no directory {}",
+                path.display(),
+                parent.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What the suite's trees hold that is not a scenario or a golden: entries
+/// discovery skipped, and temporary files of interrupted rewrites, which a
+/// rewrite removes.
+fn warnings(assembly: &Assembly, rewrite: bool) -> Vec<String> {
+    let skipped = assembly.skipped.iter().map(|s| format!("skipped {s}"));
+    let what = "a temporary file of an interrupted rewrite";
+    let strays = assembly.stray_temps.iter().map(|stray| match rewrite {
+        true => match std::fs::remove_file(stray) {
+            Ok(()) => format!("removed {}: {what}", stray.display()),
+            Err(e) => format!("cannot remove {} ({what}): {e}", stray.display()),
+        },
+        false => format!("{} is {what}; --rewrite removes it", stray.display()),
+    });
+    skipped.chain(strays).collect()
+}
+
 fn run_inner(
     options: &Options,
     env: &Env,
@@ -128,26 +169,7 @@ fn run_inner(
         options.suite.as_deref(),
         options.goldens.as_deref(),
     )?;
-    for run in &options.runs {
-        matrix::check_run_name(&assembly.suite, run)?;
-    }
-    if rewrite && !options.runs.is_empty() {
-        return Err(
-            "--rewrite checks every run of a file before writing its golden: drop --run"
-                .to_string(),
-        );
-    }
-    // Found before the suite runs, not after it.
-    if let Some(path) = &options.junit {
-        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if parent.is_some_and(|p| !p.is_dir()) {
-            return Err(format!(
-                "--junit {}: no directory {}",
-                path.display(),
-                parent.expect("checked").display()
-            ));
-        }
-    }
+    check_options(options, &assembly, rewrite)?;
     let dir = &assembly.dir;
     let selected = |rel: &Path| {
         options
@@ -193,25 +215,9 @@ fn run_inner(
         .collect();
     let io = |e: std::io::Error| format!("cannot write the report: {e}");
     let text = options.format == ReportFormat::Text;
-    if text {
-        for skipped in &assembly.skipped {
-            writeln!(out, "warning: skipped {skipped}").map_err(io)?;
-        }
-    }
-    for stray in &assembly.stray_temps {
-        let what = "a temporary file of an interrupted rewrite";
-        let line = match rewrite {
-            true => match std::fs::remove_file(stray) {
-                Ok(()) => format!("warning: removed {}: {what}", stray.display()),
-                Err(e) => format!("warning: cannot remove {} ({what}): {e}", stray.display()),
-            },
-            false => format!(
-                "warning: {} is {what}; --rewrite removes it",
-                stray.display()
-            ),
-        };
+    for warning in warnings(&assembly, rewrite) {
         if text {
-            writeln!(out, "{line}").map_err(io)?;
+            writeln!(out, "warning: {warning}").map_err(io)?;
         }
     }
     let mut reports: Vec<FileReport> = Vec::new();
