@@ -215,8 +215,9 @@ fn run_inner(
         .collect();
     let io = |e: std::io::Error| format!("cannot write the report: {e}");
     let text = options.format == ReportFormat::Text;
-    for warning in warnings(&assembly, rewrite) {
-        if text {
+    let warnings = warnings(&assembly, rewrite);
+    if text {
+        for warning in &warnings {
             writeln!(out, "warning: {warning}").map_err(io)?;
         }
     }
@@ -276,7 +277,7 @@ fn run_inner(
         std::fs::write(path, xml).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
     }
     if !text {
-        writeln!(out, "{}", json::render(&reports, &written)).map_err(io)?;
+        writeln!(out, "{}", json::render(&reports, &written, &warnings)).map_err(io)?;
         return Ok(failed == 0);
     }
     if rewrite {

@@ -203,6 +203,16 @@ fn links_that_lead_nowhere_are_skipped_with_a_warning() {
         .golden("a/basic.dd", BASIC_GOLDEN);
     symlink("user@host.1234", p.root.join("testdata/a/.#basic.dd")).unwrap();
     symlink("..", p.root.join("goldens/a/loop")).unwrap();
+    let json = Options {
+        format: ReportFormat::Json,
+        ..p.options()
+    };
+    let (_, out) = p.run_with(&json, &Env::default(), &fake(false, Built::default()));
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        doc["warnings"][0],
+        "skipped ROOT/testdata/a/.#basic.dd: a dangling symbolic link"
+    );
     let (status, out) = p.run();
     assert_eq!(
         out,

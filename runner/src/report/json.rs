@@ -5,15 +5,16 @@
 //!             "problems": [{"summary": "...", "details": "..."}],
 //!             "written": null, "reproduce": "cargo run ...",
 //!             "configurations": [{"name": "solo", "status": "failed", "reasons": ["..."]}]}],
-//!  "passed": 0, "failed": 1, "written": []}
+//!  "passed": 0, "failed": 1, "written": [], "warnings": []}
 //! ```
 
 use crate::check::verdict::Verdict;
 use crate::check::FileReport;
 use serde_json::{json, Value};
 
-/// The document for `reports`, with the goldens a rewrite wrote.
-pub fn render(reports: &[FileReport], written: &[String]) -> String {
+/// The document for `reports`, with the goldens a rewrite wrote and the
+/// warnings the text report prints before its file lines.
+pub fn render(reports: &[FileReport], written: &[String], warnings: &[String]) -> String {
     let files: Vec<Value> = reports.iter().map(file).collect();
     let passed = reports.iter().filter(|r| r.passed()).count();
     let doc = json!({
@@ -21,6 +22,7 @@ pub fn render(reports: &[FileReport], written: &[String]) -> String {
         "passed": passed,
         "failed": reports.len() - passed,
         "written": written,
+        "warnings": warnings,
     });
     serde_json::to_string_pretty(&doc).expect("a JSON value serializes")
 }
@@ -65,8 +67,10 @@ mod tests {
             configurations: vec![("solo".into(), Verdict::Passed)],
             ..FileReport::default()
         };
-        let doc: Value = serde_json::from_str(&render(&[r], &[])).unwrap();
+        let warnings = ["skipped testdata/.#a.slt: an editor's lock file".to_string()];
+        let doc: Value = serde_json::from_str(&render(&[r], &[], &warnings)).unwrap();
         assert_eq!(doc["passed"], 1);
+        assert_eq!(doc["warnings"][0], warnings[0]);
         assert_eq!(doc["failed"], 0);
         assert_eq!(doc["files"][0]["path"], "testdata/a.slt");
         assert_eq!(doc["files"][0]["configurations"][0]["status"], "passed");
