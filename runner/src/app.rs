@@ -1,6 +1,6 @@
 //! The whole suite: find the files, check each, report, and decide the exit status.
 
-use crate::assembly::Assembly;
+use crate::assembly::{Assembly, Location};
 use crate::check::rewrite;
 use crate::check::{Checker, FileReport, Selection};
 use crate::cli::{self, Options, ReportFormat};
@@ -69,15 +69,15 @@ pub fn run(options: &Options, env: &Env, factory: &Factory, out: &mut dyn Write)
     }
 }
 
-/// The checker every file of `assembly` is checked with.
+/// The checker every file of the suite at `location` is checked with.
 fn checker<'a>(
-    assembly: &'a Assembly,
+    location: &'a Location,
     options: &Options,
     factory: &'a Factory,
     rewrite: bool,
 ) -> Checker<'a> {
     Checker {
-        suite: &assembly.suite,
+        suite: &location.suite,
         factory,
         rewrite,
         selection: Selection {
@@ -99,13 +99,13 @@ pub fn check_one(
     let checked = (|| {
         let rewrite =
             rewrite::requested(options.rewrite, env.rewrite.as_deref(), env.ci.as_deref())?;
-        let assembly = Assembly::load(
+        let location = Location::load(
             &options.scenarios,
             options.suite.as_deref(),
             options.goldens.as_deref(),
         )?;
-        let (scenario, golden) = (assembly.scenario(rel), assembly.golden(rel));
-        let report = checker(&assembly, options, factory, rewrite)
+        let (scenario, golden) = (location.scenario(rel), location.golden(rel));
+        let report = checker(&location, options, factory, rewrite)
             .check(&Assembly::spec(&scenario, &golden));
         let json = serde_json::to_string(&report).map_err(|e| e.to_string())?;
         writeln!(out, "{json}").map_err(|e| format!("cannot write the report: {e}"))
@@ -120,7 +120,7 @@ pub fn check_one(
 /// is checked rather than after.
 fn check_options(options: &Options, assembly: &Assembly, rewrite: bool) -> Result<(), String> {
     for run in &options.runs {
-        matrix::check_run_name(&assembly.suite, run)?;
+        matrix::check_run_name(&assembly.location.suite, run)?;
     }
     if rewrite && !options.runs.is_empty() {
         return Err(
@@ -170,7 +170,7 @@ fn run_inner(
         options.goldens.as_deref(),
     )?;
     check_options(options, &assembly, rewrite)?;
-    let dir = &assembly.dir;
+    let dir = &assembly.location.dir;
     let selected = |rel: &Path| {
         options
             .filter
@@ -206,8 +206,9 @@ fn run_inner(
     let scenarios: Vec<PathBuf> = scenarios.into_iter().filter(in_shard).collect();
     let orphans: Vec<PathBuf> = orphans.into_iter().filter(in_shard).collect();
 
-    let checker = checker(&assembly, options, factory, rewrite);
+    let checker = checker(&assembly.location, options, factory, rewrite);
     let configurations: Vec<String> = assembly
+        .location
         .suite
         .configurations
         .iter()
@@ -234,7 +235,10 @@ fn run_inner(
 
     let check = |i: usize| {
         let rel = &scenarios[i];
-        let (scenario, golden) = (assembly.scenario(rel), assembly.golden(rel));
+        let (scenario, golden) = (
+            assembly.location.scenario(rel),
+            assembly.location.golden(rel),
+        );
         let mut report = match &env.isolation {
             None => checker.check(&Assembly::spec(&scenario, &golden)),
             Some(child) => child.check(rel, &scenario.display().to_string(), &configurations),

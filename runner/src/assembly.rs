@@ -8,32 +8,26 @@ use crate::suite::discover;
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 
-/// A loaded suite and the files it covers.
-pub struct Assembly {
+/// Where a suite is: its scenario and goldens directories and its run
+/// matrix, checked, without looking for files (a child process checking
+/// one file needs no more).
+pub struct Location {
     /// The scenario directory.
     pub dir: PathBuf,
     /// The goldens directory.
     pub goldens: PathBuf,
     pub suite: Suite,
-    /// Every scenario file under `dir`, relative to it, sorted.
-    pub scenarios: Vec<PathBuf>,
-    /// Every golden under `goldens` without a scenario, relative, sorted.
-    pub orphans: Vec<PathBuf>,
-    /// Entries of either tree passed over, `path: reason` (see
-    /// [`discover::Found::skipped`]), for a warning.
-    pub skipped: Vec<String>,
-    /// Temporary files of interrupted rewrites under `goldens`.
-    pub stray_temps: Vec<PathBuf>,
 }
 
-impl Assembly {
-    /// Loads the suite of `dir`: `suite` (default `dir/suite.yaml`) and the
-    /// goldens under `goldens` (default: `goldens` beside `dir`).
+impl Location {
+    /// The suite of `dir`: `suite` (default `dir/suite.yaml`) and the
+    /// goldens under `goldens` (default: `goldens` beside `dir`), which must
+    /// not contain `dir` or lie inside it.
     pub fn load(
         dir: &Path,
         suite: Option<&Path>,
         goldens: Option<&Path>,
-    ) -> Result<Assembly, String> {
+    ) -> Result<Location, String> {
         if !dir.is_dir() {
             return Err(format!("{}: not a directory", dir.display()));
         }
@@ -48,19 +42,10 @@ impl Assembly {
                 dir.display()
             ));
         }
-        let scenarios = discover::scenario_files(dir)?;
-        let golden_files = discover::scenario_files(&goldens)?;
-        let orphans = golden::orphans(&scenarios.files, &golden_files.files);
-        let mut skipped = scenarios.skipped;
-        skipped.extend(golden_files.skipped);
-        Ok(Assembly {
+        Ok(Location {
             dir: dir.to_path_buf(),
-            suite,
-            scenarios: scenarios.files,
-            orphans,
-            skipped,
-            stray_temps: rewrite::stray_temps(&goldens),
             goldens,
+            suite,
         })
     }
 
@@ -72,6 +57,44 @@ impl Assembly {
     /// The golden of `rel`.
     pub fn golden(&self, rel: &Path) -> PathBuf {
         self.goldens.join(rel)
+    }
+}
+
+/// A loaded suite and the files it covers.
+pub struct Assembly {
+    pub location: Location,
+    /// Every scenario file under `dir`, relative to it, sorted.
+    pub scenarios: Vec<PathBuf>,
+    /// Every golden under `goldens` without a scenario, relative, sorted.
+    pub orphans: Vec<PathBuf>,
+    /// Entries of either tree passed over, `path: reason` (see
+    /// [`discover::Found::skipped`]), for a warning.
+    pub skipped: Vec<String>,
+    /// Temporary files of interrupted rewrites under `goldens`.
+    pub stray_temps: Vec<PathBuf>,
+}
+
+impl Assembly {
+    /// Loads the suite of `dir` (see [`Location::load`]) and finds the
+    /// files of both trees.
+    pub fn load(
+        dir: &Path,
+        suite: Option<&Path>,
+        goldens: Option<&Path>,
+    ) -> Result<Assembly, String> {
+        let location = Location::load(dir, suite, goldens)?;
+        let scenarios = discover::scenario_files(&location.dir)?;
+        let golden_files = discover::scenario_files(&location.goldens)?;
+        let orphans = golden::orphans(&scenarios.files, &golden_files.files);
+        let mut skipped = scenarios.skipped;
+        skipped.extend(golden_files.skipped);
+        Ok(Assembly {
+            scenarios: scenarios.files,
+            orphans,
+            skipped,
+            stray_temps: rewrite::stray_temps(&location.goldens),
+            location,
+        })
     }
 
     /// What [`crate::check::Checker::check`] needs for a scenario and its
@@ -88,11 +111,11 @@ impl Assembly {
     /// The failing report of the orphan golden `rel`.
     pub fn orphan_report(&self, rel: &Path) -> FileReport {
         FileReport {
-            path: self.golden(rel).display().to_string(),
+            path: self.location.golden(rel).display().to_string(),
             problems: vec![Problem {
                 summary: format!(
                     "golden without a scenario (no {}; delete the golden or restore the scenario)",
-                    self.scenario(rel).display()
+                    self.location.scenario(rel).display()
                 ),
                 details: String::new(),
             }],

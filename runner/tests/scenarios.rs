@@ -31,7 +31,9 @@ fn trials(dir: &Path, goldens: &Path) -> Result<Vec<Trial>, String> {
     let mut trials = Vec::new();
     for rel in &assembly.scenarios {
         let name = discover::slash_path(rel);
-        for configuration in configurations(&assembly.suite, &assembly.scenario(rel)) {
+        for configuration in
+            configurations(&assembly.location.suite, &assembly.location.scenario(rel))
+        {
             let assembly = Arc::clone(&assembly);
             let rel = rel.clone();
             let (name, trial_name) = (name.clone(), format!("{name}::{configuration}"));
@@ -85,7 +87,7 @@ fn check(
     trial: &str,
 ) -> Result<(), Failed> {
     let checker = Checker {
-        suite: &assembly.suite,
+        suite: &assembly.location.suite,
         factory: &runner::run::target::engine,
         rewrite: false,
         selection: Selection {
@@ -93,7 +95,10 @@ fn check(
             runs: Vec::new(),
         },
     };
-    let (scenario, golden) = (assembly.scenario(rel), assembly.golden(rel));
+    let (scenario, golden) = (
+        assembly.location.scenario(rel),
+        assembly.location.golden(rel),
+    );
     let mut report = checker.check(&Assembly::spec(&scenario, &golden));
     if report.passed() {
         return Ok(());
