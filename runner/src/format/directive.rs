@@ -109,6 +109,47 @@ pub struct Directive {
     pub configs: Option<Vec<String>>,
     /// sqllogictest `skipif`/`onlyif` labels, all of which must hold (empty in `.dd`).
     pub conditions: Vec<Condition>,
+    /// `skip-postgres=<reason>`: PostgreSQL, replaying the file as the
+    /// oracle does, legitimately answers otherwise; the engine ignores it.
+    pub skip_postgres: Option<SkipReason>,
+}
+
+/// Why a directive's answer legitimately differs on PostgreSQL: the values
+/// `skip-postgres=` takes. Each is a difference of the engine's model, not
+/// of its correctness, so the list is short and every entry is reviewed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// An evaluation error is carried beside the rows as data; PostgreSQL
+    /// answers without evaluating it (it filters first), or fails the whole
+    /// statement where the engine keeps the error in the relation.
+    ErrorsAsData,
+    /// Reads an `mz_` relation, which PostgreSQL does not have.
+    Introspection,
+    /// The engine refuses a read its compaction has made impossible;
+    /// PostgreSQL keeps no history to compact.
+    Compaction,
+}
+
+impl SkipReason {
+    /// Every reason with its spelling, in the order error messages list them.
+    pub const ALL: &'static [(SkipReason, &'static str)] = &[
+        (SkipReason::ErrorsAsData, "errors-as-data"),
+        (SkipReason::Introspection, "introspection"),
+        (SkipReason::Compaction, "compaction"),
+    ];
+
+    /// How `skip-postgres=` spells it.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(r, _)| *r == self)
+            .map(|(_, n)| *n)
+            .expect("every reason is listed")
+    }
+
+    fn parse(value: &str) -> Option<SkipReason> {
+        Self::ALL.iter().find(|(_, n)| *n == value).map(|(r, _)| *r)
+    }
 }
 
 /// A sqllogictest condition. The labels of a run are its configuration's
@@ -167,6 +208,7 @@ impl Directive {
         }
         let mut args = Args::new(name, args)?;
         let configs = args.list("configs")?;
+        let skip_postgres = args.skip_reason()?;
         let command = match name {
             "statement" => Command::Statement {
                 sql: args.sql(input)?,
@@ -228,6 +270,7 @@ impl Directive {
             command,
             configs,
             conditions: Vec::new(),
+            skip_postgres,
         })
     }
 
@@ -244,9 +287,11 @@ impl Directive {
 /// The arguments each directive accepts besides `configs=`.
 fn allowed_arguments(name: &str) -> &'static [&'static str] {
     match name {
-        "query" => &["nosort"],
-        "peek" => &["index", "as-of", "name"],
-        "await" | "release" => &["name"],
+        "statement" => &["skip-postgres"],
+        "query" => &["nosort", "skip-postgres"],
+        "peek" => &["index", "as-of", "name", "skip-postgres"],
+        "await" => &["name", "skip-postgres"],
+        "release" => &["name"],
         "hold" => &["on", "at", "name"],
         "allow-compaction" => &["on", "since"],
         "pause" | "resume" | "step" => &["runtime", "worker"],
@@ -333,6 +378,21 @@ impl<'a> Args<'a> {
     fn required_timestamp(&mut self, key: &str) -> Result<Timestamp, String> {
         let v = self.required(key, "<timestamp>")?;
         self.timestamp(key, &v)
+    }
+
+    /// `skip-postgres=<reason>`, if present.
+    fn skip_reason(&mut self) -> Result<Option<SkipReason>, String> {
+        let Some(value) = self.optional("skip-postgres")? else {
+            return Ok(None);
+        };
+        SkipReason::parse(&value).map(Some).ok_or_else(|| {
+            let names: Vec<&str> = SkipReason::ALL.iter().map(|(_, n)| *n).collect();
+            format!(
+                "argument `skip-postgres` of `{}`: `{value}` is not a reason (expected one of: {})",
+                self.directive,
+                names.join(", ")
+            )
+        })
     }
 
     fn role(&mut self) -> Result<Role, String> {

@@ -75,6 +75,15 @@ impl Script {
         }
     }
 
+    /// The output lines block `block` has as written, in the shape
+    /// [`Script::output`] gives (in a golden: the reviewed claim).
+    pub fn written(&self, block: usize) -> Vec<String> {
+        match &self.format {
+            Format::Datadriven => self.blocks[block].output.clone(),
+            Format::Sqllogictest(layout) => slt_output::written(&layout.blocks[block]),
+        }
+    }
+
     /// The completed file, with `outputs[i]` as the output of block `i`
     /// (`None`: no run reached it; it stays as written).
     pub fn transcript(&self, outputs: &[Option<Vec<String>>]) -> Transcript {

@@ -263,7 +263,7 @@ pub fn tokenize(line: &str) -> Result<(String, Vec<RawArg>), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::directive::Command;
+    use crate::format::directive::{Command, SkipReason};
     use engine::Role;
 
     fn ok(text: &str) -> Script {
@@ -506,7 +506,10 @@ step runtime=interactive worker=1 configs=(solo,shared)
             ("select\n----\n", "f.dd:1: unknown directive `select` (expected one of: statement, query, peek, await, hold, release, allow-compaction, tick, pause, resume, step)"),
             ("\npeek\n----\n", "f.dd:2: `peek` requires argument `index=<index>`"),
             ("peek as-of=1\n----\n", "f.dd:1: `peek` requires argument `index=<index>`"),
-            ("peek index=i idx=j\n----\n", "f.dd:1: unknown argument `idx` for `peek` (expected `index`, `as-of`, `name` or `configs=`)"),
+            ("peek index=i idx=j\n----\n", "f.dd:1: unknown argument `idx` for `peek` (expected `index`, `as-of`, `name`, `skip-postgres` or `configs=`)"),
+            ("hold on=t at=1 name=h skip-postgres=compaction\n----\n", "f.dd:1: unknown argument `skip-postgres` for `hold` (expected `on`, `at`, `name` or `configs=`)"),
+            ("query skip-postgres=slow\nSELECT 1\n----\n", "f.dd:1: argument `skip-postgres` of `query`: `slow` is not a reason (expected one of: errors-as-data, introspection, compaction)"),
+            ("query skip-postgres\nSELECT 1\n----\n", "f.dd:1: argument `skip-postgres` of `query` needs a value (`skip-postgres=...`)"),
             ("tick now\n----\n", "f.dd:1: unknown argument `now` for `tick` (it takes none but `configs=`)"),
             ("peek index=i as-of=soon\n----\n", "f.dd:1: argument `as-of` of `peek`: `soon` is not a timestamp (a non-negative integer)"),
             ("peek index=i as-of=-1\n----\n", "f.dd:1: argument `as-of` of `peek`: `-1` is not a timestamp (a non-negative integer)"),
@@ -533,6 +536,22 @@ step runtime=interactive worker=1 configs=(solo,shared)
         ];
         for (text, expected) in cases {
             assert_eq!(err(text), expected, "for {text:?}");
+        }
+    }
+
+    #[test]
+    fn skip_postgres_names_a_reason() {
+        let script = ok("query skip-postgres=introspection\nSELECT * FROM mz_objects\n----\n\nquery\nSELECT 1\n----\n");
+        let reasons: Vec<_> = script
+            .blocks
+            .iter()
+            .map(|b| b.directive.skip_postgres)
+            .collect();
+        assert_eq!(reasons, [Some(SkipReason::Introspection), None]);
+        for (reason, name) in SkipReason::ALL {
+            assert_eq!(reason.name(), *name);
+            let text = format!("await name=p skip-postgres={name}\n----\n");
+            assert_eq!(ok(&text).blocks[0].directive.skip_postgres, Some(*reason));
         }
     }
 

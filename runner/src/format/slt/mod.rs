@@ -298,6 +298,8 @@ impl Walk<'_> {
                         }
                     })
                     .collect(),
+                // `skipif postgres` says it here, with a comment for a reason.
+                skip_postgres: None,
             },
             directive_offset: self.line_starts.get(line - 1).copied().unwrap_or(0),
             output_span: 0..0,

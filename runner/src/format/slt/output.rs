@@ -12,7 +12,7 @@ use crate::format::slt::{SltBlock, SltRecord, Type};
 use engine::repr::Datum;
 use engine::Outcome;
 use md5::{Digest, Md5};
-use sqllogictest::{ColumnType, QueryExpect, Record, RecordOutput, SortMode};
+use sqllogictest::{ColumnType, QueryExpect, Record, RecordOutput, SortMode, StatementExpect};
 use std::sync::Arc;
 
 /// The prefix of an error line.
@@ -124,6 +124,30 @@ impl std::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// The lines `block`'s record shows as written, in the shape [`render`]
+/// gives: what another database's answer is compared with. An expected error
+/// is one `error: ` line naming the expectation, not a message.
+pub fn written(block: &SltBlock) -> Vec<String> {
+    let error = |expected: &sqllogictest::ExpectedError| vec![format!("{ERROR}{expected}")];
+    match &block.record {
+        Record::Statement {
+            expected: StatementExpect::Error(e),
+            ..
+        }
+        | Record::Query {
+            expected: QueryExpect::Error(e),
+            ..
+        } => error(e),
+        Record::Query {
+            expected: QueryExpect::Results { types, results, .. },
+            ..
+        } => std::iter::once(types.iter().map(|t| t.to_char()).collect())
+            .chain(results.iter().cloned())
+            .collect(),
+        _ => vec!["ok".to_string()],
+    }
+}
+
 /// The crate's view of `lines`, the output of `record` as [`render`] printed it.
 pub fn record_output(record: &SltRecord, lines: &[String]) -> RecordOutput<Type> {
     let error = lines
@@ -223,6 +247,30 @@ mod tests {
             ["error: pending: worker 0 is paused"]
         );
         assert!(render(&q, &Outcome::Ok)[0].starts_with("error: the engine answered"));
+    }
+
+    #[test]
+    fn written_lines_have_the_shape_of_rendered_ones() {
+        let q = block("query IT rowsort\nSELECT 1\n----\n1 a\n2 b\n", None, 0);
+        assert_eq!(written(&q), ["IT", "1 a", "2 b"]);
+        let rendered = render(
+            &q,
+            &Outcome::Rows(vec![
+                vec![Datum::Int(2), Datum::Text("b".into())],
+                vec![Datum::Int(1), Datum::Text("a".into())],
+            ]),
+        );
+        assert_eq!(
+            rendered,
+            ["IT", "2 b", "1 a"],
+            "no sort mode given to render"
+        );
+        let e = block("query error division by zero\nSELECT 1/0\n", None, 0);
+        assert!(written(&e)[0].starts_with("error: "), "{:?}", written(&e));
+        let s = block("statement error exists\nCREATE TABLE t (a int)\n", None, 0);
+        assert!(written(&s)[0].starts_with("error: "));
+        let s = block("statement ok\nCREATE TABLE t (a int)\n", None, 0);
+        assert_eq!(written(&s), ["ok"]);
     }
 
     #[test]
