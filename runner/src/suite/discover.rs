@@ -44,9 +44,10 @@ pub fn scenario_files(root: &Path) -> Result<Found, String> {
         {
             continue;
         }
-        if entry.file_name().to_string_lossy().starts_with(".#") {
-            let reason = "an editor's lock file";
-            found.skipped.push(format!("{}: {reason}", path.display()));
+        if is_lock_file(path) {
+            found
+                .skipped
+                .push(format!("{}: {LOCK_FILE}", path.display()));
             continue;
         }
         let rel = path
@@ -59,18 +60,36 @@ pub fn scenario_files(root: &Path) -> Result<Found, String> {
     Ok(found)
 }
 
-/// Why a walk error is a link that leads nowhere, if it is one.
-fn unreadable_link(e: &walkdir::Error) -> Option<&'static str> {
+/// Why a walk error is a link that leads nowhere, if it is one: a loop of
+/// directories (walkdir sees the ancestor), a link whose target is missing
+/// (an editor's lock file is one), or a link that cannot be followed for
+/// another reason than permissions (a loop of file links: `a.dd -> b.dd ->
+/// a.dd`, which the operating system refuses to resolve).
+fn unreadable_link(e: &walkdir::Error) -> Option<String> {
     if e.loop_ancestor().is_some() {
-        return Some("a symbolic link loop");
+        return Some("a symbolic link loop".into());
     }
-    let dangling = e
-        .io_error()
-        .is_some_and(|io| io.kind() == ErrorKind::NotFound)
-        && e.path()
-            .and_then(|p| std::fs::symlink_metadata(p).ok())
-            .is_some_and(|m| m.file_type().is_symlink());
-    dangling.then_some("a dangling symbolic link")
+    let (path, io) = (e.path()?, e.io_error()?);
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link || io.kind() == ErrorKind::PermissionDenied {
+        return None;
+    }
+    Some(if is_lock_file(path) {
+        LOCK_FILE.into()
+    } else if io.kind() == ErrorKind::NotFound {
+        "a dangling symbolic link".into()
+    } else {
+        format!("a symbolic link that cannot be followed ({io})")
+    })
+}
+
+/// What an editor's lock file (`.#name`) is called in a skip warning.
+const LOCK_FILE: &str = "an editor's lock file";
+
+/// Whether a path names an editor's lock file (`.#name`).
+fn is_lock_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with(".#"))
 }
 
 /// A relative path with `/` separators, for display and filtering.
@@ -127,14 +146,27 @@ mod tests {
         fs::write(root.join("d/.#real.dd"), "").unwrap();
         symlink("nowhere", root.join("d/dangling.dd")).unwrap();
         symlink("..", root.join("d/loop")).unwrap();
+        symlink("user@host.42", root.join("d/.#gone.dd")).unwrap();
+        symlink("b.dd", root.join("d/a.dd")).unwrap();
+        symlink("a.dd", root.join("d/b.dd")).unwrap();
         let found = scenario_files(root).unwrap();
         let files: Vec<String> = found.files.iter().map(|p| slash_path(p)).collect();
         assert_eq!(files, ["d/real.dd"]);
         let shown = |rel: &str, reason: &str| format!("{}: {reason}", root.join(rel).display());
+        let unfollowable = |rel: &str| {
+            let io = fs::metadata(root.join(rel)).unwrap_err();
+            shown(
+                rel,
+                &format!("a symbolic link that cannot be followed ({io})"),
+            )
+        };
         assert_eq!(
             found.skipped,
             [
+                shown("d/.#gone.dd", "an editor's lock file"),
                 shown("d/.#real.dd", "an editor's lock file"),
+                unfollowable("d/a.dd"),
+                unfollowable("d/b.dd"),
                 shown("d/dangling.dd", "a dangling symbolic link"),
                 shown("d/loop", "a symbolic link loop"),
             ]
