@@ -128,6 +128,12 @@ pub enum SkipReason {
     /// The engine refuses a read its compaction has made impossible;
     /// PostgreSQL keeps no history to compact.
     Compaction,
+    /// The engine reports the read `pending:` (a paused worker, a time no
+    /// write has reached); PostgreSQL has no frontiers and answers at once.
+    Pending,
+    /// The engine refuses an expression nested deeper than the real
+    /// system's limit of 512; PostgreSQL's limit lies elsewhere.
+    RecursionLimit,
 }
 
 impl SkipReason {
@@ -136,6 +142,8 @@ impl SkipReason {
         (SkipReason::ErrorsAsData, "errors-as-data"),
         (SkipReason::Introspection, "introspection"),
         (SkipReason::Compaction, "compaction"),
+        (SkipReason::Pending, "pending"),
+        (SkipReason::RecursionLimit, "recursion-limit"),
     ];
 
     /// How `skip-postgres=` spells it.

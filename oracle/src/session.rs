@@ -1,0 +1,268 @@
+//! One file's replay on a PostgreSQL connection: a schema of its own, each
+//! directive turned into what the server runs, and the server's answer as
+//! an engine [`Outcome`], so the runner renders it exactly as it renders
+//! the engine's. The schema (and any scratch schema of an `AS OF` read) is
+//! dropped when the session ends.
+
+use crate::timeline::{Read, Timeline};
+use crate::translate::{statements, Statement};
+use engine::repr::Datum;
+use engine::Outcome;
+use postgres::types::Type;
+use postgres::{Client, SimpleQueryMessage};
+use runner::format::directive::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Schemas made by this process so far, for unique names.
+static SCHEMAS: AtomicUsize = AtomicUsize::new(0);
+
+/// What the server answered a directive, and the SQL that asked.
+pub struct Answer {
+    /// The SQL sent (a peek's `SELECT *`, a read without `AS OF`).
+    pub sql: String,
+    pub outcome: Outcome,
+}
+
+/// A file being replayed.
+pub struct Session<'c> {
+    client: &'c mut Client,
+    schema: String,
+    timeline: Timeline,
+}
+
+impl<'c> Session<'c> {
+    /// Creates the file's schema and puts it first on the search path.
+    pub fn start(client: &'c mut Client) -> Result<Session<'c>, String> {
+        let schema = fresh_schema("oracle");
+        enter(client, &schema)?;
+        Ok(Session {
+            client,
+            schema,
+            timeline: Timeline::default(),
+        })
+    }
+
+    /// Runs `command`; `None` for a directive PostgreSQL has no counterpart
+    /// of (holds, compaction, pausing, stepping), which only `tick` affects.
+    /// An `Err` is the oracle's own failure (the connection broke).
+    pub fn run(&mut self, command: &Command) -> Result<Option<Answer>, String> {
+        let answer = match command {
+            Command::Statement { sql } => Answer {
+                sql: sql.clone(),
+                outcome: self.statements(sql)?,
+            },
+            Command::IssuePeek { name, .. } => {
+                let read = self.timeline.read(command).expect("a peek is a read");
+                let sql = read.as_ref().map_or_else(|e| e.clone(), |r| r.sql.clone());
+                let outcome = match read {
+                    Ok(read) => {
+                        self.timeline.issue(name, read);
+                        Outcome::Issued
+                    }
+                    Err(e) => Outcome::Error(e),
+                };
+                Answer { sql, outcome }
+            }
+            Command::Tick => {
+                self.timeline.tick();
+                return Ok(None);
+            }
+            _ => match self.timeline.read(command) {
+                None => return Ok(None),
+                Some(Err(e)) => Answer {
+                    sql: String::new(),
+                    outcome: Outcome::Error(e),
+                },
+                Some(Ok(read)) => Answer {
+                    outcome: self.read(&read)?,
+                    sql: read.sql,
+                },
+            },
+        };
+        Ok(Some(answer))
+    }
+
+    /// A directive's statements in order, stopping at the first error (the
+    /// ones before it stay applied, as in the engine's autocommit session).
+    fn statements(&mut self, sql: &str) -> Result<Outcome, String> {
+        let statements = match statements(sql) {
+            Ok(s) => s,
+            Err(e) => return Ok(Outcome::Error(e)),
+        };
+        for statement in statements {
+            let result = match &statement {
+                Statement::Write(sql) => {
+                    execute(self.client, sql)?.map(|()| self.timeline.wrote(sql))
+                }
+                Statement::Other(sql) => {
+                    execute(self.client, sql)?.map(|()| self.timeline.defined(sql))
+                }
+                Statement::CreateIndex {
+                    name,
+                    base,
+                    relation,
+                    columns,
+                } => {
+                    let columns = match columns.is_empty() {
+                        true => "*".to_string(),
+                        false => columns.join(", "),
+                    };
+                    let check = format!("SELECT {columns} FROM {relation} LIMIT 0");
+                    execute(self.client, &check)?
+                        .and_then(|()| self.timeline.create_index(name.as_deref(), base, relation))
+                        .map(drop)
+                }
+                Statement::DropIndex(name) => self.timeline.drop_index(name),
+            };
+            if let Err(message) = result {
+                return Ok(Outcome::Error(message));
+            }
+        }
+        Ok(Outcome::Ok)
+    }
+
+    /// Answers `read` from the state at its time: the current one, or one
+    /// rebuilt in a scratch schema from the DDL and the writes up to then.
+    fn read(&mut self, read: &Read) -> Result<Outcome, String> {
+        let Some(rebuild) = self.timeline.rebuild(read.at) else {
+            return query(self.client, &read.sql);
+        };
+        let scratch = fresh_schema(&self.schema);
+        enter(self.client, &scratch)?;
+        let mut outcome = Ok(Outcome::Ok);
+        for sql in rebuild {
+            if let Err(e) = execute(self.client, sql)? {
+                outcome = Err(format!(
+                    "rebuilding the state at {}: `{sql}` failed: {e}",
+                    read.at
+                ));
+                break;
+            }
+        }
+        if outcome.is_ok() {
+            outcome = query(self.client, &read.sql);
+        }
+        leave(self.client, &scratch)?;
+        enter_existing(self.client, &self.schema)?;
+        outcome
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        // Best effort: a broken connection has already lost the schema's
+        // session, and the next run's names differ anyway.
+        let _ = leave(self.client, &self.schema);
+    }
+}
+
+/// A schema name no other session of this process, nor (by the pid) of
+/// another process on the same server, uses.
+fn fresh_schema(prefix: &str) -> String {
+    let n = SCHEMAS.fetch_add(1, Ordering::Relaxed);
+    match prefix {
+        "oracle" => format!("oracle_{}_{n}", std::process::id()),
+        parent => format!("{parent}_{n}"),
+    }
+}
+
+fn enter(client: &mut Client, schema: &str) -> Result<(), String> {
+    client
+        .batch_execute(&format!("CREATE SCHEMA {schema}"))
+        .map_err(|e| format!("cannot create schema {schema}: {e}"))?;
+    enter_existing(client, schema)
+}
+
+fn enter_existing(client: &mut Client, schema: &str) -> Result<(), String> {
+    client
+        .batch_execute(&format!("SET search_path TO {schema}"))
+        .map_err(|e| format!("cannot use schema {schema}: {e}"))
+}
+
+fn leave(client: &mut Client, schema: &str) -> Result<(), String> {
+    client
+        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+        .map_err(|e| format!("cannot drop schema {schema}: {e}"))
+}
+
+/// Runs one statement: `Ok(Err(message))` is the server refusing it,
+/// `Err` a failure of the connection itself.
+fn execute(client: &mut Client, sql: &str) -> Result<Result<(), String>, String> {
+    match client.batch_execute(sql) {
+        Ok(()) => Ok(Ok(())),
+        Err(e) => refused(e).map(Err),
+    }
+}
+
+/// The server's message of a statement it refused, or the connection's
+/// failure as the oracle's own error.
+fn refused(error: postgres::Error) -> Result<String, String> {
+    match error.as_db_error() {
+        Some(db) => Ok(db.message().to_string()),
+        None => Err(format!("PostgreSQL connection: {error}")),
+    }
+}
+
+/// A query's rows as engine datums. The statement is prepared to learn its
+/// column types, then run with the simple protocol, whose text values
+/// convert to datums without a decoder per type.
+fn query(client: &mut Client, sql: &str) -> Result<Outcome, String> {
+    let types: Vec<Type> = match client.prepare(sql) {
+        Ok(statement) => statement
+            .columns()
+            .iter()
+            .map(|c| c.type_().clone())
+            .collect(),
+        Err(e) => return refused(e).map(Outcome::Error),
+    };
+    let messages = match client.simple_query(sql) {
+        Ok(messages) => messages,
+        Err(e) => return refused(e).map(Outcome::Error),
+    };
+    let rows = messages
+        .iter()
+        .filter_map(|m| match m {
+            SimpleQueryMessage::Row(row) => Some(
+                (0..row.len())
+                    .map(|i| datum(types.get(i), row.get(i)))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect();
+    Ok(Outcome::Rows(rows))
+}
+
+/// One value, from its text form and its column's type: integers and
+/// booleans as the engine's, integral `numeric`s (PostgreSQL's `sum` of a
+/// `bigint`) as integers, anything else as text.
+pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
+    let Some(text) = text else {
+        return Datum::Null;
+    };
+    let integer = || text.parse::<i64>().ok().map(Datum::Int);
+    let converted = match typ {
+        Some(&Type::BOOL) => Some(Datum::Bool(text == "t")),
+        Some(&Type::INT2 | &Type::INT4 | &Type::INT8 | &Type::NUMERIC) => integer(),
+        _ => None,
+    };
+    converted.unwrap_or_else(|| Datum::Text(text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_convert_by_column_type() {
+        assert_eq!(datum(Some(&Type::INT4), Some("-3")), Datum::Int(-3));
+        assert_eq!(datum(Some(&Type::NUMERIC), Some("12")), Datum::Int(12));
+        assert_eq!(
+            datum(Some(&Type::NUMERIC), Some("2.5000")),
+            Datum::Text("2.5000".into())
+        );
+        assert_eq!(datum(Some(&Type::BOOL), Some("f")), Datum::Bool(false));
+        assert_eq!(datum(Some(&Type::TEXT), Some("t")), Datum::Text("t".into()));
+        assert_eq!(datum(Some(&Type::INT8), None), Datum::Null);
+    }
+}

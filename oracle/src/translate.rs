@@ -1,0 +1,227 @@
+//! What a scenario's SQL means to PostgreSQL: a directive's text split into
+//! statements, each classified by what the replay must do with it (a write
+//! advances the clock, index DDL only names an arrangement), and a read's
+//! engine-only `AS OF T` suffix taken off. Pure text work on sqlparser's
+//! tokenizer, so it is tested without a server.
+
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::tokenizer::{Token, Tokenizer};
+
+/// One statement of a directive, as the replay treats it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Statement {
+    /// `INSERT`, `UPDATE`, `DELETE`: commits at `now + 1` and advances `now`.
+    Write(String),
+    /// `CREATE [DEFAULT] INDEX [name] ON relation [(columns)]`. PostgreSQL
+    /// cannot index a view and keeps no arrangements, so the replay only
+    /// checks that the relation (and columns) exist and remembers the name
+    /// for `peek index=`.
+    CreateIndex {
+        /// The name given, if any.
+        name: Option<String>,
+        /// The name an unnamed index starts from (see [`default_index_name`]).
+        base: String,
+        relation: String,
+        columns: Vec<String>,
+    },
+    /// `DROP INDEX name`: forgets the name.
+    DropIndex(String),
+    /// Anything else (tables, views, drops, a `SELECT`): run as written.
+    Other(String),
+}
+
+/// The statements of `sql`, split at top-level `;`, empty ones dropped.
+pub fn statements(sql: &str) -> Result<Vec<Statement>, String> {
+    let tokens = tokens(sql)?;
+    Ok(tokens
+        .split(|t| *t == Token::SemiColon)
+        .filter(|s| s.iter().any(significant))
+        .map(classify)
+        .collect())
+}
+
+/// A read's SQL without a trailing `AS OF <T>`, and `T`.
+pub fn strip_as_of(sql: &str) -> Result<(String, Option<u64>), String> {
+    let mut tokens = tokens(sql)?;
+    while tokens
+        .last()
+        .is_some_and(|t| !significant(t) || *t == Token::SemiColon)
+    {
+        tokens.pop();
+    }
+    let positions: Vec<usize> = (0..tokens.len())
+        .filter(|&i| significant(&tokens[i]))
+        .collect();
+    if let [.., as_, of, at] = positions[..] {
+        if let (Some(Keyword::AS), Some(Keyword::OF), Token::Number(n, false)) =
+            (keyword(&tokens[as_]), keyword(&tokens[of]), &tokens[at])
+        {
+            let at = n
+                .parse::<u64>()
+                .map_err(|_| format!("`AS OF {n}`: not a timestamp"))?;
+            return Ok((text(&tokens[..as_]).trim_end().to_string(), Some(at)));
+        }
+    }
+    Ok((sql.to_string(), None))
+}
+
+/// The name the engine starts from for an index the statement does not
+/// name, the way the real system does: `<relation>_primary_idx` for a
+/// default index, `<relation>_<columns>_idx` otherwise (then `1`, `2`, ...
+/// appended until the name is free).
+pub fn default_index_name(relation: &str, columns: Option<&[String]>) -> String {
+    match columns {
+        None => format!("{relation}_primary_idx"),
+        Some(columns) => format!("{relation}_{}_idx", columns.join("_")),
+    }
+}
+
+fn tokens(sql: &str) -> Result<Vec<Token>, String> {
+    Tokenizer::new(&PostgreSqlDialect {}, sql)
+        .tokenize()
+        .map_err(|e| format!("cannot tokenize the SQL: {e}"))
+}
+
+fn significant(token: &Token) -> bool {
+    !matches!(token, Token::Whitespace(_))
+}
+
+fn keyword(token: &Token) -> Option<Keyword> {
+    match token {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.keyword),
+        _ => None,
+    }
+}
+
+/// The tokens back as SQL text.
+fn text(tokens: &[Token]) -> String {
+    tokens.iter().map(Token::to_string).collect()
+}
+
+fn classify(tokens: &[Token]) -> Statement {
+    let sql = text(tokens).trim().to_string();
+    let words: Vec<&Token> = tokens.iter().filter(|t| significant(t)).collect();
+    let kw = |i: usize| words.get(i).and_then(|t| keyword(t));
+    let ident = |i: usize| match words.get(i) {
+        Some(Token::Word(w)) => Some(w.value.clone()),
+        _ => None,
+    };
+    match (kw(0), kw(1)) {
+        (Some(Keyword::INSERT | Keyword::UPDATE | Keyword::DELETE), _) => Statement::Write(sql),
+        (Some(Keyword::DROP), Some(Keyword::INDEX)) => match (ident(2), words.len()) {
+            (Some(name), 3) => Statement::DropIndex(name),
+            _ => Statement::Other(sql),
+        },
+        (Some(Keyword::CREATE), Some(Keyword::INDEX | Keyword::DEFAULT)) => {
+            create_index(&words).unwrap_or(Statement::Other(sql))
+        }
+        _ => Statement::Other(sql),
+    }
+}
+
+/// `CREATE DEFAULT INDEX ON r` or `CREATE INDEX [name] ON r (a, b)`.
+fn create_index(words: &[&Token]) -> Option<Statement> {
+    let default = keyword(words[1]) == Some(Keyword::DEFAULT);
+    let rest = &words[if default { 3 } else { 2 }..];
+    if default && keyword(words[2]) != Some(Keyword::INDEX) {
+        return None;
+    }
+    let (name, rest) = match rest.split_first()? {
+        (t, rest) if keyword(t) == Some(Keyword::ON) => (None, rest),
+        (Token::Word(w), [on, rest @ ..]) if keyword(on) == Some(Keyword::ON) => {
+            (Some(w.value.clone()), rest)
+        }
+        _ => return None,
+    };
+    let (Token::Word(relation), rest) = rest.split_first()? else {
+        return None;
+    };
+    let columns: Vec<String> = rest
+        .iter()
+        .filter_map(|t| match t {
+            Token::Word(w) => Some(w.value.clone()),
+            _ => None,
+        })
+        .collect();
+    let keys = (!default).then_some(columns.as_slice());
+    Some(Statement::CreateIndex {
+        name,
+        base: default_index_name(&relation.value, keys),
+        relation: relation.value.clone(),
+        columns,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_and_classifies() {
+        let got = statements(
+            "CREATE TABLE t (a int); INSERT INTO t VALUES ('x;y');\n\
+             update t SET a = 2; ; DELETE FROM t",
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            [
+                Statement::Other("CREATE TABLE t (a int)".into()),
+                Statement::Write("INSERT INTO t VALUES ('x;y')".into()),
+                Statement::Write("update t SET a = 2".into()),
+                Statement::Write("DELETE FROM t".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn index_ddl_names_the_relation() {
+        let index = |name: Option<&str>, base: &str, columns: &[&str]| Statement::CreateIndex {
+            name: name.map(str::to_string),
+            base: base.into(),
+            relation: base.split('_').next().unwrap().into(),
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+        };
+        assert_eq!(
+            statements("CREATE INDEX i ON t (k)").unwrap(),
+            [index(Some("i"), "t_k_idx", &["k"])]
+        );
+        assert_eq!(
+            statements("CREATE DEFAULT INDEX ON v").unwrap(),
+            [index(None, "v_primary_idx", &[])]
+        );
+        assert_eq!(
+            statements("CREATE INDEX ON t (a, b)").unwrap(),
+            [index(None, "t_a_b_idx", &["a", "b"])]
+        );
+        assert_eq!(
+            statements("DROP INDEX i1").unwrap(),
+            [Statement::DropIndex("i1".into())]
+        );
+        assert_eq!(
+            statements("DROP VIEW v").unwrap(),
+            [Statement::Other("DROP VIEW v".into())]
+        );
+    }
+
+    #[test]
+    fn as_of_is_taken_off_a_read() {
+        assert_eq!(
+            strip_as_of("SELECT * FROM t WHERE b > 0 AS OF 2").unwrap(),
+            ("SELECT * FROM t WHERE b > 0".to_string(), Some(2))
+        );
+        assert_eq!(
+            strip_as_of("SELECT a FROM t\nAS OF 18446744073709551615;\n").unwrap(),
+            ("SELECT a FROM t".to_string(), Some(u64::MAX))
+        );
+        assert_eq!(
+            strip_as_of("SELECT a AS of FROM t").unwrap(),
+            ("SELECT a AS of FROM t".to_string(), None)
+        );
+        assert_eq!(
+            strip_as_of("SELECT 'AS OF 2'").unwrap(),
+            ("SELECT 'AS OF 2'".to_string(), None)
+        );
+    }
+}
