@@ -120,12 +120,76 @@ impl RelationPlan {
     }
 }
 
+/// One `ORDER BY` column: ascending or descending, with NULLs first or last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OrderColumn {
+    pub column: usize,
+    pub descending: bool,
+    /// PostgreSQL's default: NULLs sort as if larger than every value, so
+    /// last when ascending and first when descending.
+    pub nulls_last: bool,
+}
+
+impl OrderColumn {
+    /// `column` in the given direction with PostgreSQL's default NULL placement.
+    pub fn new(column: usize, descending: bool) -> OrderColumn {
+        OrderColumn {
+            column,
+            descending,
+            nulls_last: !descending,
+        }
+    }
+}
+
+/// Compares two rows by `order`, as SQL's ORDER BY does: NULL placement is
+/// explicit, not the derived order of `Datum` (which puts NULL first and is
+/// the runner's presentation order).
+pub fn compare_rows(order: &[OrderColumn], a: &[Datum], b: &[Datum]) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    for o in order {
+        let (x, y) = (&a[o.column], &b[o.column]);
+        let ordering = match (x == &Datum::Null, y == &Datum::Null) {
+            (true, true) => Ordering::Equal,
+            (true, false) if o.nulls_last => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (false, true) if o.nulls_last => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            (false, false) if o.descending => y.cmp(x),
+            (false, false) => x.cmp(y),
+        };
+        if ordering.is_ne() {
+            return ordering;
+        }
+    }
+    Ordering::Equal
+}
+
 /// How a finished SELECT's rows are ordered and cut, applied after the read.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Finishing {
-    /// (column, descending) pairs.
-    pub order_by: Vec<(usize, bool)>,
+    pub order_by: Vec<OrderColumn>,
     pub limit: Option<usize>,
+    pub offset: usize,
+}
+
+impl Finishing {
+    /// Applies ORDER BY, then OFFSET, then LIMIT. Rows equal under the
+    /// ordering keep the order they come in (a stable sort).
+    pub fn apply(&self, mut rows: Vec<Row>) -> Vec<Row> {
+        if !self.order_by.is_empty() {
+            rows.sort_by(|a, b| compare_rows(&self.order_by, a, b));
+        }
+        let rows = rows.into_iter().skip(self.offset);
+        match self.limit {
+            Some(limit) => rows.take(limit).collect(),
+            None => rows.collect(),
+        }
+    }
+
+    /// Whether it changes anything beyond the order of the rows.
+    pub fn cuts(&self) -> bool {
+        self.limit.is_some() || self.offset > 0
+    }
 }
 
 /// `SELECT * FROM x [WHERE ...]`: the shape a fast-path peek can serve when
@@ -296,5 +360,43 @@ mod tests {
         let null = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Null));
         assert_eq!(key(vec![null], &[0]), None);
         assert_eq!(key(vec![sa], &[0]), None);
+    }
+
+    #[test]
+    fn order_by_puts_nulls_last_ascending_and_first_descending() {
+        let rows = || vec![vec![Datum::Int(2)], vec![Datum::Null], vec![Datum::Int(1)]];
+        let ordered = |order_by: Vec<OrderColumn>, limit, offset| {
+            Finishing {
+                order_by,
+                limit,
+                offset,
+            }
+            .apply(rows())
+        };
+        let (one, two, null) = (vec![Datum::Int(1)], vec![Datum::Int(2)], vec![Datum::Null]);
+        let asc = OrderColumn::new(0, false);
+        let desc = OrderColumn::new(0, true);
+        assert_eq!(
+            ordered(vec![asc], None, 0),
+            vec![one.clone(), two.clone(), null.clone()]
+        );
+        assert_eq!(
+            ordered(vec![desc], None, 0),
+            vec![null.clone(), two.clone(), one.clone()]
+        );
+        let asc_nulls_first = OrderColumn {
+            nulls_last: false,
+            ..asc
+        };
+        assert_eq!(
+            ordered(vec![asc_nulls_first], Some(2), 0),
+            vec![null.clone(), one.clone()]
+        );
+        let desc_nulls_last = OrderColumn {
+            nulls_last: true,
+            ..desc
+        };
+        assert_eq!(ordered(vec![desc_nulls_last], Some(1), 2), vec![null]);
+        assert_eq!(ordered(vec![asc], Some(1), 1), vec![two]);
     }
 }

@@ -11,7 +11,9 @@ use super::expr::{
     contains_aggregate, output_name, where_clause, ExprContext, Grouping, Scope, Typed,
 };
 use super::{ident, object_name, relation};
-use crate::plan::{BinaryOp, Finishing, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
+use crate::plan::{
+    BinaryOp, Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect,
+};
 use crate::repr::Column;
 
 /// A planned SELECT.
@@ -39,7 +41,7 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
     if s.top.is_some() || s.into.is_some() || s.qualify.is_some() || !s.named_window.is_empty() {
         return Err(format!("SELECT not supported: {s}"));
     }
-    let limit = limit(q.limit_clause.as_ref())?;
+    let (limit, offset) = limit(q.limit_clause.as_ref())?;
 
     let mut from = plan_from(catalog, &s.from)?;
     if let Some(selection) = &s.selection {
@@ -86,7 +88,11 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
             .into_iter()
             .map(|(name, t)| t.column(name))
             .collect(),
-        finishing: Finishing { order_by, limit },
+        finishing: Finishing {
+            order_by,
+            limit,
+            offset,
+        },
         simple,
     })
 }
@@ -432,7 +438,7 @@ fn order_by(
     cx: &mut ExprContext,
     order_by: Option<&OrderBy>,
     outputs: &[(String, Typed)],
-) -> Result<Vec<(usize, bool)>, String> {
+) -> Result<Vec<OrderColumn>, String> {
     let Some(order_by) = order_by else {
         return Ok(vec![]);
     };
@@ -441,12 +447,16 @@ fn order_by(
     };
     let mut out = vec![];
     for o in exprs {
-        let descending = match (&o.options.sort, o.options.nulls_first, &o.with_fill) {
-            (None | Some(OrderBySort::Asc), None, None) => false,
-            (Some(OrderBySort::Desc), None, None) => true,
+        let descending = match (&o.options.sort, &o.with_fill) {
+            (None | Some(OrderBySort::Asc), None) => false,
+            (Some(OrderBySort::Desc), None) => true,
             _ => return Err(format!("ORDER BY option not supported: {o}")),
         };
-        out.push((order_column(cx, &o.expr, outputs)?, descending));
+        let mut column = OrderColumn::new(order_column(cx, &o.expr, outputs)?, descending);
+        if let Some(nulls_first) = o.options.nulls_first {
+            column.nulls_last = !nulls_first;
+        }
+        out.push(column);
     }
     Ok(out)
 }
@@ -481,31 +491,37 @@ fn order_column(
         .ok_or_else(|| format!("ORDER BY expression must appear in the select list: {e}"))
 }
 
-fn limit(clause: Option<&LimitClause>) -> Result<Option<usize>, String> {
+/// LIMIT and OFFSET: (limit, offset), each a non-negative integer literal.
+fn limit(clause: Option<&LimitClause>) -> Result<(Option<usize>, usize), String> {
     let Some(clause) = clause else {
-        return Ok(None);
+        return Ok((None, 0));
     };
     let LimitClause::LimitOffset {
         limit,
-        offset: None,
+        offset,
         limit_by,
     } = clause
     else {
-        return Err("OFFSET is not supported".into());
+        return Err(format!("LIMIT not supported: {clause}"));
     };
     if !limit_by.is_empty() {
         return Err(format!("LIMIT not supported: {clause}"));
     }
-    match limit {
-        None => Ok(None),
-        Some(e) => match e {
+    let count = |e: &Expr, what: &str| {
+        match e {
             Expr::Value(v) => match &v.value {
                 Value::Number(n, _) => n.parse().ok(),
                 _ => None,
             },
             _ => None,
         }
-        .map(Some)
-        .ok_or_else(|| format!("LIMIT must be a non-negative integer, found: {e}")),
-    }
+        .ok_or_else(|| format!("{what} must be a non-negative integer, found: {e}"))
+    };
+    let limit = limit.as_ref().map(|e| count(e, "LIMIT")).transpose()?;
+    let offset = offset
+        .as_ref()
+        .map(|o| count(&o.value, "OFFSET"))
+        .transpose()?
+        .unwrap_or(0);
+    Ok((limit, offset))
 }

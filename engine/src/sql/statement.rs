@@ -135,7 +135,7 @@ fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statemen
         return Ok(None);
     };
     let query = plan_query(catalog, &v.query)?;
-    if query.finishing.limit.is_some() {
+    if query.finishing.cuts() {
         return Err("LIMIT in views is not supported".into());
     }
     check_unique_columns(&query.columns)?;

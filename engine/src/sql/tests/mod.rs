@@ -7,8 +7,8 @@ mod statements;
 
 use super::plan;
 use crate::plan::{
-    Aggregate, AggregateFunc, BinaryOp, Finishing, ObjectKind, RelationPlan, Resolver, ScalarExpr,
-    SimpleSelect, Statement, UnaryOp,
+    Aggregate, AggregateFunc, BinaryOp, Finishing, ObjectKind, OrderColumn, RelationPlan, Resolver,
+    ScalarExpr, SimpleSelect, Statement, UnaryOp,
 };
 use crate::repr::{Column, Datum, GlobalId, ScalarType, Timestamp};
 

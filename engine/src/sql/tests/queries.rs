@@ -322,14 +322,23 @@ fn select_without_from() {
 
 #[test]
 fn finishing() {
+    let asc = |c| OrderColumn::new(c, false);
+    let desc = |c| OrderColumn::new(c, true);
     let s = select("SELECT a, b AS name FROM t ORDER BY name DESC, 1 LIMIT 5");
-    let order_by = vec![(1, true), (0, false)];
-    let limit = Some(5);
-    assert_eq!(s.finishing, Finishing { order_by, limit });
+    let order_by = vec![desc(1), asc(0)];
+    let (limit, offset) = (Some(5), 0);
+    assert_eq!(
+        s.finishing,
+        Finishing {
+            order_by,
+            limit,
+            offset
+        }
+    );
     let s = select("SELECT a + 1, b FROM t ORDER BY a + 1, t.b ASC");
-    assert_eq!(s.finishing.order_by, vec![(0, false), (1, false)]);
+    assert_eq!(s.finishing.order_by, vec![asc(0), asc(1)]);
     let s = select("SELECT a, count(*) FROM t GROUP BY a ORDER BY count(*) DESC");
-    assert_eq!(s.finishing.order_by, vec![(1, true)]);
+    assert_eq!(s.finishing.order_by, vec![desc(1)]);
     assert_eq!(
         err("SELECT a FROM t ORDER BY b"),
         "ORDER BY expression must appear in the select list: b"
@@ -343,13 +352,32 @@ fn finishing() {
         "ORDER BY \"a\" is ambiguous"
     );
     assert_eq!(
-        err("SELECT a FROM t ORDER BY a NULLS FIRST"),
-        "ORDER BY option not supported: a NULLS FIRST"
+        err("SELECT a FROM t ORDER BY a USING <"),
+        "ORDER BY option not supported: a USING <"
     );
     assert_eq!(
-        err("SELECT a FROM t LIMIT 1 OFFSET 1"),
-        "OFFSET is not supported"
+        err("SELECT a FROM t OFFSET -1"),
+        "OFFSET must be a non-negative integer, found: -1"
     );
+}
+
+#[test]
+fn nulls_first_and_last_and_offset() {
+    let s = select("SELECT a FROM t ORDER BY a NULLS FIRST, a DESC NULLS LAST OFFSET 2");
+    let first = OrderColumn {
+        column: 0,
+        descending: false,
+        nulls_last: false,
+    };
+    let last_desc = OrderColumn {
+        column: 0,
+        descending: true,
+        nulls_last: true,
+    };
+    assert_eq!(s.finishing.order_by, vec![first, last_desc]);
+    assert_eq!((s.finishing.limit, s.finishing.offset), (None, 2));
+    let s = select("SELECT a FROM t LIMIT 1 OFFSET 3");
+    assert_eq!((s.finishing.limit, s.finishing.offset), (Some(1), 3));
 }
 
 #[test]
