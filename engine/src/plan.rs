@@ -4,7 +4,7 @@
 //! resolved against the catalog once, when planned, so rendering never looks
 //! up names.
 
-use crate::repr::{Column, Datum, GlobalId, Row, Timestamp};
+use crate::repr::{Column, Datum, GlobalId, Row, ScalarType, Timestamp};
 
 /// Scalar expressions. Evaluation may fail (division by zero); the failure
 /// becomes a `DataflowError` in the collection's error stream.
@@ -14,6 +14,9 @@ pub enum ScalarExpr {
     Literal(Datum),
     Unary(UnaryOp, Box<ScalarExpr>),
     Binary(BinaryOp, Box<ScalarExpr>, Box<ScalarExpr>),
+    /// The operand converted to the type (`CAST(x AS t)`, `x::t`, and the
+    /// implicit widening of an `integer` next to a `bigint`).
+    Cast(ScalarType, Box<ScalarExpr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -316,7 +319,6 @@ pub trait Resolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repr::ScalarType;
 
     fn eq(l: ScalarExpr, r: ScalarExpr) -> ScalarExpr {
         ScalarExpr::Binary(BinaryOp::Eq, Box::new(l), Box::new(r))
@@ -331,7 +333,7 @@ mod tests {
 
     #[test]
     fn literal_key_only_when_every_key_column_is_pinned_to_its_type() {
-        let columns: Vec<Column> = [("k", ScalarType::Int), ("s", ScalarType::Text)]
+        let columns: Vec<Column> = [("k", ScalarType::Int32), ("s", ScalarType::Text)]
             .into_iter()
             .map(|(name, typ)| Column {
                 name: name.into(),
@@ -339,16 +341,16 @@ mod tests {
                 nullable: true,
             })
             .collect();
-        let k5 = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Int(5)));
+        let k5 = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Int32(5)));
         let sa = eq(
             ScalarExpr::Literal(Datum::Text("a".into())),
             ScalarExpr::Column(1),
         );
         let key = |predicates, key: &[usize]| select(predicates).literal_key(key, &columns);
-        assert_eq!(key(vec![k5.clone()], &[0]), Some(vec![Datum::Int(5)]));
+        assert_eq!(key(vec![k5.clone()], &[0]), Some(vec![Datum::Int32(5)]));
         assert_eq!(
             key(vec![sa.clone(), k5.clone()], &[0, 1]),
-            Some(vec![Datum::Int(5), Datum::Text("a".into())])
+            Some(vec![Datum::Int32(5), Datum::Text("a".into())])
         );
         // A key column left free, a literal of another type, NULL: scan.
         assert_eq!(key(vec![k5], &[0, 1]), None);
@@ -364,7 +366,13 @@ mod tests {
 
     #[test]
     fn order_by_puts_nulls_last_ascending_and_first_descending() {
-        let rows = || vec![vec![Datum::Int(2)], vec![Datum::Null], vec![Datum::Int(1)]];
+        let rows = || {
+            vec![
+                vec![Datum::Int64(2)],
+                vec![Datum::Null],
+                vec![Datum::Int64(1)],
+            ]
+        };
         let ordered = |order_by: Vec<OrderColumn>, limit, offset| {
             Finishing {
                 order_by,
@@ -373,7 +381,11 @@ mod tests {
             }
             .apply(rows())
         };
-        let (one, two, null) = (vec![Datum::Int(1)], vec![Datum::Int(2)], vec![Datum::Null]);
+        let (one, two, null) = (
+            vec![Datum::Int64(1)],
+            vec![Datum::Int64(2)],
+            vec![Datum::Null],
+        );
         let asc = OrderColumn::new(0, false);
         let desc = OrderColumn::new(0, true);
         assert_eq!(

@@ -142,7 +142,7 @@ mod tests {
         let mut catalog = Catalog::default();
         let columns = vec![Column {
             name: "a".into(),
-            typ: ScalarType::Int,
+            typ: ScalarType::Int32,
             nullable: false,
         }];
         let t = catalog.allocate_id();

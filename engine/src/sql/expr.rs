@@ -3,11 +3,12 @@
 //! one, as in PostgreSQL), and aggregates planned against a GROUP BY.
 
 use sqlparser::ast::{
-    BinaryOperator, DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArguments, UnaryOperator, Value,
+    BinaryOperator, CastKind, DataType, DuplicateTreatment, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArguments, UnaryOperator, Value,
 };
 
 use super::ident;
+use crate::eval::{cast, castable, parse_as};
 use crate::plan::{Aggregate, AggregateFunc, BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{Column, Datum, ScalarType};
 
@@ -97,9 +98,10 @@ impl Typed {
         matches!(self.expr, ScalarExpr::Literal(Datum::Text(_)))
     }
 
-    /// Gives an operand without a type of its own the type `to`: NULL, or a
-    /// string literal (parsed as a `to`, failing as the real system does).
-    /// Anything else comes back unchanged, for the caller to check.
+    /// Gives an operand the type `to` where PostgreSQL would implicitly:
+    /// NULL, a string literal (parsed as a `to`, failing as the real system
+    /// does), and an `integer` widened to a `bigint` (a literal folded at
+    /// once). Anything else comes back unchanged, for the caller to check.
     pub fn coerce(self, to: ScalarType) -> Result<Typed, String> {
         match (&self.expr, self.typ) {
             (_, None) => Ok(Typed {
@@ -109,7 +111,31 @@ impl Typed {
             (ScalarExpr::Literal(Datum::Text(s)), Some(ScalarType::Text)) => {
                 Ok(Typed::new(ScalarExpr::Literal(parse_as(s, to)?), to, false))
             }
+            (_, Some(ScalarType::Int32)) if to == ScalarType::Int64 => Ok(self.cast(to)),
             _ => Ok(self),
+        }
+    }
+
+    /// `self` converted to `to`; a literal is converted now when it can be.
+    pub fn cast(self, to: ScalarType) -> Typed {
+        if self.typ == Some(to) {
+            return self;
+        }
+        if let ScalarExpr::Literal(d) = &self.expr {
+            if let Ok(d) = cast(d.clone(), to) {
+                return Typed::new(ScalarExpr::Literal(d), to, self.nullable);
+            }
+        }
+        let expr = ScalarExpr::Cast(to, Box::new(self.expr));
+        Typed::new(expr, to, self.nullable)
+    }
+
+    /// `self` as an integer of either width, or the error `mismatch(type name)`.
+    pub fn expect_integer(self, mismatch: impl FnOnce(&str) -> String) -> Result<Typed, String> {
+        let t = self.coerce(ScalarType::Int32)?;
+        match t.typ.is_some_and(ScalarType::is_integer) {
+            true => Ok(t),
+            false => Err(mismatch(t.type_name())),
         }
     }
 
@@ -127,20 +153,18 @@ impl Typed {
     }
 }
 
-/// A string literal read as a value of type `to`.
-fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
-    match to {
-        ScalarType::Text => Ok(Datum::Text(s.to_string())),
-        ScalarType::Int => s
-            .trim()
-            .parse()
-            .map(Datum::Int)
-            .map_err(|e| format!("invalid input syntax for type integer: {e}: \"{s}\"")),
-        ScalarType::Bool => match s.trim().to_lowercase().as_str() {
-            "t" | "true" | "y" | "yes" | "on" | "1" => Ok(Datum::Bool(true)),
-            "f" | "false" | "n" | "no" | "off" | "0" => Ok(Datum::Bool(false)),
-            _ => Err(format!("invalid input syntax for type boolean: \"{s}\"")),
-        },
+/// The type a type name in SQL text means.
+pub(super) fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
+    match t {
+        DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
+        DataType::BigInt(_) | DataType::Int8(_) => Ok(ScalarType::Int64),
+        DataType::Text
+        | DataType::Varchar(_)
+        | DataType::CharacterVarying(_)
+        | DataType::String(_) => Ok(ScalarType::Text),
+        DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
+        DataType::Custom(name, _) => Err(format!("type \"{name}\" does not exist")),
+        _ => Err(format!("type not supported: {t}")),
     }
 }
 
@@ -231,6 +255,23 @@ impl<'a> ExprContext<'a> {
                 let (func, arg) = aggregate_call(f)?;
                 self.aggregate(func, arg)
             }
+            Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr,
+                data_type,
+                format: None,
+            } => {
+                let to = scalar_type(data_type)?;
+                let t = self.plan(expr)?.coerce(to)?;
+                match t.typ {
+                    Some(from) if castable(from, to) => Ok(t.cast(to)),
+                    _ => Err(format!(
+                        "CAST does not support casting from {} to {}",
+                        t.type_name(),
+                        to.name()
+                    )),
+                }
+            }
             Expr::Subquery(_) | Expr::Exists { .. } => Err("subqueries are not supported".into()),
             _ => Err(format!("expression not supported: {e}")),
         }
@@ -290,12 +331,12 @@ impl<'a> ExprContext<'a> {
                     int_literal(&format!("-{}", v.value))
                 }
                 _ => {
-                    let t = self.plan(e)?.expect(ScalarType::Int, int)?;
+                    let t = self.plan(e)?.expect_integer(int)?;
                     let neg = ScalarExpr::Unary(UnaryOp::Neg, Box::new(t.expr));
-                    Ok(Typed::new(neg, ScalarType::Int, t.nullable))
+                    Ok(Typed { expr: neg, ..t })
                 }
             },
-            UnaryOperator::Plus => self.plan(e)?.expect(ScalarType::Int, int),
+            UnaryOperator::Plus => self.plan(e)?.expect_integer(int),
             UnaryOperator::Not => {
                 let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
                     format!("argument of NOT must be type boolean, not type {t}")
@@ -317,12 +358,12 @@ impl<'a> ExprContext<'a> {
             None => literal(&Value::Boolean(true))?,
         };
         let (arg, typ, nullable) = match func {
-            AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int), false),
+            AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
+            // PostgreSQL: sum(integer) is a bigint (sum(bigint) is a numeric
+            // there, a bigint here: README, "SQL").
             AggregateFunc::Sum => {
-                let arg = arg.expect(ScalarType::Int, |t| {
-                    format!("function sum({t}) does not exist")
-                })?;
-                (arg, Some(ScalarType::Int), true)
+                let arg = arg.expect_integer(|t| format!("function sum({t}) does not exist"))?;
+                (arg, Some(ScalarType::Int64), true)
             }
             AggregateFunc::Min | AggregateFunc::Max => {
                 let typ = arg.typ;
@@ -367,18 +408,28 @@ fn literal(v: &Value) -> Result<Typed, String> {
     })
 }
 
+/// An integer literal is an `integer` if it fits one, else a `bigint`, as
+/// in PostgreSQL.
 fn int_literal(n: &str) -> Result<Typed, String> {
     if n.contains(['.', 'e', 'E']) {
         return Err(format!("numeric literals are not supported: {n}"));
     }
-    let i = n
-        .parse()
-        .map_err(|_| format!("integer literal out of range: {n}"))?;
-    Ok(Typed::new(
-        ScalarExpr::Literal(Datum::Int(i)),
-        ScalarType::Int,
-        false,
-    ))
+    let (datum, typ) = match n.parse::<i32>() {
+        Ok(i) => (Datum::Int32(i), ScalarType::Int32),
+        Err(_) => n
+            .parse()
+            .map(|i| (Datum::Int64(i), ScalarType::Int64))
+            .map_err(|_| format!("integer literal out of range: {n}"))?,
+    };
+    Ok(Typed::new(ScalarExpr::Literal(datum), typ, false))
+}
+
+/// The wider of two operands' integer types (`integer` when neither has one).
+fn integer_type(l: &Typed, r: &Typed) -> ScalarType {
+    match (l.typ, r.typ) {
+        (Some(ScalarType::Int64), _) | (_, Some(ScalarType::Int64)) => ScalarType::Int64,
+        _ => ScalarType::Int32,
+    }
 }
 
 fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
@@ -408,11 +459,12 @@ fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
     };
     let (l, r, typ) = match plan_op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
-            let (l, r) = (l.coerce(ScalarType::Int)?, r.coerce(ScalarType::Int)?);
-            if l.typ != Some(ScalarType::Int) || r.typ != Some(ScalarType::Int) {
+            let to = integer_type(&l, &r);
+            let (l, r) = (l.coerce(to)?, r.coerce(to)?);
+            if l.typ != Some(to) || r.typ != Some(to) {
                 return Err(no_operator(&l, &r));
             }
-            (l, r, ScalarType::Int)
+            (l, r, to)
         }
         BinaryOp::And | BinaryOp::Or => {
             let not_bool = |t: &str| format!("argument of {op} must be type boolean, not type {t}");
@@ -426,6 +478,10 @@ fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
                 r.typ.or(l.typ)
             } else {
                 l.typ.or(r.typ)
+            };
+            let target = match target {
+                Some(t) if t.is_integer() => Some(integer_type(&l, &r)),
+                t => t,
             };
             let (l, r) = match target {
                 Some(t) => (l.coerce(t)?, r.coerce(t)?),
@@ -525,6 +581,15 @@ pub(super) fn output_name(e: &Expr) -> String {
         Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
         Expr::Nested(inner) => output_name(inner),
         Expr::Function(f) if aggregate_call(f).is_ok() => function_name(f),
+        // PostgreSQL names a cast of a column after the column, else after
+        // the type's internal name.
+        Expr::Cast {
+            expr, data_type, ..
+        } => match (&**expr, scalar_type(data_type)) {
+            (Expr::Identifier(_) | Expr::CompoundIdentifier(_), _) => output_name(expr),
+            (_, Ok(t)) => t.internal_name().into(),
+            (_, Err(_)) => "?column?".into(),
+        },
         _ => "?column?".into(),
     }
 }

@@ -2,17 +2,17 @@
 //! UPDATE, DELETE and DROP.
 
 use sqlparser::ast::{
-    self, AssignmentTarget, ColumnOption, CreateIndex, CreateTable, CreateView, DataType, Delete,
-    Expr, FromTable, Insert, ObjectName, ObjectType, SetExpr, TableFactor, TableObject,
-    TableWithJoins, Update,
+    self, AssignmentTarget, ColumnOption, CreateIndex, CreateTable, CreateView, Delete, Expr,
+    FromTable, Insert, ObjectName, ObjectType, SetExpr, TableFactor, TableObject, TableWithJoins,
+    Update,
 };
 
-use super::expr::{where_clause, ExprContext, Scope, Typed};
+use super::expr::{scalar_type, where_clause, ExprContext, Scope, Typed};
 use super::parse::{Parsed, ParsedStatement};
 use super::query::{plan_query, PlannedQuery};
 use super::{check_unique_columns, ident, object_name, object_of_kind, relation, unknown};
 use crate::plan::{ObjectKind, Resolver, ScalarExpr, Statement};
-use crate::repr::{Column, Datum, GlobalId, ScalarType};
+use crate::repr::{Column, Datum, GlobalId};
 
 /// Plans one statement; `None` when it has nothing to do (`IF [NOT] EXISTS`).
 pub(super) fn plan(
@@ -69,23 +69,6 @@ fn new_name(
         (false, _) => Ok(Some(name)),
         (true, true) => Ok(None),
         (true, false) => Err(format!("catalog item '{name}' already exists")),
-    }
-}
-
-fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
-    match t {
-        DataType::Int(_)
-        | DataType::Integer(_)
-        | DataType::Int4(_)
-        | DataType::BigInt(_)
-        | DataType::Int8(_) => Ok(ScalarType::Int),
-        DataType::Text
-        | DataType::Varchar(_)
-        | DataType::CharacterVarying(_)
-        | DataType::String(_) => Ok(ScalarType::Text),
-        DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
-        DataType::Custom(name, _) => Err(format!("type \"{name}\" does not exist")),
-        _ => Err(format!("type not supported: {t}")),
     }
 }
 
@@ -239,6 +222,12 @@ fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
             column.name,
             column.typ.name()
         )
+    };
+    // An integer of the other width is converted, as PostgreSQL's
+    // assignment cast does (a `bigint` too large fails when evaluated).
+    let t = match t.typ {
+        Some(typ) if typ.is_integer() && column.typ.is_integer() => t.cast(column.typ),
+        _ => t,
     };
     Ok(t.expect(column.typ, mismatch)?.expr)
 }

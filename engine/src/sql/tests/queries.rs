@@ -193,9 +193,9 @@ fn group_by_with_aggregates() {
     assert_eq!(s.plan, reduce);
     let columns = vec![
         col("b", Text, true),
-        col("count", Int, false),
-        col("count", Int, false),
-        col("sum", Int, true),
+        col("count", Int64, false),
+        col("count", Int64, false),
+        col("sum", Int64, true),
         col("min", Int, true),
         col("max", Text, true),
     ];
@@ -226,7 +226,7 @@ fn global_aggregates() {
     assert_eq!(s.plan, plan);
     assert_eq!(
         s.columns,
-        vec![col("total", Int, true), col("count", Int, false)]
+        vec![col("total", Int64, true), col("count", Int64, false)]
     );
 }
 
@@ -247,7 +247,8 @@ fn group_by_expressions_and_having() {
     let plan = RelationPlan::Filter {
         input: Box::new(reduce),
         predicates: vec![
-            bin(BinaryOp::Gt, c(1), int(1)),
+            // count(*) is a bigint: the literal is widened.
+            bin(BinaryOp::Gt, c(1), bigint(1)),
             bin(BinaryOp::Gt, c(0), int(0)),
         ],
     };
@@ -417,11 +418,11 @@ fn keyword_named_columns() {
     let s = select("SELECT name FROM mz_objects WHERE type = 'index'");
     assert_eq!(s.columns, vec![col("name", Text, false)]);
     let s = select("SELECT export_id, count FROM mz_compute_error_counts");
-    assert_eq!(s.columns[1], col("count", Int, false));
+    assert_eq!(s.columns[1], col("count", Int64, false));
     let s = select("SELECT DISTINCT export_id, since, upper FROM mz_arrangement_frontiers");
     assert_eq!(s.columns.len(), 3);
     let s = select("SELECT export_id, sum(count) FROM mz_compute_error_counts GROUP BY export_id");
-    assert_eq!(s.columns[1], col("sum", Int, true));
+    assert_eq!(s.columns[1], col("sum", Int64, true));
 }
 
 #[test]
@@ -434,7 +435,7 @@ fn literals_and_coercion() {
         panic!()
     };
     let expected = vec![
-        int(i64::MIN),
+        bigint(i64::MIN),
         ScalarExpr::Unary(UnaryOp::Neg, Box::new(c(0))),
         bin(BinaryOp::Eq, c(0), int(1)),
         bin(BinaryOp::Add, int(2), int(1)),
@@ -444,6 +445,64 @@ fn literals_and_coercion() {
     assert_eq!(
         err("SELECT 9223372036854775808"),
         "integer literal out of range: 9223372036854775808"
+    );
+}
+
+#[test]
+fn integer_widths_follow_postgresql() {
+    let types =
+        |sql: &str| -> Vec<ScalarType> { select(sql).columns.into_iter().map(|c| c.typ).collect() };
+    // A literal is an integer if it fits, else a bigint; the narrower
+    // operand is widened.
+    assert_eq!(
+        types("SELECT 2147483647, 2147483648, -2147483648, 1 + 2147483648"),
+        vec![Int, Int64, Int, Int64]
+    );
+    let s = select("SELECT 2147483647 + 1, 1 + 2147483648");
+    let RelationPlan::Map { exprs, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    assert_eq!(
+        exprs,
+        vec![
+            bin(BinaryOp::Add, int(i32::MAX), int(1)),
+            bin(BinaryOp::Add, bigint(1), bigint(2_147_483_648)),
+        ]
+    );
+    assert_eq!(
+        types("SELECT count(*), sum(a), min(a), a + count(*) FROM t GROUP BY a"),
+        vec![Int64, Int64, Int, Int64]
+    );
+    // Casts: explicit ones in either direction, literals folded.
+    let s = select("SELECT a::bigint, CAST(a AS text), '7'::int, 5::bool FROM t");
+    assert_eq!(
+        s.columns.iter().map(|c| c.typ).collect::<Vec<_>>(),
+        vec![Int64, Text, Int, Bool]
+    );
+    let names: Vec<_> = s.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["a", "a", "int4", "bool"]);
+    let RelationPlan::Project { input, .. } = s.plan else {
+        panic!()
+    };
+    let RelationPlan::Map { exprs, .. } = *input else {
+        panic!()
+    };
+    assert_eq!(
+        exprs,
+        vec![
+            ScalarExpr::Cast(Int64, Box::new(c(0))),
+            ScalarExpr::Cast(Text, Box::new(c(0))),
+            int(7),
+            ScalarExpr::Literal(Datum::Bool(true)),
+        ]
+    );
+    assert_eq!(
+        err("SELECT true::bigint"),
+        "CAST does not support casting from boolean to bigint"
+    );
+    assert_eq!(
+        err("SELECT 'x'::int"),
+        "invalid input syntax for type integer: invalid digit found in string: \"x\""
     );
 }
 

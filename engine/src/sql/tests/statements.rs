@@ -9,7 +9,7 @@ fn create_table() {
         col("a", Int, false),
         col("b", Text, true),
         col("c", Bool, true),
-        col("d", Int, true),
+        col("d", Int64, true),
         col("e", Text, true),
         col("Q", Bool, true),
     ];
@@ -35,17 +35,21 @@ fn create_table() {
 fn insert() {
     let s = one("INSERT INTO t VALUES (1, 'one', true), (-2, NULL, NULL), ('5', 'x', 'f')");
     let rows = vec![
-        vec![Datum::Int(1), Datum::Text("one".into()), Datum::Bool(true)],
-        vec![Datum::Int(-2), Datum::Null, Datum::Null],
-        vec![Datum::Int(5), Datum::Text("x".into()), Datum::Bool(false)],
+        vec![
+            Datum::Int32(1),
+            Datum::Text("one".into()),
+            Datum::Bool(true),
+        ],
+        vec![Datum::Int32(-2), Datum::Null, Datum::Null],
+        vec![Datum::Int32(5), Datum::Text("x".into()), Datum::Bool(false)],
     ];
     assert_eq!(s, Statement::Insert { table: T, rows });
     // Missing columns are NULL; constant expressions are evaluated.
     let s = one("INSERT INTO t (b, a) VALUES ('x', 1 + 2 * 3)");
-    let rows = vec![vec![Datum::Int(7), Datum::Text("x".into()), Datum::Null]];
+    let rows = vec![vec![Datum::Int32(7), Datum::Text("x".into()), Datum::Null]];
     assert_eq!(s, Statement::Insert { table: T, rows });
     let s = one("INSERT INTO t VALUES (1)");
-    let rows = vec![vec![Datum::Int(1), Datum::Null, Datum::Null]];
+    let rows = vec![vec![Datum::Int32(1), Datum::Null, Datum::Null]];
     assert_eq!(s, Statement::Insert { table: T, rows });
 }
 
