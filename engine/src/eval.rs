@@ -42,6 +42,19 @@ impl ScalarExpr {
             ScalarExpr::Literal(d) => Ok(d.clone()),
             ScalarExpr::Unary(op, e) => unary(*op, e.eval(row)?),
             ScalarExpr::Cast(to, e) => cast(e.eval(row)?, *to).map_err(|e| DataflowError::eval(&e)),
+            ScalarExpr::If { cond, then, els } => match is_true(&cond.eval(row)?) {
+                true => then.eval(row),
+                false => els.eval(row),
+            },
+            ScalarExpr::Coalesce(exprs) => {
+                for e in exprs {
+                    let d = e.eval(row)?;
+                    if d != Datum::Null {
+                        return Ok(d);
+                    }
+                }
+                Ok(Datum::Null)
+            }
             ScalarExpr::Binary(BinaryOp::And, l, r) => logical(false, l, r, row),
             ScalarExpr::Binary(BinaryOp::Or, l, r) => logical(true, l, r, row),
             ScalarExpr::Binary(op, l, r) => {
@@ -132,8 +145,59 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
                 )),
             }
         }
+        BinaryOp::Like | BinaryOp::ILike => match (&l, &r) {
+            (Datum::Text(text), Datum::Text(pattern)) => {
+                let fold = |s: &str| match op {
+                    BinaryOp::ILike => s.to_lowercase(),
+                    _ => s.to_string(),
+                };
+                let text: Vec<char> = fold(text).chars().collect();
+                let pattern: Vec<char> = fold(pattern).chars().collect();
+                like(&text, &pattern)
+                    .map(Datum::Bool)
+                    .map_err(DataflowError::eval)
+            }
+            _ => Err(type_error(
+                "LIKE",
+                if matches!(l, Datum::Text(_)) { &r } else { &l },
+            )),
+        },
         BinaryOp::And | BinaryOp::Or => unreachable!("handled by `logical`"),
     }
+}
+
+/// Whether `text` matches the LIKE `pattern` as a whole; the error is the
+/// real system's text for a pattern ending in its escape character.
+fn like(text: &[char], pattern: &[char]) -> Result<bool, &'static str> {
+    // Dynamic programming over (pattern prefix, text prefix): `matched[j]`
+    // says whether the pattern so far matches the first j characters.
+    let mut matched = vec![false; text.len() + 1];
+    matched[0] = true;
+    let mut p = 0;
+    while p < pattern.len() {
+        let (literal, next) = match pattern[p] {
+            '%' => {
+                // Any run: every length from the first match on.
+                if let Some(first) = matched.iter().position(|m| *m) {
+                    matched[first..].fill(true);
+                }
+                p += 1;
+                continue;
+            }
+            '_' => (None, p + 1),
+            '\\' => match pattern.get(p + 1) {
+                Some(c) => (Some(*c), p + 2),
+                None => return Err("LIKE pattern must not end with escape character"),
+            },
+            c => (Some(c), p + 1),
+        };
+        for j in (0..text.len()).rev() {
+            matched[j + 1] = matched[j] && literal.is_none_or(|c| c == text[j]);
+        }
+        matched[0] = false;
+        p = next;
+    }
+    Ok(matched[text.len()])
 }
 
 /// 64-bit arithmetic; a 32-bit operation runs here on widened operands and
@@ -502,5 +566,69 @@ mod tests {
             err("Evaluation error: invalid input syntax for type bigint: invalid digit found in string: \"x\"")
         );
         assert!(castable(T::Int32, T::Bool) && !castable(T::Int64, T::Bool));
+    }
+
+    #[test]
+    fn case_and_coalesce_evaluate_only_what_they_need() {
+        let case = |cond: Box<ScalarExpr>, then: Box<ScalarExpr>| {
+            ScalarExpr::If {
+                cond,
+                then,
+                els: lit(Int32(0)),
+            }
+            .eval(&[])
+        };
+        assert_eq!(case(lit(Bool(false)), failing()), Ok(Int32(0)));
+        assert_eq!(case(lit(Null), failing()), Ok(Int32(0)));
+        assert_eq!(case(lit(Bool(true)), lit(Int32(1))), Ok(Int32(1)));
+        assert_eq!(
+            case(failing(), lit(Int32(1))),
+            err("Evaluation error: division by zero")
+        );
+        let coalesce = |exprs: Vec<ScalarExpr>| ScalarExpr::Coalesce(exprs).eval(&[]);
+        assert_eq!(
+            coalesce(vec![*lit(Null), *lit(Int32(2)), *failing()]),
+            Ok(Int32(2))
+        );
+        assert_eq!(coalesce(vec![*lit(Null), *lit(Null)]), Ok(Null));
+        assert_eq!(
+            coalesce(vec![*lit(Null), *failing()]),
+            err("Evaluation error: division by zero")
+        );
+    }
+
+    #[test]
+    fn like_patterns() {
+        let like = |t: &str, p: &str| bin(BinaryOp::Like, Text(t.into()), Text(p.into()));
+        for (text, pattern, expected) in [
+            ("abc", "abc", true),
+            ("abc", "ab", false),
+            ("abc", "a%", true),
+            ("abc", "%c", true),
+            ("abc", "%b%", true),
+            ("abc", "a_c", true),
+            ("abc", "a__c", false),
+            ("", "%", true),
+            ("", "_", false),
+            ("a%c", "a\\%c", true),
+            ("abc", "a\\%c", false),
+            ("aXbXc", "%X%X%", true),
+            ("ABC", "abc", false),
+        ] {
+            assert_eq!(
+                like(text, pattern),
+                Ok(Bool(expected)),
+                "{text} LIKE {pattern}"
+            );
+        }
+        assert_eq!(
+            bin(BinaryOp::ILike, Text("ABC".into()), Text("a%".into())),
+            Ok(Bool(true))
+        );
+        assert_eq!(
+            like("a", "a\\"),
+            err("Evaluation error: LIKE pattern must not end with escape character")
+        );
+        assert_eq!(bin(BinaryOp::Like, Null, Text("%".into())), Ok(Null));
     }
 }

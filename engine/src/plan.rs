@@ -17,6 +17,16 @@ pub enum ScalarExpr {
     /// The operand converted to the type (`CAST(x AS t)`, `x::t`, and the
     /// implicit widening of an `integer` next to a `bigint`).
     Cast(ScalarType, Box<ScalarExpr>),
+    /// `CASE WHEN cond THEN then ELSE els END`: only the branch taken is
+    /// evaluated, so an error in the other one is no error.
+    If {
+        cond: Box<ScalarExpr>,
+        then: Box<ScalarExpr>,
+        els: Box<ScalarExpr>,
+    },
+    /// The first operand that is not NULL, evaluated left to right and no
+    /// further (`COALESCE`).
+    Coalesce(Vec<ScalarExpr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +52,10 @@ pub enum BinaryOp {
     GtEq,
     And,
     Or,
+    /// `text LIKE pattern`: `%` any run, `_` one character, `\\` escapes.
+    Like,
+    /// `ILIKE`: LIKE ignoring case.
+    ILike,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,8 +3,8 @@
 //! one, as in PostgreSQL), and aggregates planned against a GROUP BY.
 
 use sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, DuplicateTreatment, Expr, Function, FunctionArg,
-    FunctionArgExpr, FunctionArguments, UnaryOperator, Value,
+    BinaryOperator, CaseWhen, CastKind, DataType, DuplicateTreatment, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArguments, InTarget, UnaryOperator, Value,
 };
 
 use super::ident;
@@ -251,30 +251,202 @@ impl<'a> ExprContext<'a> {
                     false,
                 ))
             }
+            Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
             Expr::Function(f) => {
                 let (func, arg) = aggregate_call(f)?;
                 self.aggregate(func, arg)
             }
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => self.case(operand.as_deref(), conditions, else_result.as_deref()),
+            Expr::In {
+                expr,
+                target: InTarget::List(list),
+                negated,
+                global: false,
+            } => self.in_list(expr, list, *negated),
+            Expr::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => self.between(expr, low, high, *negated),
+            Expr::Like {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char: None,
+            } => self.like(BinaryOp::Like, expr, pattern, *negated),
+            Expr::ILike {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char: None,
+            } => self.like(BinaryOp::ILike, expr, pattern, *negated),
             Expr::Cast {
                 kind: CastKind::Cast | CastKind::DoubleColon,
                 expr,
                 data_type,
                 format: None,
-            } => {
-                let to = scalar_type(data_type)?;
-                let t = self.plan(expr)?.coerce(to)?;
-                match t.typ {
-                    Some(from) if castable(from, to) => Ok(t.cast(to)),
-                    _ => Err(format!(
-                        "CAST does not support casting from {} to {}",
-                        t.type_name(),
-                        to.name()
-                    )),
-                }
-            }
+            } => self.cast(expr, data_type),
             Expr::Subquery(_) | Expr::Exists { .. } => Err("subqueries are not supported".into()),
             _ => Err(format!("expression not supported: {e}")),
         }
+    }
+
+    // The forms below are planned outside `plan_within_limit`, each in a
+    // frame of its own, so that the recursion's frame stays small enough
+    // for RECURSION_LIMIT levels on a test thread's stack.
+
+    #[inline(never)]
+    fn coalesce(&mut self, f: &Function) -> Result<Typed, String> {
+        let args = self.plan_all(plain_args(f)?)?;
+        if args.is_empty() {
+            return Err("function coalesce() does not exist".into());
+        }
+        let args = unify(args, "COALESCE")?;
+        let typ = args[0].typ;
+        let nullable = args.iter().all(|a| a.nullable);
+        let expr = ScalarExpr::Coalesce(args.into_iter().map(|a| a.expr).collect());
+        Ok(Typed {
+            expr,
+            typ,
+            nullable,
+        })
+    }
+
+    /// `x IN (a, b)` is `x = a OR x = b`, NULLs and all.
+    #[inline(never)]
+    fn in_list(&mut self, expr: &Expr, list: &[Expr], negated: bool) -> Result<Typed, String> {
+        let mut any: Option<Typed> = None;
+        for item in list {
+            let eq = binary(&BinaryOperator::Eq, self.plan(expr)?, self.plan(item)?)?;
+            any = Some(match any {
+                None => eq,
+                Some(any) => binary(&BinaryOperator::Or, any, eq)?,
+            });
+        }
+        let any = any.ok_or("IN needs at least one value")?;
+        Ok(negate(any, negated))
+    }
+
+    /// `x BETWEEN a AND b` is `x >= a AND x <= b`.
+    #[inline(never)]
+    fn between(
+        &mut self,
+        expr: &Expr,
+        low: &Expr,
+        high: &Expr,
+        negated: bool,
+    ) -> Result<Typed, String> {
+        let above = binary(&BinaryOperator::GtEq, self.plan(expr)?, self.plan(low)?)?;
+        let below = binary(&BinaryOperator::LtEq, self.plan(expr)?, self.plan(high)?)?;
+        let within = binary(&BinaryOperator::And, above, below)?;
+        Ok(negate(within, negated))
+    }
+
+    #[inline(never)]
+    fn like(
+        &mut self,
+        op: BinaryOp,
+        expr: &Expr,
+        pattern: &Expr,
+        negated: bool,
+    ) -> Result<Typed, String> {
+        let text = self.plan(expr)?.coerce(ScalarType::Text)?;
+        let pattern = self.plan(pattern)?.coerce(ScalarType::Text)?;
+        if text.typ != Some(ScalarType::Text) || pattern.typ != Some(ScalarType::Text) {
+            let name = if op == BinaryOp::Like { "~~" } else { "~~*" };
+            return Err(format!(
+                "operator does not exist: {} {name} {}",
+                text.type_name(),
+                pattern.type_name()
+            ));
+        }
+        let nullable = text.nullable || pattern.nullable;
+        let like = ScalarExpr::Binary(op, Box::new(text.expr), Box::new(pattern.expr));
+        Ok(negate(
+            Typed::new(like, ScalarType::Bool, nullable),
+            negated,
+        ))
+    }
+
+    /// `CAST(expr AS t)` and `expr::t`.
+    #[inline(never)]
+    fn cast(&mut self, expr: &Expr, data_type: &DataType) -> Result<Typed, String> {
+        let to = scalar_type(data_type)?;
+        let t = self.plan(expr)?.coerce(to)?;
+        match t.typ {
+            Some(from) if castable(from, to) => Ok(t.cast(to)),
+            _ => Err(format!(
+                "CAST does not support casting from {} to {}",
+                t.type_name(),
+                to.name()
+            )),
+        }
+    }
+
+    fn plan_all<'e>(
+        &mut self,
+        exprs: impl IntoIterator<Item = &'e Expr>,
+    ) -> Result<Vec<Typed>, String> {
+        exprs.into_iter().map(|e| self.plan(e)).collect()
+    }
+
+    /// `CASE [operand] WHEN ... THEN ... [ELSE ...] END` as nested `If`s; the
+    /// operand form compares the operand with each WHEN value.
+    #[inline(never)]
+    fn case(
+        &mut self,
+        operand: Option<&Expr>,
+        conditions: &[CaseWhen],
+        else_result: Option<&Expr>,
+    ) -> Result<Typed, String> {
+        let mut tests = vec![];
+        for when in conditions {
+            let test = match operand {
+                Some(operand) => binary(
+                    &BinaryOperator::Eq,
+                    self.plan(operand)?,
+                    self.plan(&when.condition)?,
+                )?,
+                None => self.plan(&when.condition)?,
+            };
+            let test = test.expect(ScalarType::Bool, |t| {
+                format!("argument of CASE/WHEN must be type boolean, not type {t}")
+            })?;
+            tests.push(test.expr);
+        }
+        // ELSE first: PostgreSQL resolves the type in that order, which its
+        // error text shows.
+        let els = match else_result {
+            Some(e) => self.plan(e)?,
+            None => literal(&Value::Null)?,
+        };
+        let mut results = vec![els];
+        results.extend(self.plan_all(conditions.iter().map(|w| &w.result))?);
+        let results = unify(results, "CASE")?;
+        let typ = results[0].typ;
+        let nullable = results.iter().any(|r| r.nullable);
+        let mut results = results.into_iter().map(|r| r.expr);
+        let mut expr = results.next().expect("ELSE");
+        for (cond, then) in tests.into_iter().zip(results).rev() {
+            expr = ScalarExpr::If {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                els: Box::new(expr),
+            };
+        }
+        Ok(Typed {
+            expr,
+            typ,
+            nullable,
+        })
     }
 
     /// A boolean condition, split into its conjuncts.
@@ -498,6 +670,71 @@ fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
     Ok(Typed::new(expr, typ, nullable))
 }
 
+/// `NOT t` when `negated`.
+fn negate(t: Typed, negated: bool) -> Typed {
+    match negated {
+        false => t,
+        true => Typed {
+            expr: ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr)),
+            ..t
+        },
+    }
+}
+
+/// Gives the values of a CASE or COALESCE one type, as PostgreSQL resolves
+/// them: integers widen to the widest, NULL and string literals take the
+/// others' type (text when all are), and anything else must agree.
+fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
+    let typed = || {
+        values
+            .iter()
+            .filter_map(|v| v.typ.filter(|_| !v.is_string_literal()))
+    };
+    let target = match typed().next() {
+        None => ScalarType::Text,
+        Some(t) if typed().all(ScalarType::is_integer) && t.is_integer() => {
+            if typed().any(|t| t == ScalarType::Int64) {
+                ScalarType::Int64
+            } else {
+                ScalarType::Int32
+            }
+        }
+        Some(t) => t,
+    };
+    let values = values
+        .into_iter()
+        .map(|v| v.coerce(target))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(other) = values.iter().find(|v| v.typ != Some(target)) {
+        return Err(format!(
+            "{what} types {} and {} cannot be matched",
+            target.name(),
+            other.type_name()
+        ));
+    }
+    Ok(values)
+}
+
+/// A function call's plain positional arguments.
+fn plain_args(f: &Function) -> Result<Vec<&Expr>, String> {
+    let FunctionArguments::List(list) = &f.args else {
+        return Err(format!("function call not supported: {f}"));
+    };
+    let plain = f.filter.is_none()
+        && f.over.is_none()
+        && f.within_group.is_empty()
+        && f.null_treatment.is_none()
+        && list.duplicate_treatment.is_none()
+        && list.clauses.is_empty();
+    list.args
+        .iter()
+        .map(|a| match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if plain => Ok(e),
+            _ => Err(format!("function call not supported: {f}")),
+        })
+        .collect()
+}
+
 fn conjuncts(e: ScalarExpr, out: &mut Vec<ScalarExpr>) {
     match e {
         ScalarExpr::Binary(BinaryOp::And, l, r) => {
@@ -569,7 +806,31 @@ fn contains_aggregate_within(e: &Expr, depth: usize) -> bool {
         Expr::UnaryOp { expr, .. }
         | Expr::Nested(expr)
         | Expr::IsNull(expr)
-        | Expr::IsNotNull(expr) => contains(expr),
+        | Expr::IsNotNull(expr)
+        | Expr::Cast { expr, .. } => contains(expr),
+        Expr::In {
+            expr,
+            target: InTarget::List(list),
+            ..
+        } => contains(expr) || list.iter().any(contains),
+        Expr::Between {
+            expr, low, high, ..
+        } => contains(expr) || contains(low) || contains(high),
+        Expr::Like { expr, pattern, .. } | Expr::ILike { expr, pattern, .. } => {
+            contains(expr) || contains(pattern)
+        }
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            operand.as_deref().is_some_and(contains)
+                || else_result.as_deref().is_some_and(contains)
+                || conditions
+                    .iter()
+                    .any(|w| contains(&w.condition) || contains(&w.result))
+        }
         _ => false,
     }
 }
@@ -580,7 +841,10 @@ pub(super) fn output_name(e: &Expr) -> String {
         Expr::Identifier(name) => ident(name),
         Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
         Expr::Nested(inner) => output_name(inner),
-        Expr::Function(f) if aggregate_call(f).is_ok() => function_name(f),
+        Expr::Function(f) if aggregate_call(f).is_ok() || function_name(f) == "coalesce" => {
+            function_name(f)
+        }
+        Expr::Case { .. } => "case".into(),
         // PostgreSQL names a cast of a column after the column, else after
         // the type's internal name.
         Expr::Cast {
