@@ -73,6 +73,8 @@ pub enum AggregateFunc {
 pub struct Aggregate {
     pub func: AggregateFunc,
     pub expr: ScalarExpr,
+    /// Over the group's distinct values only (`count(DISTINCT x)`).
+    pub distinct: bool,
 }
 
 /// A relational plan. Output columns of each node are given in the comments.

@@ -279,10 +279,16 @@ fn reduce_group(
     }
     let mut out = key.clone();
     for agg in aggregates {
-        let values = rows
+        let mut values = rows
             .iter()
             .map(|(row, diff)| Ok((agg.expr.eval(row)?, *diff)))
             .collect::<Result<Vec<_>, DataflowError>>()?;
+        if agg.distinct {
+            // Each distinct value once (rows differ where values may not).
+            values.sort();
+            values.dedup_by(|a, b| a.0 == b.0);
+            values.iter_mut().for_each(|(_, m)| *m = 1);
+        }
         out.push(aggregate(agg.func, &values)?);
     }
     Ok(out)

@@ -253,8 +253,8 @@ impl<'a> ExprContext<'a> {
             }
             Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
             Expr::Function(f) => {
-                let (func, arg) = aggregate_call(f)?;
-                self.aggregate(func, arg)
+                let (func, arg, distinct) = aggregate_call(f)?;
+                self.aggregate(func, arg, distinct)
             }
             Expr::Case {
                 operand,
@@ -520,7 +520,12 @@ impl<'a> ExprContext<'a> {
         }
     }
 
-    fn aggregate(&mut self, func: AggregateFunc, arg: Option<&Expr>) -> Result<Typed, String> {
+    fn aggregate(
+        &mut self,
+        func: AggregateFunc,
+        arg: Option<&Expr>,
+        distinct: bool,
+    ) -> Result<Typed, String> {
         let Some(grouping) = self.grouping.as_deref_mut() else {
             return Err(self.no_aggregates.into());
         };
@@ -545,6 +550,7 @@ impl<'a> ExprContext<'a> {
         let aggregate = Aggregate {
             func,
             expr: arg.expr,
+            distinct,
         };
         let aggregates = &mut grouping.aggregates;
         let j = aggregates
@@ -752,8 +758,9 @@ fn function_name(f: &Function) -> String {
     }
 }
 
-/// Checks an aggregate call: its function and its argument (`None` for `*`).
-fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>), String> {
+/// Checks an aggregate call: its function, its argument (`None` for `*`)
+/// and whether it is over distinct values (`count(DISTINCT x)`).
+fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>, bool), String> {
     let name = function_name(f);
     let func = match name.as_str() {
         "count" => AggregateFunc::Count,
@@ -768,9 +775,7 @@ fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>), String
     let FunctionArguments::List(list) = &f.args else {
         return Err(format!("function call not supported: {f}"));
     };
-    if list.duplicate_treatment == Some(DuplicateTreatment::Distinct) {
-        return Err(format!("{name}(DISTINCT ...) is not supported"));
-    }
+    let distinct = list.duplicate_treatment == Some(DuplicateTreatment::Distinct);
     let plain = f.filter.is_none()
         && f.within_group.is_empty()
         && f.null_treatment.is_none()
@@ -778,10 +783,12 @@ fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>), String
         && list.clauses.is_empty();
     match (plain, func, list.args.as_slice()) {
         (false, ..) => Err(format!("function call not supported: {f}")),
-        (_, AggregateFunc::Count, [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)]) => {
-            Ok((AggregateFunc::CountAll, None))
+        (_, AggregateFunc::Count, [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)])
+            if !distinct =>
+        {
+            Ok((AggregateFunc::CountAll, None, false))
         }
-        (_, _, [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))]) => Ok((func, Some(e))),
+        (_, _, [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))]) => Ok((func, Some(e), distinct)),
         _ => Err(format!("function {name} takes exactly one argument")),
     }
 }

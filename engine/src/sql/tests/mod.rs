@@ -147,7 +147,11 @@ fn get(id: GlobalId) -> Box<RelationPlan> {
     Box::new(RelationPlan::Get(id))
 }
 fn agg(func: AggregateFunc, expr: ScalarExpr) -> Aggregate {
-    Aggregate { func, expr }
+    Aggregate {
+        func,
+        expr,
+        distinct: false,
+    }
 }
 fn count_all() -> Aggregate {
     agg(
