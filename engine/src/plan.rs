@@ -121,6 +121,26 @@ pub enum RelationPlan {
     },
     /// Removes duplicate rows (SELECT DISTINCT).
     Distinct { input: Box<RelationPlan> },
+    /// `left LEFT JOIN right ON left_key = right_key`: the left's columns,
+    /// then the right's. Every pair whose keys are equal (and not NULL),
+    /// plus each left row that pairs with none, padded with NULLs.
+    LeftJoin {
+        left: Box<RelationPlan>,
+        right: Box<RelationPlan>,
+        left_key: Vec<usize>,
+        right_key: Vec<usize>,
+        right_arity: usize,
+    },
+    /// The input's rows in `order_by` order, without the first `offset`,
+    /// at most `limit` (ORDER BY ... LIMIT ... OFFSET in a view): a top-k
+    /// maintained as the input changes. Rows equal under the order are
+    /// told apart by the rows' own order, so the result is deterministic.
+    TopK {
+        input: Box<RelationPlan>,
+        order_by: Vec<OrderColumn>,
+        limit: Option<usize>,
+        offset: usize,
+    },
 }
 
 impl RelationPlan {
@@ -135,7 +155,83 @@ impl RelationPlan {
             | RelationPlan::Reduce { input, .. }
             | RelationPlan::Distinct { input } => input.reads_any(pred),
             RelationPlan::Join { inputs, .. } => inputs.iter().any(|i| i.reads_any(pred)),
+            RelationPlan::LeftJoin { left, right, .. } => {
+                left.reads_any(pred) || right.reads_any(pred)
+            }
+            RelationPlan::TopK { input, .. } => input.reads_any(pred),
         }
+    }
+
+    /// The same plan with `f` applied to each direct input (a `Get` and a
+    /// `Constant` have none and come back as they are).
+    pub fn try_map_inputs<E>(
+        self,
+        mut f: impl FnMut(RelationPlan) -> Result<RelationPlan, E>,
+    ) -> Result<RelationPlan, E> {
+        let mut boxed = |p: Box<RelationPlan>| f(*p).map(Box::new);
+        Ok(match self {
+            plan @ (RelationPlan::Get(_) | RelationPlan::Constant { .. }) => plan,
+            RelationPlan::Map { input, exprs } => RelationPlan::Map {
+                input: boxed(input)?,
+                exprs,
+            },
+            RelationPlan::Filter { input, predicates } => RelationPlan::Filter {
+                input: boxed(input)?,
+                predicates,
+            },
+            RelationPlan::Project { input, columns } => RelationPlan::Project {
+                input: boxed(input)?,
+                columns,
+            },
+            RelationPlan::Join {
+                inputs,
+                equivalences,
+            } => RelationPlan::Join {
+                inputs: inputs
+                    .into_iter()
+                    .map(|i| boxed(Box::new(i)).map(|b| *b))
+                    .collect::<Result<_, _>>()?,
+                equivalences,
+            },
+            RelationPlan::Reduce {
+                input,
+                group_key,
+                aggregates,
+                global,
+            } => RelationPlan::Reduce {
+                input: boxed(input)?,
+                group_key,
+                aggregates,
+                global,
+            },
+            RelationPlan::Distinct { input } => RelationPlan::Distinct {
+                input: boxed(input)?,
+            },
+            RelationPlan::LeftJoin {
+                left,
+                right,
+                left_key,
+                right_key,
+                right_arity,
+            } => RelationPlan::LeftJoin {
+                left: boxed(left)?,
+                right: boxed(right)?,
+                left_key,
+                right_key,
+                right_arity,
+            },
+            RelationPlan::TopK {
+                input,
+                order_by,
+                limit,
+                offset,
+            } => RelationPlan::TopK {
+                input: boxed(input)?,
+                order_by,
+                limit,
+                offset,
+            },
+        })
     }
 }
 
@@ -203,11 +299,6 @@ impl Finishing {
             Some(limit) => rows.take(limit).collect(),
             None => rows.collect(),
         }
-    }
-
-    /// Whether it changes anything beyond the order of the rows.
-    pub fn cuts(&self) -> bool {
-        self.limit.is_some() || self.offset > 0
     }
 }
 

@@ -217,6 +217,10 @@ fn plan_from(catalog: &dyn Resolver, from: &[TableWithJoins]) -> Result<From, St
     for table in from {
         out.add(catalog, &table.relation)?;
         for join in &table.joins {
+            if let Some(on) = left_join_condition(&join.join_operator)? {
+                out.left_join(catalog, &join.relation, on)?;
+                continue;
+            }
             out.add(catalog, &join.relation)?;
             if let Some(on) = join_condition(&join.join_operator)? {
                 // ON sees the relations joined so far, which are a prefix of the scope.
@@ -232,6 +236,17 @@ fn plan_from(catalog: &dyn Resolver, from: &[TableWithJoins]) -> Result<From, St
     Ok(out)
 }
 
+/// The ON condition of a `LEFT [OUTER] JOIN`; `None` for any other join.
+fn left_join_condition(op: &JoinOperator) -> Result<Option<&Expr>, String> {
+    match op {
+        JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => match c {
+            JoinConstraint::On(e) => Ok(Some(e)),
+            _ => Err("LEFT JOIN needs an ON condition".into()),
+        },
+        _ => Ok(None),
+    }
+}
+
 fn join_condition(op: &JoinOperator) -> Result<Option<&Expr>, String> {
     match op {
         JoinOperator::Join(c) | JoinOperator::Inner(c) | JoinOperator::CrossJoin(c) => match c {
@@ -239,12 +254,10 @@ fn join_condition(op: &JoinOperator) -> Result<Option<&Expr>, String> {
             JoinConstraint::None => Ok(None),
             _ => Err("USING and NATURAL joins are not supported".into()),
         },
-        JoinOperator::Left(_)
-        | JoinOperator::LeftOuter(_)
-        | JoinOperator::Right(_)
-        | JoinOperator::RightOuter(_)
-        | JoinOperator::FullOuter(_) => Err("outer joins are not supported".into()),
-        _ => Err("only inner joins are supported".into()),
+        JoinOperator::Right(_) | JoinOperator::RightOuter(_) | JoinOperator::FullOuter(_) => {
+            Err("RIGHT and FULL joins are not supported".into())
+        }
+        _ => Err("only inner and left joins are supported".into()),
     }
 }
 
@@ -276,6 +289,60 @@ impl From {
             .items
             .extend(Scope::relation(&table, columns).items);
         self.tables.push(table);
+        Ok(())
+    }
+
+    /// `<everything so far> LEFT JOIN factor ON on`: the relations so far
+    /// become the left input of one `LeftJoin`, whose right columns are
+    /// nullable. `on` must be a conjunction of equalities between a left
+    /// and a right column.
+    fn left_join(
+        &mut self,
+        catalog: &dyn Resolver,
+        factor: &TableFactor,
+        on: &Expr,
+    ) -> Result<(), String> {
+        let left_arity = self.scope.items.len();
+        self.add(catalog, factor)?;
+        let mut cx = ExprContext::plain(
+            &self.scope,
+            "aggregate functions are not allowed in JOIN conditions",
+        );
+        let mut left_key = vec![];
+        let mut right_key = vec![];
+        for p in cx.predicate(on, "ON clause")? {
+            let pair = match &p {
+                ScalarExpr::Binary(BinaryOp::Eq, l, r) => match (&**l, &**r) {
+                    (ScalarExpr::Column(a), ScalarExpr::Column(b)) => Some((*a.min(b), *a.max(b)))
+                        .filter(|(a, b)| *a < left_arity && *b >= left_arity),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let (l, r) = pair.ok_or_else(|| {
+                "LEFT JOIN supports only equalities between a column of each side in ON".to_string()
+            })?;
+            left_key.push(l);
+            right_key.push(r - left_arity);
+        }
+        let (right, right_arity) = self.inputs.pop().expect("just added");
+        let left = From {
+            inputs: std::mem::take(&mut self.inputs),
+            predicates: std::mem::take(&mut self.predicates),
+            ..From::default()
+        }
+        .into_plan();
+        let join = RelationPlan::LeftJoin {
+            left: Box::new(left),
+            right: Box::new(right),
+            left_key,
+            right_key,
+            right_arity,
+        };
+        self.inputs.push((join, left_arity + right_arity));
+        for item in &mut self.scope.items[left_arity..] {
+            item.column.nullable = true;
+        }
         Ok(())
     }
 

@@ -11,7 +11,7 @@ use super::expr::{scalar_type, where_clause, ExprContext, Scope, Typed};
 use super::parse::{Parsed, ParsedStatement};
 use super::query::{plan_query, PlannedQuery};
 use super::{check_unique_columns, ident, object_name, object_of_kind, relation, unknown};
-use crate::plan::{ObjectKind, Resolver, ScalarExpr, Statement};
+use crate::plan::{Finishing, ObjectKind, RelationPlan, Resolver, ScalarExpr, Statement};
 use crate::repr::{Column, Datum, GlobalId};
 
 /// Plans one statement; `None` when it has nothing to do (`IF [NOT] EXISTS`).
@@ -106,7 +106,8 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
     Ok(Some(Statement::CreateTable { name, columns }))
 }
 
-/// A view's ORDER BY is ignored, as in the real system; its LIMIT is refused.
+/// A view's ORDER BY alone is ignored, as in the real system; with LIMIT or
+/// OFFSET the view is a top-k.
 fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statement>, String> {
     if v.materialized {
         return Err("materialized views are not supported".into());
@@ -118,14 +119,27 @@ fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statemen
         return Ok(None);
     };
     let query = plan_query(catalog, &v.query)?;
-    if query.finishing.cuts() {
-        return Err("LIMIT in views is not supported".into());
-    }
     check_unique_columns(&query.columns)?;
+    // LIMIT or OFFSET make the view a top-k, maintained as its input
+    // changes; an ORDER BY alone orders nothing a view holds.
+    let Finishing {
+        order_by,
+        limit,
+        offset,
+    } = query.finishing;
+    let plan = match limit.is_some() || offset > 0 {
+        true => RelationPlan::TopK {
+            input: Box::new(query.plan),
+            order_by,
+            limit,
+            offset,
+        },
+        false => query.plan,
+    };
     Ok(Some(Statement::CreateView {
         name,
         columns: query.columns,
-        plan: query.plan,
+        plan,
     }))
 }
 

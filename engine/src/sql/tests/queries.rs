@@ -128,8 +128,16 @@ fn join_errors() {
         "column reference \"a\" is ambiguous"
     );
     assert_eq!(
-        err("SELECT * FROM t LEFT JOIN u ON t.a = u.a"),
-        "outer joins are not supported"
+        err("SELECT * FROM t RIGHT JOIN u ON t.a = u.a"),
+        "RIGHT and FULL joins are not supported"
+    );
+    assert_eq!(
+        err("SELECT * FROM t LEFT JOIN u ON t.a > u.a"),
+        "LEFT JOIN supports only equalities between a column of each side in ON"
+    );
+    assert_eq!(
+        err("SELECT * FROM t LEFT JOIN u USING (a)"),
+        "LEFT JOIN needs an ON condition"
     );
     assert_eq!(
         err("SELECT * FROM t JOIN u USING (a)"),
@@ -564,6 +572,30 @@ fn case_coalesce_in_between_like() {
         err("SELECT CASE WHEN a THEN 1 END FROM t"),
         "argument of CASE/WHEN must be type boolean, not type integer"
     );
+}
+
+#[test]
+fn left_join() {
+    let s =
+        select("SELECT t.a, u.d FROM t JOIN v ON t.a = v.k LEFT JOIN u ON u.a = v.x AND t.a = u.d");
+    let left = RelationPlan::Join {
+        inputs: vec![*get(T), *get(V)],
+        equivalences: vec![vec![0, 3]],
+    };
+    let join = RelationPlan::LeftJoin {
+        left: Box::new(left),
+        right: get(U),
+        left_key: vec![4, 0],
+        right_key: vec![0, 1],
+        right_arity: 2,
+    };
+    let plan = RelationPlan::Project {
+        input: Box::new(join),
+        columns: vec![0, 6],
+    };
+    assert_eq!(s.plan, plan);
+    // The right side's columns become nullable.
+    assert_eq!(s.columns, vec![col("a", Int, true), col("d", Int, true)]);
 }
 
 #[test]

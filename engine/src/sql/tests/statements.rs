@@ -212,9 +212,21 @@ fn create_view() {
         err("CREATE VIEW v AS SELECT 1"),
         "catalog item 'v' already exists"
     );
+    let top = one("CREATE VIEW w AS SELECT a FROM t ORDER BY a DESC LIMIT 2 OFFSET 1");
+    let Statement::CreateView { plan: top, .. } = top else {
+        panic!("{top:?}")
+    };
     assert_eq!(
-        err("CREATE VIEW w AS SELECT a FROM t LIMIT 1"),
-        "LIMIT in views is not supported"
+        top,
+        RelationPlan::TopK {
+            input: Box::new(RelationPlan::Project {
+                input: get(T),
+                columns: vec![0],
+            }),
+            order_by: vec![OrderColumn::new(0, true)],
+            limit: Some(2),
+            offset: 1,
+        }
     );
     assert_eq!(
         err("CREATE VIEW w AS SELECT * FROM t AS OF 3"),
