@@ -84,6 +84,9 @@ pub enum RelationPlan {
     Get(GlobalId),
     /// Literal rows.
     Constant { rows: Vec<Row>, arity: usize },
+    /// `generate_series(start, stop)`: one column, a row per integer from
+    /// `start` to `stop` inclusive, of their type (none when either is NULL).
+    GenerateSeries { start: Datum, stop: Datum },
     /// The input's columns followed by one column per expression; each
     /// expression sees the input row extended by the columns before it.
     Map {
@@ -148,7 +151,7 @@ impl RelationPlan {
     pub fn reads_any(&self, pred: &dyn Fn(GlobalId) -> bool) -> bool {
         match self {
             RelationPlan::Get(id) => pred(*id),
-            RelationPlan::Constant { .. } => false,
+            RelationPlan::Constant { .. } | RelationPlan::GenerateSeries { .. } => false,
             RelationPlan::Map { input, .. }
             | RelationPlan::Filter { input, .. }
             | RelationPlan::Project { input, .. }
@@ -162,15 +165,17 @@ impl RelationPlan {
         }
     }
 
-    /// The same plan with `f` applied to each direct input (a `Get` and a
-    /// `Constant` have none and come back as they are).
+    /// The same plan with `f` applied to each direct input (a `Get`, a
+    /// `Constant` and a `GenerateSeries` have none and come back as they are).
     pub fn try_map_inputs<E>(
         self,
         mut f: impl FnMut(RelationPlan) -> Result<RelationPlan, E>,
     ) -> Result<RelationPlan, E> {
         let mut boxed = |p: Box<RelationPlan>| f(*p).map(Box::new);
         Ok(match self {
-            plan @ (RelationPlan::Get(_) | RelationPlan::Constant { .. }) => plan,
+            plan @ (RelationPlan::Get(_)
+            | RelationPlan::Constant { .. }
+            | RelationPlan::GenerateSeries { .. }) => plan,
             RelationPlan::Map { input, exprs } => RelationPlan::Map {
                 input: boxed(input)?,
                 exprs,
@@ -302,6 +307,39 @@ impl Finishing {
     }
 }
 
+/// The real system's error for a row with NULL in a NOT NULL column.
+pub fn not_null_violation(columns: &[Column], row: &[Datum]) -> Option<String> {
+    columns
+        .iter()
+        .zip(row)
+        .find(|(c, d)| !c.nullable && **d == Datum::Null)
+        .map(|(c, _)| {
+            format!(
+                "null value in column \"{}\" violates not-null constraint",
+                c.name
+            )
+        })
+}
+
+/// `plan` cut by `finishing`'s LIMIT and OFFSET into a top-k, if it has
+/// either (the order alone changes no set of rows).
+pub fn with_top_k(plan: RelationPlan, finishing: Finishing) -> RelationPlan {
+    let Finishing {
+        order_by,
+        limit,
+        offset,
+    } = finishing;
+    match limit.is_some() || offset > 0 {
+        true => RelationPlan::TopK {
+            input: Box::new(plan),
+            order_by,
+            limit,
+            offset,
+        },
+        false => plan,
+    }
+}
+
 /// `SELECT * FROM x [WHERE ...]`: the shape a fast-path peek can serve when
 /// `x` has an index.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -346,6 +384,12 @@ pub enum Statement {
     Insert {
         table: GlobalId,
         rows: Vec<Row>,
+    },
+    /// `INSERT ... SELECT`: `plan` yields rows in the table's column order;
+    /// they are read, then written.
+    InsertSelect {
+        table: GlobalId,
+        plan: RelationPlan,
     },
     /// Each assignment replaces a column by an expression over the old row.
     Update {

@@ -56,6 +56,18 @@ pub fn render<'s>(
                 constant(scope, Vec::new(), as_of),
             )
         }
+        RelationPlan::GenerateSeries { start, stop } => {
+            // The bounds enter once, on worker 0; the rows are made in the
+            // dataflow and spread over the workers by whatever arranges them.
+            let bounds = if worker == 0 {
+                vec![(start.clone(), stop.clone())]
+            } else {
+                Vec::new()
+            };
+            let rows =
+                constant(scope, bounds, as_of).flat_map(|(start, stop)| series(&start, &stop));
+            (rows, constant(scope, Vec::new(), as_of))
+        }
         RelationPlan::Map { input, exprs } => {
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
             let exprs = exprs.clone();
@@ -140,6 +152,15 @@ pub fn render<'s>(
                 .map(|((), result)| result);
             split(results, errs)
         }
+    }
+}
+
+/// The rows of `generate_series(start, stop)`, of the bounds' type.
+fn series(start: &Datum, stop: &Datum) -> Vec<Row> {
+    match (start, stop) {
+        (Datum::Int32(a), Datum::Int32(b)) => (*a..=*b).map(|i| vec![Datum::Int32(i)]).collect(),
+        (Datum::Int64(a), Datum::Int64(b)) => (*a..=*b).map(|i| vec![Datum::Int64(i)]).collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -410,6 +431,7 @@ pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
             .get(id)
             .unwrap_or_else(|| panic!("arity of {id} unknown")),
         RelationPlan::Constant { arity, .. } => *arity,
+        RelationPlan::GenerateSeries { .. } => 1,
         RelationPlan::Map { input, exprs } => arity(input, inputs) + exprs.len(),
         RelationPlan::Filter { input, .. }
         | RelationPlan::Distinct { input }
@@ -424,5 +446,54 @@ pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
             aggregates,
             ..
         } => group_key.len() + aggregates.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Datum::{Int32, Int64, Null};
+
+    #[test]
+    fn top_k_cuts_in_sql_order_counting_copies() {
+        let rows: Vec<Row> = vec![vec![Null], vec![Int32(1)], vec![Int32(2)], vec![Int32(3)]];
+        let input: Vec<(&Row, Diff)> = rows.iter().zip([1, 2, 1, 1]).collect();
+        let cut = |order: OrderColumn, limit, offset| {
+            let mut out = vec![];
+            top_k(&input, &[order], limit, offset, &mut out);
+            out.into_iter()
+                .map(|(r, m)| (r.expect("no error"), m))
+                .collect::<Vec<_>>()
+        };
+        let asc = OrderColumn::new(0, false);
+        assert_eq!(
+            cut(asc, Some(2), 0),
+            vec![(vec![Int32(1)], 2)],
+            "two copies of 1 fill the limit"
+        );
+        assert_eq!(
+            cut(asc, Some(2), 1),
+            vec![(vec![Int32(1)], 1), (vec![Int32(2)], 1)]
+        );
+        assert_eq!(
+            cut(OrderColumn::new(0, true), Some(2), 0),
+            vec![(vec![Null], 1), (vec![Int32(3)], 1)]
+        );
+        assert_eq!(cut(asc, None, 4), vec![(vec![Null], 1)]);
+        let negative: Vec<(&Row, Diff)> = vec![(&rows[0], -1)];
+        let mut out = vec![];
+        top_k(&negative, &[asc], None, 0, &mut out);
+        assert!(matches!(out.as_slice(), [(Err(_), 1)]));
+    }
+
+    #[test]
+    fn series_rows_keep_the_bounds_type() {
+        assert_eq!(
+            series(&Int32(1), &Int32(3)),
+            vec![vec![Int32(1)], vec![Int32(2)], vec![Int32(3)]]
+        );
+        assert_eq!(series(&Int64(5), &Int64(5)), vec![vec![Int64(5)]]);
+        assert!(series(&Int32(2), &Int32(1)).is_empty());
+        assert!(series(&Null, &Int32(1)).is_empty());
     }
 }

@@ -78,6 +78,11 @@ impl Typed {
         }
     }
 
+    /// `expr`, of column `c`'s type.
+    pub fn of_column(expr: ScalarExpr, c: &Column) -> Typed {
+        Typed::new(expr, c.typ, c.nullable)
+    }
+
     pub fn type_name(&self) -> &'static str {
         self.typ.map_or("unknown", ScalarType::name)
     }

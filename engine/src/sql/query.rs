@@ -2,9 +2,10 @@
 //! list, DISTINCT, and the ORDER BY / LIMIT finishing.
 
 use sqlparser::ast::{
-    Distinct, Expr, GroupByExpr, JoinConstraint, JoinOperator, LimitClause, OrderBy, OrderByKind,
-    OrderBySort, Query, Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, TableFactor,
-    TableWithJoins, Value, WildcardAdditionalOptions,
+    Distinct, Expr, FunctionArg, FunctionArgExpr, GroupByExpr, JoinConstraint, JoinOperator,
+    LimitClause, ObjectName, OrderBy, OrderByKind, OrderBySort, Query, Select, SelectItem,
+    SelectItemQualifiedWildcardKind, SetExpr, TableFactor, TableFunctionArgs, TableWithJoins,
+    Value, WildcardAdditionalOptions,
 };
 
 use super::expr::{
@@ -15,6 +16,7 @@ use crate::plan::{
     BinaryOp, Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect,
 };
 use crate::repr::Column;
+use crate::repr::{Datum, ScalarType};
 
 /// A planned SELECT.
 #[derive(Debug)]
@@ -266,7 +268,8 @@ impl From {
         let TableFactor::Table {
             name,
             alias,
-            args: None,
+            args,
+            with_ordinality: false,
             ..
         } = factor
         else {
@@ -275,16 +278,33 @@ impl From {
                 _ => format!("FROM item not supported: {factor}"),
             });
         };
-        let (relation_name, id, columns) = relation(catalog, name)?;
+        let (relation_name, plan, columns) = match args {
+            None => {
+                let (name, id, columns) = relation(catalog, name)?;
+                (name, RelationPlan::Get(id), columns)
+            }
+            Some(args) => table_function(name, args)?,
+        };
         let table = match alias {
             None => relation_name,
             Some(alias) if alias.columns.is_empty() => ident(&alias.name),
             Some(alias) => return Err(format!("column aliases are not supported: {alias}")),
         };
+        // PostgreSQL names a one-column function's column after its alias.
+        let columns = match (args, alias) {
+            (Some(_), Some(_)) => columns
+                .into_iter()
+                .map(|c| Column {
+                    name: table.clone(),
+                    ..c
+                })
+                .collect(),
+            _ => columns,
+        };
         if self.tables.contains(&table) {
             return Err(format!("table name \"{table}\" specified more than once"));
         }
-        self.inputs.push((RelationPlan::Get(id), columns.len()));
+        self.inputs.push((plan, columns.len()));
         self.scope
             .items
             .extend(Scope::relation(&table, columns).items);
@@ -401,6 +421,57 @@ impl From {
         };
         filter(plan, filters)
     }
+}
+
+/// A table function in FROM: `generate_series(start, stop)` over constant
+/// integer bounds, one column of their (widest) type.
+fn table_function(
+    name: &ObjectName,
+    args: &TableFunctionArgs,
+) -> Result<(String, RelationPlan, Vec<Column>), String> {
+    let function = object_name(name)?;
+    if function != "generate_series" {
+        return Err(format!("function {function} does not exist"));
+    }
+    let exprs = args
+        .args
+        .iter()
+        .map(|a| match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if args.settings.is_none() => Ok(e),
+            _ => Err(format!("function call not supported: {name}")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let no_columns = Scope::default();
+    let mut cx = ExprContext::plain(
+        &no_columns,
+        "aggregate functions are not allowed in functions in FROM",
+    );
+    let bounds = exprs
+        .iter()
+        .map(|e| cx.plan(e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let [start, stop] = <[Typed; 2]>::try_from(bounds)
+        .map_err(|_| "generate_series takes a start and a stop".to_string())?;
+    let typ = match (start.typ, stop.typ) {
+        (Some(ScalarType::Int64), _) | (_, Some(ScalarType::Int64)) => ScalarType::Int64,
+        _ => ScalarType::Int32,
+    };
+    let bound = |t: Typed| -> Result<Datum, String> {
+        let t =
+            t.expect_integer(|found| format!("function generate_series({found}) does not exist"))?;
+        t.cast(typ).expr.eval(&[]).map_err(|e| e.0)
+    };
+    let (start, stop) = (bound(start)?, bound(stop)?);
+    let column = Column {
+        name: function.clone(),
+        typ,
+        nullable: false,
+    };
+    Ok((
+        function,
+        RelationPlan::GenerateSeries { start, stop },
+        vec![column],
+    ))
 }
 
 /// Adds `a = b` to the equivalence classes.

@@ -104,8 +104,8 @@ fn insert_errors() {
         "null value in column \"a\" violates not-null constraint"
     );
     assert_eq!(
-        err("INSERT INTO t SELECT * FROM t"),
-        "INSERT supports only VALUES"
+        err("INSERT INTO t (a) SELECT a, b FROM t"),
+        "INSERT has more expressions than target columns"
     );
 }
 
@@ -329,5 +329,42 @@ fn several_statements() {
     assert_eq!(
         e,
         "Expected: an SQL statement, found: SELEC at Line: 1, Column: 25"
+    );
+}
+
+#[test]
+fn generate_series_and_insert_select() {
+    let s = one("INSERT INTO t (a) SELECT x * 2 FROM generate_series(1, 3) AS x");
+    let series = RelationPlan::GenerateSeries {
+        start: Datum::Int32(1),
+        stop: Datum::Int32(3),
+    };
+    let query = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(series),
+            exprs: vec![bin(BinaryOp::Mul, c(0), int(2))],
+        }),
+        columns: vec![1],
+    };
+    let null = ScalarExpr::Literal(Datum::Null);
+    let plan = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(query),
+            exprs: vec![c(0), null.clone(), null],
+        }),
+        columns: vec![1, 2, 3],
+    };
+    assert_eq!(s, Statement::InsertSelect { table: T, plan });
+    assert_eq!(
+        err("SELECT * FROM generate_series(1)"),
+        "generate_series takes a start and a stop"
+    );
+    assert_eq!(
+        err("SELECT * FROM series(1, 2)"),
+        "function series does not exist"
+    );
+    assert_eq!(
+        err("INSERT INTO t (c) SELECT x FROM generate_series(1, 2) AS x"),
+        "column \"c\" is of type boolean but expression is of type integer"
     );
 }
