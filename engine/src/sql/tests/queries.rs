@@ -132,6 +132,10 @@ fn join_errors() {
         "RIGHT and FULL joins are not supported"
     );
     assert_eq!(
+        err("SELECT avg(a) FROM t"),
+        "avg is not supported (its result is a numeric)"
+    );
+    assert_eq!(
         err("SELECT * FROM t LEFT JOIN u ON t.a > u.a"),
         "LEFT JOIN supports only equalities between a column of each side in ON"
     );
