@@ -187,9 +187,9 @@ impl Workload {
             inserts,
             lookups,
             aggregate: vec![
-                Datum::Int(rows),
-                Datum::Int(rows * (rows - 1) / 2),
-                Datum::Int(sum_v),
+                Datum::Int64(rows),
+                Datum::Int64(rows * (rows - 1) / 2),
+                Datum::Int64(sum_v),
             ],
         }
     }
@@ -200,9 +200,10 @@ fn value(k: i64) -> i64 {
     k % 1000
 }
 
-/// The table's row with key `k`.
+/// The table's row with key `k`: two `integer`s (int4).
 fn row(k: i64) -> Row {
-    vec![Datum::Int(k), Datum::Int(value(k))]
+    let int = |i: i64| Datum::Int32(i32::try_from(i).expect("keys fit an integer"));
+    vec![int(k), int(value(k))]
 }
 
 // ----- one run ---------------------------------------------------------------

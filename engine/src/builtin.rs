@@ -62,7 +62,7 @@ impl Relation {
     }
 
     pub fn columns(self) -> Vec<Column> {
-        use ScalarType::{Int, Text};
+        use ScalarType::{Int64 as Int, Text};
         let cols: &[(&str, ScalarType, bool)] = match self {
             Relation::Objects => &[
                 ("id", Text, false),

@@ -4,10 +4,19 @@
 //! `DataflowError`s carrying the real system's texts.
 
 use crate::plan::{AggregateFunc, BinaryOp, ScalarExpr, UnaryOp};
-use crate::repr::{DataflowError, Datum};
+use crate::repr::{DataflowError, Datum, ScalarType};
 
-fn out_of_range() -> DataflowError {
-    DataflowError::eval("integer out of range")
+/// The real system's text for a value beyond an integer type's bounds.
+fn out_of_range(typ: ScalarType) -> DataflowError {
+    DataflowError::eval(&format!("{} out of range", typ.name()))
+}
+
+fn int4_out_of_range() -> DataflowError {
+    out_of_range(ScalarType::Int32)
+}
+
+fn int8_out_of_range() -> DataflowError {
+    out_of_range(ScalarType::Int64)
 }
 
 fn division_by_zero() -> DataflowError {
@@ -32,6 +41,20 @@ impl ScalarExpr {
             ScalarExpr::Column(i) => Ok(row[*i].clone()),
             ScalarExpr::Literal(d) => Ok(d.clone()),
             ScalarExpr::Unary(op, e) => unary(*op, e.eval(row)?),
+            ScalarExpr::Cast(to, e) => cast(e.eval(row)?, *to).map_err(|e| DataflowError::eval(&e)),
+            ScalarExpr::If { cond, then, els } => match is_true(&cond.eval(row)?) {
+                true => then.eval(row),
+                false => els.eval(row),
+            },
+            ScalarExpr::Coalesce(exprs) => {
+                for e in exprs {
+                    let d = e.eval(row)?;
+                    if d != Datum::Null {
+                        return Ok(d);
+                    }
+                }
+                Ok(Datum::Null)
+            }
             ScalarExpr::Binary(BinaryOp::And, l, r) => logical(false, l, r, row),
             ScalarExpr::Binary(BinaryOp::Or, l, r) => logical(true, l, r, row),
             ScalarExpr::Binary(op, l, r) => {
@@ -51,7 +74,14 @@ fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
         (UnaryOp::IsNotNull, d) => Ok(Datum::Bool(d != Datum::Null)),
         (_, Datum::Null) => Ok(Datum::Null),
         (UnaryOp::Not, Datum::Bool(b)) => Ok(Datum::Bool(!b)),
-        (UnaryOp::Neg, Datum::Int(i)) => i.checked_neg().map(Datum::Int).ok_or_else(out_of_range),
+        (UnaryOp::Neg, Datum::Int32(i)) => i
+            .checked_neg()
+            .map(Datum::Int32)
+            .ok_or_else(int4_out_of_range),
+        (UnaryOp::Neg, Datum::Int64(i)) => i
+            .checked_neg()
+            .map(Datum::Int64)
+            .ok_or_else(int8_out_of_range),
         (op, d) => Err(type_error(&format!("{op:?}"), &d)),
     }
 }
@@ -97,18 +127,81 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
         BinaryOp::Gt => ord(&[Greater]),
         BinaryOp::GtEq => ord(&[Greater, Equal]),
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
-            let (Datum::Int(a), Datum::Int(b)) = (&l, &r) else {
-                return Err(type_error(
+            match (&l, &r) {
+                (Datum::Int32(a), Datum::Int32(b)) => {
+                    let wide = arithmetic(op, i64::from(*a), i64::from(*b))?;
+                    i32::try_from(wide)
+                        .map(Datum::Int32)
+                        .map_err(|_| int4_out_of_range())
+                }
+                (Datum::Int64(a), Datum::Int64(b)) => arithmetic(op, *a, *b).map(Datum::Int64),
+                _ => Err(type_error(
                     "arithmetic",
-                    if matches!(l, Datum::Int(_)) { &r } else { &l },
-                ));
-            };
-            arithmetic(op, *a, *b).map(Datum::Int)
+                    if matches!(l, Datum::Int32(_) | Datum::Int64(_)) {
+                        &r
+                    } else {
+                        &l
+                    },
+                )),
+            }
         }
+        BinaryOp::Like | BinaryOp::ILike => match (&l, &r) {
+            (Datum::Text(text), Datum::Text(pattern)) => {
+                let fold = |s: &str| match op {
+                    BinaryOp::ILike => s.to_lowercase(),
+                    _ => s.to_string(),
+                };
+                let text: Vec<char> = fold(text).chars().collect();
+                let pattern: Vec<char> = fold(pattern).chars().collect();
+                like(&text, &pattern)
+                    .map(Datum::Bool)
+                    .map_err(DataflowError::eval)
+            }
+            _ => Err(type_error(
+                "LIKE",
+                if matches!(l, Datum::Text(_)) { &r } else { &l },
+            )),
+        },
         BinaryOp::And | BinaryOp::Or => unreachable!("handled by `logical`"),
     }
 }
 
+/// Whether `text` matches the LIKE `pattern` as a whole; the error is the
+/// real system's text for a pattern ending in its escape character.
+fn like(text: &[char], pattern: &[char]) -> Result<bool, &'static str> {
+    // Dynamic programming over (pattern prefix, text prefix): `matched[j]`
+    // says whether the pattern so far matches the first j characters.
+    let mut matched = vec![false; text.len() + 1];
+    matched[0] = true;
+    let mut p = 0;
+    while p < pattern.len() {
+        let (literal, next) = match pattern[p] {
+            '%' => {
+                // Any run: every length from the first match on.
+                if let Some(first) = matched.iter().position(|m| *m) {
+                    matched[first..].fill(true);
+                }
+                p += 1;
+                continue;
+            }
+            '_' => (None, p + 1),
+            '\\' => match pattern.get(p + 1) {
+                Some(c) => (Some(*c), p + 2),
+                None => return Err("LIKE pattern must not end with escape character"),
+            },
+            c => (Some(c), p + 1),
+        };
+        for j in (0..text.len()).rev() {
+            matched[j + 1] = matched[j] && literal.is_none_or(|c| c == text[j]);
+        }
+        matched[0] = false;
+        p = next;
+    }
+    Ok(matched[text.len()])
+}
+
+/// 64-bit arithmetic; a 32-bit operation runs here on widened operands and
+/// its caller narrows the result, so `i32::MIN / -1` fails there.
 fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Result<i64, DataflowError> {
     if matches!(op, BinaryOp::Div | BinaryOp::Mod) && b == 0 {
         return Err(division_by_zero());
@@ -122,7 +215,54 @@ fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Result<i64, DataflowError> {
         BinaryOp::Mod => Some(a.checked_rem(b).unwrap_or(0)),
         _ => unreachable!("not arithmetic"),
     }
-    .ok_or_else(out_of_range)
+    .ok_or_else(int8_out_of_range)
+}
+
+/// A string read as a value of type `to`, with the real system's texts.
+pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
+    let invalid = |e: std::num::ParseIntError| {
+        format!("invalid input syntax for type {}: {e}: \"{s}\"", to.name())
+    };
+    match to {
+        ScalarType::Text => Ok(Datum::Text(s.to_string())),
+        ScalarType::Int32 => s.trim().parse().map(Datum::Int32).map_err(invalid),
+        ScalarType::Int64 => s.trim().parse().map(Datum::Int64).map_err(invalid),
+        ScalarType::Bool => match s.trim().to_lowercase().as_str() {
+            "t" | "true" | "y" | "yes" | "on" | "1" => Ok(Datum::Bool(true)),
+            "f" | "false" | "n" | "no" | "off" | "0" => Ok(Datum::Bool(false)),
+            _ => Err(format!("invalid input syntax for type boolean: \"{s}\"")),
+        },
+    }
+}
+
+/// Whether PostgreSQL has a cast from `from` to `to` (explicit or implicit).
+pub fn castable(from: ScalarType, to: ScalarType) -> bool {
+    use ScalarType::*;
+    from == to
+        || matches!(
+            (from, to),
+            (Int32 | Int64, Int32 | Int64) | (_, Text) | (Text, _) | (Int32, Bool) | (Bool, Int32)
+        )
+}
+
+/// `d` converted to `to` (a cast the planner checked with [`castable`]).
+pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
+    let range = |t: ScalarType| format!("{} out of range", t.name());
+    Ok(match (d, to) {
+        (Datum::Null, _) => Datum::Null,
+        (Datum::Text(s), to) => parse_as(&s, to)?,
+        (d, ScalarType::Text) => Datum::Text(d.to_string()),
+        (Datum::Int32(i), ScalarType::Int32) => Datum::Int32(i),
+        (Datum::Int32(i), ScalarType::Int64) => Datum::Int64(i.into()),
+        (Datum::Int64(i), ScalarType::Int64) => Datum::Int64(i),
+        (Datum::Int64(i), ScalarType::Int32) => {
+            Datum::Int32(i32::try_from(i).map_err(|_| range(ScalarType::Int32))?)
+        }
+        (Datum::Int32(i), ScalarType::Bool) => Datum::Bool(i != 0),
+        (Datum::Bool(b), ScalarType::Int32) => Datum::Int32(b.into()),
+        (Datum::Bool(b), ScalarType::Bool) => Datum::Bool(b),
+        (d, to) => return Err(format!("cannot cast {d} to {}", to.name())),
+    })
 }
 
 /// Whether a predicate's value keeps a row: only `true` does (NULL drops it).
@@ -143,8 +283,8 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
     ) -> Result<Datum, DataflowError> {
         values
             .try_fold(0i64, |n, (_, m)| n.checked_add(*m))
-            .map(Datum::Int)
-            .ok_or_else(out_of_range)
+            .map(Datum::Int64)
+            .ok_or_else(int8_out_of_range)
     }
     match func {
         AggregateFunc::CountAll => count(values.iter()),
@@ -152,20 +292,25 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
         AggregateFunc::Sum => {
             // Accumulated wide so that only the total can overflow, whatever
             // order the values come in.
+            // The sum of `integer`s is a `bigint`, as in PostgreSQL.
             let mut sum: Option<i128> = None;
             for (d, m) in non_null() {
-                let Datum::Int(i) = d else {
-                    return Err(type_error("sum", d));
+                let i = match d {
+                    Datum::Int32(i) => i64::from(*i),
+                    Datum::Int64(i) => *i,
+                    d => return Err(type_error("sum", d)),
                 };
-                let term = i128::from(*i) * i128::from(*m);
+                let term = i128::from(i) * i128::from(*m);
                 sum = Some(
                     sum.unwrap_or(0)
                         .checked_add(term)
-                        .ok_or_else(out_of_range)?,
+                        .ok_or_else(int8_out_of_range)?,
                 );
             }
             sum.map_or(Ok(Datum::Null), |s| {
-                i64::try_from(s).map(Datum::Int).map_err(|_| out_of_range())
+                i64::try_from(s)
+                    .map(Datum::Int64)
+                    .map_err(|_| int8_out_of_range())
             })
         }
         AggregateFunc::Min => Ok(non_null()
@@ -184,7 +329,7 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
 /// A global aggregate's value over no input rows: 0 for counts, else NULL.
 pub fn empty_aggregate(func: AggregateFunc) -> Datum {
     match func {
-        AggregateFunc::CountAll | AggregateFunc::Count => Datum::Int(0),
+        AggregateFunc::CountAll | AggregateFunc::Count => Datum::Int64(0),
         AggregateFunc::Sum | AggregateFunc::Min | AggregateFunc::Max => Datum::Null,
     }
 }
@@ -193,7 +338,7 @@ pub fn empty_aggregate(func: AggregateFunc) -> Datum {
 mod tests {
     use super::*;
     use AggregateFunc::*;
-    use Datum::{Bool, Int, Null, Text};
+    use Datum::{Bool, Int32, Int64 as Int, Null, Text};
 
     fn lit(d: Datum) -> Box<ScalarExpr> {
         Box::new(ScalarExpr::Literal(d))
@@ -227,7 +372,7 @@ mod tests {
         let div0 = err("Evaluation error: division by zero");
         assert_eq!(bin(BinaryOp::Div, Int(1), Int(0)), div0);
         assert_eq!(bin(BinaryOp::Mod, Int(1), Int(0)), div0);
-        let range = err("Evaluation error: integer out of range");
+        let range = err("Evaluation error: bigint out of range");
         assert_eq!(bin(BinaryOp::Add, Int(i64::MAX), Int(1)), range);
         assert_eq!(bin(BinaryOp::Mul, Int(i64::MAX), Int(2)), range);
         assert_eq!(bin(BinaryOp::Div, Int(i64::MIN), Int(-1)), range);
@@ -360,7 +505,7 @@ mod tests {
 
     #[test]
     fn sum_overflow_is_an_error() {
-        let range = err("Evaluation error: integer out of range");
+        let range = err("Evaluation error: bigint out of range");
         assert_eq!(aggregate(Sum, &[(Int(i64::MAX), 1), (Int(1), 1)]), range);
         assert_eq!(aggregate(Sum, &[(Int(i64::MAX / 2 + 1), 2)]), range);
         // Only the total counts: an intermediate overflow is no error.
@@ -375,5 +520,115 @@ mod tests {
         for func in [Sum, Min, Max] {
             assert_eq!(empty_aggregate(func), Null);
         }
+    }
+
+    #[test]
+    fn integers_overflow_at_their_own_width() {
+        let int4_range = err("Evaluation error: integer out of range");
+        let int8_range = err("Evaluation error: bigint out of range");
+        assert_eq!(bin(BinaryOp::Add, Int32(i32::MAX), Int32(1)), int4_range);
+        assert_eq!(
+            bin(BinaryOp::Add, Int(i64::from(i32::MAX)), Int(1)),
+            Ok(Int(2_147_483_648))
+        );
+        assert_eq!(bin(BinaryOp::Mul, Int32(65_536), Int32(32_768)), int4_range);
+        assert_eq!(bin(BinaryOp::Div, Int32(i32::MIN), Int32(-1)), int4_range);
+        assert_eq!(bin(BinaryOp::Mod, Int32(i32::MIN), Int32(-1)), Ok(Int32(0)));
+        assert_eq!(bin(BinaryOp::Sub, Int32(-7), Int32(2)), Ok(Int32(-9)));
+        assert_eq!(bin(BinaryOp::Add, Int(i64::MAX), Int(1)), int8_range);
+        let neg = ScalarExpr::Unary(UnaryOp::Neg, lit(Int32(i32::MIN)));
+        assert_eq!(neg.eval(&[]), int4_range);
+        // The sum and count of integers are bigints.
+        let values = [(Int32(i32::MAX), 2)];
+        assert_eq!(aggregate(Sum, &values), Ok(Int(2 * i64::from(i32::MAX))));
+        assert_eq!(aggregate(Count, &values), Ok(Int(2)));
+    }
+
+    #[test]
+    fn casts() {
+        let c = |d, to| ScalarExpr::Cast(to, lit(d)).eval(&[]);
+        use ScalarType as T;
+        assert_eq!(c(Int32(5), T::Int64), Ok(Int(5)));
+        assert_eq!(c(Int(5), T::Int32), Ok(Int32(5)));
+        assert_eq!(
+            c(Int(1 << 40), T::Int32),
+            err("Evaluation error: integer out of range")
+        );
+        assert_eq!(c(Int32(-3), T::Text), Ok(Text("-3".into())));
+        assert_eq!(c(Bool(true), T::Text), Ok(Text("true".into())));
+        assert_eq!(c(Text(" 42 ".into()), T::Int32), Ok(Int32(42)));
+        assert_eq!(c(Text("yes".into()), T::Bool), Ok(Bool(true)));
+        assert_eq!(c(Int32(0), T::Bool), Ok(Bool(false)));
+        assert_eq!(c(Bool(true), T::Int32), Ok(Int32(1)));
+        assert_eq!(c(Null, T::Int32), Ok(Null));
+        assert_eq!(
+            c(Text("x".into()), T::Int64),
+            err("Evaluation error: invalid input syntax for type bigint: invalid digit found in string: \"x\"")
+        );
+        assert!(castable(T::Int32, T::Bool) && !castable(T::Int64, T::Bool));
+    }
+
+    #[test]
+    fn case_and_coalesce_evaluate_only_what_they_need() {
+        let case = |cond: Box<ScalarExpr>, then: Box<ScalarExpr>| {
+            ScalarExpr::If {
+                cond,
+                then,
+                els: lit(Int32(0)),
+            }
+            .eval(&[])
+        };
+        assert_eq!(case(lit(Bool(false)), failing()), Ok(Int32(0)));
+        assert_eq!(case(lit(Null), failing()), Ok(Int32(0)));
+        assert_eq!(case(lit(Bool(true)), lit(Int32(1))), Ok(Int32(1)));
+        assert_eq!(
+            case(failing(), lit(Int32(1))),
+            err("Evaluation error: division by zero")
+        );
+        let coalesce = |exprs: Vec<ScalarExpr>| ScalarExpr::Coalesce(exprs).eval(&[]);
+        assert_eq!(
+            coalesce(vec![*lit(Null), *lit(Int32(2)), *failing()]),
+            Ok(Int32(2))
+        );
+        assert_eq!(coalesce(vec![*lit(Null), *lit(Null)]), Ok(Null));
+        assert_eq!(
+            coalesce(vec![*lit(Null), *failing()]),
+            err("Evaluation error: division by zero")
+        );
+    }
+
+    #[test]
+    fn like_patterns() {
+        let like = |t: &str, p: &str| bin(BinaryOp::Like, Text(t.into()), Text(p.into()));
+        for (text, pattern, expected) in [
+            ("abc", "abc", true),
+            ("abc", "ab", false),
+            ("abc", "a%", true),
+            ("abc", "%c", true),
+            ("abc", "%b%", true),
+            ("abc", "a_c", true),
+            ("abc", "a__c", false),
+            ("", "%", true),
+            ("", "_", false),
+            ("a%c", "a\\%c", true),
+            ("abc", "a\\%c", false),
+            ("aXbXc", "%X%X%", true),
+            ("ABC", "abc", false),
+        ] {
+            assert_eq!(
+                like(text, pattern),
+                Ok(Bool(expected)),
+                "{text} LIKE {pattern}"
+            );
+        }
+        assert_eq!(
+            bin(BinaryOp::ILike, Text("ABC".into()), Text("a%".into())),
+            Ok(Bool(true))
+        );
+        assert_eq!(
+            like("a", "a\\"),
+            err("Evaluation error: LIKE pattern must not end with escape character")
+        );
+        assert_eq!(bin(BinaryOp::Like, Null, Text("%".into())), Ok(Null));
     }
 }

@@ -14,8 +14,8 @@ use crate::repr::{Datum, GlobalId, Row};
 /// The relation's rows, given the logging runtime's worker reports.
 pub fn rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]) -> Vec<Row> {
     let text = |id: GlobalId| Datum::Text(id.to_string());
-    let int = |i: i64| Datum::Int(i);
-    let opt = |t: Option<u64>| t.map_or(Datum::Null, |t| Datum::Int(t as i64));
+    let int = |i: i64| Datum::Int64(i);
+    let opt = |t: Option<u64>| t.map_or(Datum::Null, |t| Datum::Int64(t as i64));
     let worker0 = reports.iter().find(|r| r.worker == 0);
     match relation {
         Relation::Objects => catalog
@@ -105,8 +105,8 @@ type Count = (GlobalId, usize, i64);
 fn count_row((id, worker, count): Count) -> Row {
     vec![
         Datum::Text(id.to_string()),
-        Datum::Int(worker as i64),
-        Datum::Int(count),
+        Datum::Int64(worker as i64),
+        Datum::Int64(count),
     ]
 }
 

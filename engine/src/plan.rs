@@ -4,7 +4,7 @@
 //! resolved against the catalog once, when planned, so rendering never looks
 //! up names.
 
-use crate::repr::{Column, Datum, GlobalId, Row, Timestamp};
+use crate::repr::{Column, Datum, GlobalId, Row, ScalarType, Timestamp};
 
 /// Scalar expressions. Evaluation may fail (division by zero); the failure
 /// becomes a `DataflowError` in the collection's error stream.
@@ -14,6 +14,19 @@ pub enum ScalarExpr {
     Literal(Datum),
     Unary(UnaryOp, Box<ScalarExpr>),
     Binary(BinaryOp, Box<ScalarExpr>, Box<ScalarExpr>),
+    /// The operand converted to the type (`CAST(x AS t)`, `x::t`, and the
+    /// implicit widening of an `integer` next to a `bigint`).
+    Cast(ScalarType, Box<ScalarExpr>),
+    /// `CASE WHEN cond THEN then ELSE els END`: only the branch taken is
+    /// evaluated, so an error in the other one is no error.
+    If {
+        cond: Box<ScalarExpr>,
+        then: Box<ScalarExpr>,
+        els: Box<ScalarExpr>,
+    },
+    /// The first operand that is not NULL, evaluated left to right and no
+    /// further (`COALESCE`).
+    Coalesce(Vec<ScalarExpr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,6 +52,10 @@ pub enum BinaryOp {
     GtEq,
     And,
     Or,
+    /// `text LIKE pattern`: `%` any run, `_` one character, `\\` escapes.
+    Like,
+    /// `ILIKE`: LIKE ignoring case.
+    ILike,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,6 +73,8 @@ pub enum AggregateFunc {
 pub struct Aggregate {
     pub func: AggregateFunc,
     pub expr: ScalarExpr,
+    /// Over the group's distinct values only (`count(DISTINCT x)`).
+    pub distinct: bool,
 }
 
 /// A relational plan. Output columns of each node are given in the comments.
@@ -65,6 +84,9 @@ pub enum RelationPlan {
     Get(GlobalId),
     /// Literal rows.
     Constant { rows: Vec<Row>, arity: usize },
+    /// `generate_series(start, stop)`: one column, a row per integer from
+    /// `start` to `stop` inclusive, of their type (none when either is NULL).
+    GenerateSeries { start: Datum, stop: Datum },
     /// The input's columns followed by one column per expression; each
     /// expression sees the input row extended by the columns before it.
     Map {
@@ -102,6 +124,26 @@ pub enum RelationPlan {
     },
     /// Removes duplicate rows (SELECT DISTINCT).
     Distinct { input: Box<RelationPlan> },
+    /// `left LEFT JOIN right ON left_key = right_key`: the left's columns,
+    /// then the right's. Every pair whose keys are equal (and not NULL),
+    /// plus each left row that pairs with none, padded with NULLs.
+    LeftJoin {
+        left: Box<RelationPlan>,
+        right: Box<RelationPlan>,
+        left_key: Vec<usize>,
+        right_key: Vec<usize>,
+        right_arity: usize,
+    },
+    /// The input's rows in `order_by` order, without the first `offset`,
+    /// at most `limit` (ORDER BY ... LIMIT ... OFFSET in a view): a top-k
+    /// maintained as the input changes. Rows equal under the order are
+    /// told apart by the rows' own order, so the result is deterministic.
+    TopK {
+        input: Box<RelationPlan>,
+        order_by: Vec<OrderColumn>,
+        limit: Option<usize>,
+        offset: usize,
+    },
 }
 
 impl RelationPlan {
@@ -109,23 +151,193 @@ impl RelationPlan {
     pub fn reads_any(&self, pred: &dyn Fn(GlobalId) -> bool) -> bool {
         match self {
             RelationPlan::Get(id) => pred(*id),
-            RelationPlan::Constant { .. } => false,
+            RelationPlan::Constant { .. } | RelationPlan::GenerateSeries { .. } => false,
             RelationPlan::Map { input, .. }
             | RelationPlan::Filter { input, .. }
             | RelationPlan::Project { input, .. }
             | RelationPlan::Reduce { input, .. }
             | RelationPlan::Distinct { input } => input.reads_any(pred),
             RelationPlan::Join { inputs, .. } => inputs.iter().any(|i| i.reads_any(pred)),
+            RelationPlan::LeftJoin { left, right, .. } => {
+                left.reads_any(pred) || right.reads_any(pred)
+            }
+            RelationPlan::TopK { input, .. } => input.reads_any(pred),
+        }
+    }
+
+    /// The same plan with `f` applied to each direct input (a `Get`, a
+    /// `Constant` and a `GenerateSeries` have none and come back as they are).
+    pub fn try_map_inputs<E>(
+        self,
+        mut f: impl FnMut(RelationPlan) -> Result<RelationPlan, E>,
+    ) -> Result<RelationPlan, E> {
+        let mut boxed = |p: Box<RelationPlan>| f(*p).map(Box::new);
+        Ok(match self {
+            plan @ (RelationPlan::Get(_)
+            | RelationPlan::Constant { .. }
+            | RelationPlan::GenerateSeries { .. }) => plan,
+            RelationPlan::Map { input, exprs } => RelationPlan::Map {
+                input: boxed(input)?,
+                exprs,
+            },
+            RelationPlan::Filter { input, predicates } => RelationPlan::Filter {
+                input: boxed(input)?,
+                predicates,
+            },
+            RelationPlan::Project { input, columns } => RelationPlan::Project {
+                input: boxed(input)?,
+                columns,
+            },
+            RelationPlan::Join {
+                inputs,
+                equivalences,
+            } => RelationPlan::Join {
+                inputs: inputs
+                    .into_iter()
+                    .map(|i| boxed(Box::new(i)).map(|b| *b))
+                    .collect::<Result<_, _>>()?,
+                equivalences,
+            },
+            RelationPlan::Reduce {
+                input,
+                group_key,
+                aggregates,
+                global,
+            } => RelationPlan::Reduce {
+                input: boxed(input)?,
+                group_key,
+                aggregates,
+                global,
+            },
+            RelationPlan::Distinct { input } => RelationPlan::Distinct {
+                input: boxed(input)?,
+            },
+            RelationPlan::LeftJoin {
+                left,
+                right,
+                left_key,
+                right_key,
+                right_arity,
+            } => RelationPlan::LeftJoin {
+                left: boxed(left)?,
+                right: boxed(right)?,
+                left_key,
+                right_key,
+                right_arity,
+            },
+            RelationPlan::TopK {
+                input,
+                order_by,
+                limit,
+                offset,
+            } => RelationPlan::TopK {
+                input: boxed(input)?,
+                order_by,
+                limit,
+                offset,
+            },
+        })
+    }
+}
+
+/// One `ORDER BY` column: ascending or descending, with NULLs first or last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OrderColumn {
+    pub column: usize,
+    pub descending: bool,
+    /// PostgreSQL's default: NULLs sort as if larger than every value, so
+    /// last when ascending and first when descending.
+    pub nulls_last: bool,
+}
+
+impl OrderColumn {
+    /// `column` in the given direction with PostgreSQL's default NULL placement.
+    pub fn new(column: usize, descending: bool) -> OrderColumn {
+        OrderColumn {
+            column,
+            descending,
+            nulls_last: !descending,
         }
     }
 }
 
+/// Compares two rows by `order`, as SQL's ORDER BY does: NULL placement is
+/// explicit, not the derived order of `Datum` (which puts NULL first and is
+/// the runner's presentation order).
+pub fn compare_rows(order: &[OrderColumn], a: &[Datum], b: &[Datum]) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    for o in order {
+        let (x, y) = (&a[o.column], &b[o.column]);
+        let ordering = match (x == &Datum::Null, y == &Datum::Null) {
+            (true, true) => Ordering::Equal,
+            (true, false) if o.nulls_last => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (false, true) if o.nulls_last => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            (false, false) if o.descending => y.cmp(x),
+            (false, false) => x.cmp(y),
+        };
+        if ordering.is_ne() {
+            return ordering;
+        }
+    }
+    Ordering::Equal
+}
+
 /// How a finished SELECT's rows are ordered and cut, applied after the read.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Finishing {
-    /// (column, descending) pairs.
-    pub order_by: Vec<(usize, bool)>,
+    pub order_by: Vec<OrderColumn>,
     pub limit: Option<usize>,
+    pub offset: usize,
+}
+
+impl Finishing {
+    /// Applies ORDER BY, then OFFSET, then LIMIT. Rows equal under the
+    /// ordering keep the order they come in (a stable sort).
+    pub fn apply(&self, mut rows: Vec<Row>) -> Vec<Row> {
+        if !self.order_by.is_empty() {
+            rows.sort_by(|a, b| compare_rows(&self.order_by, a, b));
+        }
+        let rows = rows.into_iter().skip(self.offset);
+        match self.limit {
+            Some(limit) => rows.take(limit).collect(),
+            None => rows.collect(),
+        }
+    }
+}
+
+/// The real system's error for a row with NULL in a NOT NULL column.
+pub fn not_null_violation(columns: &[Column], row: &[Datum]) -> Option<String> {
+    columns
+        .iter()
+        .zip(row)
+        .find(|(c, d)| !c.nullable && **d == Datum::Null)
+        .map(|(c, _)| {
+            format!(
+                "null value in column \"{}\" violates not-null constraint",
+                c.name
+            )
+        })
+}
+
+/// `plan` cut by `finishing`'s LIMIT and OFFSET into a top-k, if it has
+/// either (the order alone changes no set of rows).
+pub fn with_top_k(plan: RelationPlan, finishing: Finishing) -> RelationPlan {
+    let Finishing {
+        order_by,
+        limit,
+        offset,
+    } = finishing;
+    match limit.is_some() || offset > 0 {
+        true => RelationPlan::TopK {
+            input: Box::new(plan),
+            order_by,
+            limit,
+            offset,
+        },
+        false => plan,
+    }
 }
 
 /// `SELECT * FROM x [WHERE ...]`: the shape a fast-path peek can serve when
@@ -172,6 +384,12 @@ pub enum Statement {
     Insert {
         table: GlobalId,
         rows: Vec<Row>,
+    },
+    /// `INSERT ... SELECT`: `plan` yields rows in the table's column order;
+    /// they are read, then written.
+    InsertSelect {
+        table: GlobalId,
+        plan: RelationPlan,
     },
     /// Each assignment replaces a column by an expression over the old row.
     Update {
@@ -252,7 +470,6 @@ pub trait Resolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repr::ScalarType;
 
     fn eq(l: ScalarExpr, r: ScalarExpr) -> ScalarExpr {
         ScalarExpr::Binary(BinaryOp::Eq, Box::new(l), Box::new(r))
@@ -267,7 +484,7 @@ mod tests {
 
     #[test]
     fn literal_key_only_when_every_key_column_is_pinned_to_its_type() {
-        let columns: Vec<Column> = [("k", ScalarType::Int), ("s", ScalarType::Text)]
+        let columns: Vec<Column> = [("k", ScalarType::Int32), ("s", ScalarType::Text)]
             .into_iter()
             .map(|(name, typ)| Column {
                 name: name.into(),
@@ -275,16 +492,16 @@ mod tests {
                 nullable: true,
             })
             .collect();
-        let k5 = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Int(5)));
+        let k5 = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Int32(5)));
         let sa = eq(
             ScalarExpr::Literal(Datum::Text("a".into())),
             ScalarExpr::Column(1),
         );
         let key = |predicates, key: &[usize]| select(predicates).literal_key(key, &columns);
-        assert_eq!(key(vec![k5.clone()], &[0]), Some(vec![Datum::Int(5)]));
+        assert_eq!(key(vec![k5.clone()], &[0]), Some(vec![Datum::Int32(5)]));
         assert_eq!(
             key(vec![sa.clone(), k5.clone()], &[0, 1]),
-            Some(vec![Datum::Int(5), Datum::Text("a".into())])
+            Some(vec![Datum::Int32(5), Datum::Text("a".into())])
         );
         // A key column left free, a literal of another type, NULL: scan.
         assert_eq!(key(vec![k5], &[0, 1]), None);
@@ -296,5 +513,53 @@ mod tests {
         let null = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Null));
         assert_eq!(key(vec![null], &[0]), None);
         assert_eq!(key(vec![sa], &[0]), None);
+    }
+
+    #[test]
+    fn order_by_puts_nulls_last_ascending_and_first_descending() {
+        let rows = || {
+            vec![
+                vec![Datum::Int64(2)],
+                vec![Datum::Null],
+                vec![Datum::Int64(1)],
+            ]
+        };
+        let ordered = |order_by: Vec<OrderColumn>, limit, offset| {
+            Finishing {
+                order_by,
+                limit,
+                offset,
+            }
+            .apply(rows())
+        };
+        let (one, two, null) = (
+            vec![Datum::Int64(1)],
+            vec![Datum::Int64(2)],
+            vec![Datum::Null],
+        );
+        let asc = OrderColumn::new(0, false);
+        let desc = OrderColumn::new(0, true);
+        assert_eq!(
+            ordered(vec![asc], None, 0),
+            vec![one.clone(), two.clone(), null.clone()]
+        );
+        assert_eq!(
+            ordered(vec![desc], None, 0),
+            vec![null.clone(), two.clone(), one.clone()]
+        );
+        let asc_nulls_first = OrderColumn {
+            nulls_last: false,
+            ..asc
+        };
+        assert_eq!(
+            ordered(vec![asc_nulls_first], Some(2), 0),
+            vec![null.clone(), one.clone()]
+        );
+        let desc_nulls_last = OrderColumn {
+            nulls_last: true,
+            ..desc
+        };
+        assert_eq!(ordered(vec![desc_nulls_last], Some(1), 2), vec![null]);
+        assert_eq!(ordered(vec![asc], Some(1), 1), vec![two]);
     }
 }

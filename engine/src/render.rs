@@ -14,7 +14,7 @@ use timely::dataflow::Scope;
 
 use crate::eval::{aggregate, empty_aggregate, is_true};
 use crate::mutation;
-use crate::plan::{Aggregate, RelationPlan, ScalarExpr};
+use crate::plan::{compare_rows, Aggregate, OrderColumn, RelationPlan, ScalarExpr};
 use crate::repr::{DataflowError, Datum, Diff, GlobalId, Row, Timestamp};
 
 /// A collection of rows in a dataflow scope.
@@ -55,6 +55,18 @@ pub fn render<'s>(
                 constant(scope, rows, as_of),
                 constant(scope, Vec::new(), as_of),
             )
+        }
+        RelationPlan::GenerateSeries { start, stop } => {
+            // The bounds enter once, on worker 0; the rows are made in the
+            // dataflow and spread over the workers by whatever arranges them.
+            let bounds = if worker == 0 {
+                vec![(start.clone(), stop.clone())]
+            } else {
+                Vec::new()
+            };
+            let rows =
+                constant(scope, bounds, as_of).flat_map(|(start, stop)| series(&start, &stop));
+            (rows, constant(scope, Vec::new(), as_of))
         }
         RelationPlan::Map { input, exprs } => {
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
@@ -107,7 +119,126 @@ pub fn render<'s>(
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
             (oks.distinct_core::<Diff>(), errs)
         }
+        RelationPlan::LeftJoin {
+            left,
+            right,
+            left_key,
+            right_key,
+            right_arity,
+        } => {
+            let (left, left_errs) = render(scope, left, inputs, as_of, worker);
+            let (right, right_errs) = render(scope, right, inputs, as_of, worker);
+            let oks = render_left_join(left, right, left_key, right_key, *right_arity);
+            // Each input's errors, once.
+            (oks, left_errs.concat(right_errs))
+        }
+        RelationPlan::TopK {
+            input,
+            order_by,
+            limit,
+            offset,
+        } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            let (order_by, limit, offset) = (order_by.clone(), *limit, *offset);
+            let results = oks
+                .map(|row| ((), row))
+                .reduce(
+                    move |_key: &(),
+                          rows: &[(&Row, Diff)],
+                          out: &mut Vec<(Result<Row, DataflowError>, Diff)>| {
+                        top_k(rows, &order_by, limit, offset, out)
+                    },
+                )
+                .map(|((), result)| result);
+            split(results, errs)
+        }
     }
+}
+
+/// The rows of `generate_series(start, stop)`, of the bounds' type.
+fn series(start: &Datum, stop: &Datum) -> Vec<Row> {
+    match (start, stop) {
+        (Datum::Int32(a), Datum::Int32(b)) => (*a..=*b).map(|i| vec![Datum::Int32(i)]).collect(),
+        (Datum::Int64(a), Datum::Int64(b)) => (*a..=*b).map(|i| vec![Datum::Int64(i)]).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The pairs of an equi-join, plus each left row without a partner padded
+/// with `right_arity` NULLs: the matched keys are arranged and the left
+/// rows whose key is among them taken away (an antijoin).
+fn render_left_join<'s>(
+    left: Oks<'s>,
+    right: Oks<'s>,
+    left_key: &[usize],
+    right_key: &[usize],
+    right_arity: usize,
+) -> Oks<'s> {
+    let keyed_left = keyed(left.clone(), left_key.to_vec());
+    let keyed_right = keyed(right, right_key.to_vec());
+    let matched = keyed_left
+        .clone()
+        .join(keyed_right.clone())
+        .map(|(_key, (mut l, r))| {
+            l.extend(r);
+            l
+        });
+    let right_keys = keyed_right.map(|(k, _)| k).distinct_core::<Diff>();
+    let unmatched = keyed_left.antijoin(right_keys).map(|(_key, row)| row);
+    // A NULL in the key never matches: such a left row is always padded.
+    let key = left_key.to_vec();
+    let null_keyed = left.filter(move |row| key.iter().any(|c| row[*c] == Datum::Null));
+    let padded = unmatched.concat(null_keyed).map(move |mut row| {
+        row.extend(std::iter::repeat_n(Datum::Null, right_arity));
+        row
+    });
+    matched.concat(padded)
+}
+
+/// One top-k group's output: its rows in order (ties by the rows' own
+/// order), the first `offset` skipped, then at most `limit`, each row with
+/// as many copies as it has within the cut.
+fn top_k(
+    rows: &[(&Row, Diff)],
+    order_by: &[OrderColumn],
+    limit: Option<usize>,
+    offset: usize,
+    out: &mut Vec<(Result<Row, DataflowError>, Diff)>,
+) {
+    if let Some(e) = non_positive(rows) {
+        out.push((Err(e), 1));
+        return;
+    }
+    let mut sorted = rows.to_vec();
+    // Stable: rows come sorted by themselves, which breaks ties.
+    sorted.sort_by(|a, b| compare_rows(order_by, a.0, b.0));
+    let mut skip = Diff::try_from(offset).unwrap_or(Diff::MAX);
+    let mut left = limit.map(|l| Diff::try_from(l).unwrap_or(Diff::MAX));
+    for (row, count) in sorted {
+        let skipped = skip.min(count);
+        skip -= skipped;
+        let mut count = count - skipped;
+        if let Some(left) = left.as_mut() {
+            count = count.min(*left);
+            *left -= count;
+        }
+        if count > 0 {
+            out.push((Ok(row.clone()), count));
+        }
+        if left == Some(0) {
+            break;
+        }
+    }
+}
+
+/// The error a reduce reports when its input has a non-positive count,
+/// which only a bug upstream can cause.
+fn non_positive(rows: &[(&Row, Diff)]) -> Option<DataflowError> {
+    rows.iter().find(|(_, diff)| *diff <= 0).map(|(row, diff)| {
+        DataflowError(format!(
+            "Non-positive multiplicity in reduce: {diff} for row {row:?}"
+        ))
+    })
 }
 
 /// Whether every predicate holds for `row`. A predicate that is false or
@@ -272,17 +403,21 @@ fn reduce_group(
     rows: &[(&Row, Diff)],
     aggregates: &[Aggregate],
 ) -> Result<Row, DataflowError> {
-    if let Some((row, diff)) = rows.iter().find(|(_, diff)| *diff <= 0) {
-        return Err(DataflowError(format!(
-            "Non-positive multiplicity in reduce: {diff} for row {row:?}"
-        )));
+    if let Some(e) = non_positive(rows) {
+        return Err(e);
     }
     let mut out = key.clone();
     for agg in aggregates {
-        let values = rows
+        let mut values = rows
             .iter()
             .map(|(row, diff)| Ok((agg.expr.eval(row)?, *diff)))
             .collect::<Result<Vec<_>, DataflowError>>()?;
+        if agg.distinct {
+            // Each distinct value once (rows differ where values may not).
+            values.sort();
+            values.dedup_by(|a, b| a.0 == b.0);
+            values.iter_mut().for_each(|(_, m)| *m = 1);
+        }
         out.push(aggregate(agg.func, &values)?);
     }
     Ok(out)
@@ -296,10 +431,14 @@ pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
             .get(id)
             .unwrap_or_else(|| panic!("arity of {id} unknown")),
         RelationPlan::Constant { arity, .. } => *arity,
+        RelationPlan::GenerateSeries { .. } => 1,
         RelationPlan::Map { input, exprs } => arity(input, inputs) + exprs.len(),
-        RelationPlan::Filter { input, .. } | RelationPlan::Distinct { input } => {
-            arity(input, inputs)
-        }
+        RelationPlan::Filter { input, .. }
+        | RelationPlan::Distinct { input }
+        | RelationPlan::TopK { input, .. } => arity(input, inputs),
+        RelationPlan::LeftJoin {
+            left, right_arity, ..
+        } => arity(left, inputs) + right_arity,
         RelationPlan::Project { columns, .. } => columns.len(),
         RelationPlan::Join { inputs: plans, .. } => plans.iter().map(|p| arity(p, inputs)).sum(),
         RelationPlan::Reduce {
@@ -307,5 +446,54 @@ pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
             aggregates,
             ..
         } => group_key.len() + aggregates.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Datum::{Int32, Int64, Null};
+
+    #[test]
+    fn top_k_cuts_in_sql_order_counting_copies() {
+        let rows: Vec<Row> = vec![vec![Null], vec![Int32(1)], vec![Int32(2)], vec![Int32(3)]];
+        let input: Vec<(&Row, Diff)> = rows.iter().zip([1, 2, 1, 1]).collect();
+        let cut = |order: OrderColumn, limit, offset| {
+            let mut out = vec![];
+            top_k(&input, &[order], limit, offset, &mut out);
+            out.into_iter()
+                .map(|(r, m)| (r.expect("no error"), m))
+                .collect::<Vec<_>>()
+        };
+        let asc = OrderColumn::new(0, false);
+        assert_eq!(
+            cut(asc, Some(2), 0),
+            vec![(vec![Int32(1)], 2)],
+            "two copies of 1 fill the limit"
+        );
+        assert_eq!(
+            cut(asc, Some(2), 1),
+            vec![(vec![Int32(1)], 1), (vec![Int32(2)], 1)]
+        );
+        assert_eq!(
+            cut(OrderColumn::new(0, true), Some(2), 0),
+            vec![(vec![Null], 1), (vec![Int32(3)], 1)]
+        );
+        assert_eq!(cut(asc, None, 4), vec![(vec![Null], 1)]);
+        let negative: Vec<(&Row, Diff)> = vec![(&rows[0], -1)];
+        let mut out = vec![];
+        top_k(&negative, &[asc], None, 0, &mut out);
+        assert!(matches!(out.as_slice(), [(Err(_), 1)]));
+    }
+
+    #[test]
+    fn series_rows_keep_the_bounds_type() {
+        assert_eq!(
+            series(&Int32(1), &Int32(3)),
+            vec![vec![Int32(1)], vec![Int32(2)], vec![Int32(3)]]
+        );
+        assert_eq!(series(&Int64(5), &Int64(5)), vec![vec![Int64(5)]]);
+        assert!(series(&Int32(2), &Int32(1)).is_empty());
+        assert!(series(&Null, &Int32(1)).is_empty());
     }
 }

@@ -4,12 +4,16 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A single SQL value. The derived order (Null first, then by variant) is the
-/// order rows are sorted in for output and the order errors are compared in.
+/// order rows are sorted in for output and the order errors are compared in;
+/// SQL's ORDER BY places NULLs itself (`plan::compare_rows`). A value carries
+/// its width, as in the real system: `integer` (int4) and `bigint` (int8)
+/// overflow at their own bounds.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Datum {
     Null,
     Bool(bool),
-    Int(i64),
+    Int32(i32),
+    Int64(i64),
     Text(String),
 }
 
@@ -18,7 +22,8 @@ impl Datum {
     pub fn is_of(&self, typ: ScalarType) -> bool {
         matches!(
             (self, typ),
-            (Datum::Int(_), ScalarType::Int)
+            (Datum::Int32(_), ScalarType::Int32)
+                | (Datum::Int64(_), ScalarType::Int64)
                 | (Datum::Text(_), ScalarType::Text)
                 | (Datum::Bool(_), ScalarType::Bool)
         )
@@ -30,7 +35,8 @@ impl fmt::Display for Datum {
         match self {
             Datum::Null => write!(f, "NULL"),
             Datum::Bool(b) => write!(f, "{b}"),
-            Datum::Int(i) => write!(f, "{i}"),
+            Datum::Int32(i) => write!(f, "{i}"),
+            Datum::Int64(i) => write!(f, "{i}"),
             Datum::Text(s) => write!(f, "{s}"),
         }
     }
@@ -42,16 +48,35 @@ pub type Row = Vec<Datum>;
 /// The declared type of a column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ScalarType {
-    Int,
+    /// `int`, `integer`, `int4`: 32 bits.
+    Int32,
+    /// `bigint`, `int8`: 64 bits.
+    Int64,
     Text,
     Bool,
 }
 
 impl ScalarType {
+    /// PostgreSQL's internal name, which names a cast's output column.
+    pub fn internal_name(self) -> &'static str {
+        match self {
+            ScalarType::Int32 => "int4",
+            ScalarType::Int64 => "int8",
+            ScalarType::Text => "text",
+            ScalarType::Bool => "bool",
+        }
+    }
+
+    /// Whether the type is one of the integers.
+    pub fn is_integer(self) -> bool {
+        matches!(self, ScalarType::Int32 | ScalarType::Int64)
+    }
+
     /// The name the real system prints for the type.
     pub fn name(self) -> &'static str {
         match self {
-            ScalarType::Int => "integer",
+            ScalarType::Int32 => "integer",
+            ScalarType::Int64 => "bigint",
             ScalarType::Text => "text",
             ScalarType::Bool => "boolean",
         }

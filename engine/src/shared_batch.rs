@@ -154,7 +154,7 @@ mod tests {
                 (input, traces)
             });
             for i in 0..10 {
-                input.update(vec![Datum::Int(i)], 1);
+                input.update(vec![Datum::Int64(i)], 1);
             }
             input.advance_to(1);
             input.flush();

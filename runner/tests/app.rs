@@ -37,12 +37,12 @@ impl Target for Fake {
                 self.reads += 1;
                 match sql.as_str() {
                     "SELECT rows" => Outcome::Rows(vec![
-                        vec![Datum::Int(2), Datum::Text("b".into())],
-                        vec![Datum::Int(1), Datum::Text("a".into())],
+                        vec![Datum::Int64(2), Datum::Text("b".into())],
+                        vec![Datum::Int64(1), Datum::Text("a".into())],
                         vec![Datum::Null, Datum::Null],
                     ]),
                     "SELECT workers" => {
-                        Outcome::Rows(vec![vec![Datum::Int(self.config.workers as i64)]])
+                        Outcome::Rows(vec![vec![Datum::Int64(self.config.workers as i64)]])
                     }
                     "SELECT sharing" => Outcome::Rows(vec![vec![Datum::Bool(self.config.sharing)]]),
                     "SELECT panic" => panic!("engine exploded in {:?}", self.config),

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::Engine;
 use crate::catalog::{Catalog, Detail, Entry, IndexDetail};
-use crate::plan::{RelationPlan, Statement};
+use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
 use crate::protocol::Command;
 use crate::render::passes;
 use crate::repr::{Column, Diff, GlobalId, Row};
@@ -53,6 +53,19 @@ impl Engine {
                 Outcome::Ok
             }
             Statement::Insert { table, rows } => {
+                self.write(table, rows.into_iter().map(|r| (r, 1)).collect());
+                Outcome::Ok
+            }
+            Statement::InsertSelect { table, plan } => {
+                // Read, then write what was read, as the real system does.
+                let rows = match self.select(plan, None, Finishing::default(), None) {
+                    Outcome::Rows(rows) => rows,
+                    other => return other,
+                };
+                let columns = plan_columns(&self.catalog, table);
+                if let Some(e) = rows.iter().find_map(|r| not_null_violation(&columns, r)) {
+                    return Outcome::Error(e);
+                }
                 self.write(table, rows.into_iter().map(|r| (r, 1)).collect());
                 Outcome::Ok
             }

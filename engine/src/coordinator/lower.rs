@@ -60,9 +60,6 @@ fn lower(
     plan: RelationPlan,
     imports: &mut BTreeMap<GlobalId, (Import, usize)>,
 ) -> Result<RelationPlan, String> {
-    let boxed = |p: Box<RelationPlan>, imports: &mut BTreeMap<GlobalId, (Import, usize)>| {
-        lower(catalog, reports, *p, imports).map(Box::new)
-    };
     Ok(match plan {
         RelationPlan::Get(id) => {
             if let Some(relation) = Relation::by_id(id) {
@@ -90,43 +87,7 @@ fn lower(
                 }
             }
         }
-        RelationPlan::Constant { rows, arity } => RelationPlan::Constant { rows, arity },
-        RelationPlan::Map { input, exprs } => RelationPlan::Map {
-            input: boxed(input, imports)?,
-            exprs,
-        },
-        RelationPlan::Filter { input, predicates } => RelationPlan::Filter {
-            input: boxed(input, imports)?,
-            predicates,
-        },
-        RelationPlan::Project { input, columns } => RelationPlan::Project {
-            input: boxed(input, imports)?,
-            columns,
-        },
-        RelationPlan::Join {
-            inputs,
-            equivalences,
-        } => RelationPlan::Join {
-            inputs: inputs
-                .into_iter()
-                .map(|i| lower(catalog, reports, i, imports))
-                .collect::<Result<_, _>>()?,
-            equivalences,
-        },
-        RelationPlan::Reduce {
-            input,
-            group_key,
-            aggregates,
-            global,
-        } => RelationPlan::Reduce {
-            input: boxed(input, imports)?,
-            group_key,
-            aggregates,
-            global,
-        },
-        RelationPlan::Distinct { input } => RelationPlan::Distinct {
-            input: boxed(input, imports)?,
-        },
+        plan => plan.try_map_inputs(|input| lower(catalog, reports, input, imports))?,
     })
 }
 
@@ -142,7 +103,7 @@ mod tests {
         let mut catalog = Catalog::default();
         let columns = vec![Column {
             name: "a".into(),
-            typ: ScalarType::Int,
+            typ: ScalarType::Int32,
             nullable: false,
         }];
         let t = catalog.allocate_id();

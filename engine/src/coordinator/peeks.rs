@@ -161,7 +161,7 @@ impl Engine {
         self.release_peek(peek, &state);
         match peek::combine(state.responses.into_values().collect()) {
             Err(e) => Outcome::Error(e),
-            Ok(rows) => Outcome::Rows(finish(rows, &state.finishing)),
+            Ok(rows) => Outcome::Rows(state.finishing.apply(rows)),
         }
     }
 
@@ -189,28 +189,4 @@ pub(super) struct PeekState {
     pub(super) holds: Vec<GlobalId>,
     /// Applied to the rows once every worker answered.
     pub(super) finishing: Finishing,
-}
-
-/// Applies ORDER BY and LIMIT.
-fn finish(mut rows: Vec<Row>, finishing: &Finishing) -> Vec<Row> {
-    if !finishing.order_by.is_empty() {
-        rows.sort_by(|a, b| {
-            for (column, descending) in &finishing.order_by {
-                let ordering = a[*column].cmp(&b[*column]);
-                let ordering = if *descending {
-                    ordering.reverse()
-                } else {
-                    ordering
-                };
-                if ordering.is_ne() {
-                    return ordering;
-                }
-            }
-            std::cmp::Ordering::Equal
-        });
-    }
-    if let Some(limit) = finishing.limit {
-        rows.truncate(limit);
-    }
-    rows
 }

@@ -242,7 +242,7 @@ mod tests {
                     let published: Vec<_> = published.iter().map(|b| Arc::as_ptr(&b.0)).collect();
                     assert_eq!(published, spine);
                 };
-            input.update(vec![Datum::Int(1)], 1);
+            input.update(vec![Datum::Int64(1)], 1);
             publish(worker, &mut input, 2);
             point.note(id, 1);
 
@@ -264,15 +264,15 @@ mod tests {
             for _ in 0..10 {
                 worker.step();
             }
-            assert_eq!(*seen.borrow(), vec![(vec![Datum::Int(1)], 1, 1)]);
+            assert_eq!(*seen.borrow(), vec![(vec![Datum::Int64(1)], 1, 1)]);
             assert_eq!(point.since(), Some(1), "read through 2: held at 1");
 
-            input.update(vec![Datum::Int(2)], 1);
+            input.update(vec![Datum::Int64(2)], 1);
             publish(worker, &mut input, 4);
             for _ in 0..10 {
                 worker.step();
             }
-            assert_eq!(seen.borrow().last(), Some(&(vec![Datum::Int(2)], 2, 1)));
+            assert_eq!(seen.borrow().last(), Some(&(vec![Datum::Int64(2)], 2, 1)));
             assert_eq!(point.since(), Some(3), "read through 4: held at 3");
 
             // Sealed: the reader, bound under the alias, sees the end.

@@ -3,11 +3,12 @@
 //! one, as in PostgreSQL), and aggregates planned against a GROUP BY.
 
 use sqlparser::ast::{
-    BinaryOperator, DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArguments, UnaryOperator, Value,
+    BinaryOperator, CaseWhen, CastKind, DataType, DuplicateTreatment, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArguments, InTarget, UnaryOperator, Value,
 };
 
 use super::ident;
+use crate::eval::{cast, castable, parse_as};
 use crate::plan::{Aggregate, AggregateFunc, BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{Column, Datum, ScalarType};
 
@@ -77,6 +78,11 @@ impl Typed {
         }
     }
 
+    /// `expr`, of column `c`'s type.
+    pub fn of_column(expr: ScalarExpr, c: &Column) -> Typed {
+        Typed::new(expr, c.typ, c.nullable)
+    }
+
     pub fn type_name(&self) -> &'static str {
         self.typ.map_or("unknown", ScalarType::name)
     }
@@ -97,9 +103,10 @@ impl Typed {
         matches!(self.expr, ScalarExpr::Literal(Datum::Text(_)))
     }
 
-    /// Gives an operand without a type of its own the type `to`: NULL, or a
-    /// string literal (parsed as a `to`, failing as the real system does).
-    /// Anything else comes back unchanged, for the caller to check.
+    /// Gives an operand the type `to` where PostgreSQL would implicitly:
+    /// NULL, a string literal (parsed as a `to`, failing as the real system
+    /// does), and an `integer` widened to a `bigint` (a literal folded at
+    /// once). Anything else comes back unchanged, for the caller to check.
     pub fn coerce(self, to: ScalarType) -> Result<Typed, String> {
         match (&self.expr, self.typ) {
             (_, None) => Ok(Typed {
@@ -109,7 +116,31 @@ impl Typed {
             (ScalarExpr::Literal(Datum::Text(s)), Some(ScalarType::Text)) => {
                 Ok(Typed::new(ScalarExpr::Literal(parse_as(s, to)?), to, false))
             }
+            (_, Some(ScalarType::Int32)) if to == ScalarType::Int64 => Ok(self.cast(to)),
             _ => Ok(self),
+        }
+    }
+
+    /// `self` converted to `to`; a literal is converted now when it can be.
+    pub fn cast(self, to: ScalarType) -> Typed {
+        if self.typ == Some(to) {
+            return self;
+        }
+        if let ScalarExpr::Literal(d) = &self.expr {
+            if let Ok(d) = cast(d.clone(), to) {
+                return Typed::new(ScalarExpr::Literal(d), to, self.nullable);
+            }
+        }
+        let expr = ScalarExpr::Cast(to, Box::new(self.expr));
+        Typed::new(expr, to, self.nullable)
+    }
+
+    /// `self` as an integer of either width, or the error `mismatch(type name)`.
+    pub fn expect_integer(self, mismatch: impl FnOnce(&str) -> String) -> Result<Typed, String> {
+        let t = self.coerce(ScalarType::Int32)?;
+        match t.typ.is_some_and(ScalarType::is_integer) {
+            true => Ok(t),
+            false => Err(mismatch(t.type_name())),
         }
     }
 
@@ -127,20 +158,18 @@ impl Typed {
     }
 }
 
-/// A string literal read as a value of type `to`.
-fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
-    match to {
-        ScalarType::Text => Ok(Datum::Text(s.to_string())),
-        ScalarType::Int => s
-            .trim()
-            .parse()
-            .map(Datum::Int)
-            .map_err(|e| format!("invalid input syntax for type integer: {e}: \"{s}\"")),
-        ScalarType::Bool => match s.trim().to_lowercase().as_str() {
-            "t" | "true" | "y" | "yes" | "on" | "1" => Ok(Datum::Bool(true)),
-            "f" | "false" | "n" | "no" | "off" | "0" => Ok(Datum::Bool(false)),
-            _ => Err(format!("invalid input syntax for type boolean: \"{s}\"")),
-        },
+/// The type a type name in SQL text means.
+pub(super) fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
+    match t {
+        DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
+        DataType::BigInt(_) | DataType::Int8(_) => Ok(ScalarType::Int64),
+        DataType::Text
+        | DataType::Varchar(_)
+        | DataType::CharacterVarying(_)
+        | DataType::String(_) => Ok(ScalarType::Text),
+        DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
+        DataType::Custom(name, _) => Err(format!("type \"{name}\" does not exist")),
+        _ => Err(format!("type not supported: {t}")),
     }
 }
 
@@ -227,13 +256,202 @@ impl<'a> ExprContext<'a> {
                     false,
                 ))
             }
+            Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
             Expr::Function(f) => {
-                let (func, arg) = aggregate_call(f)?;
-                self.aggregate(func, arg)
+                let (func, arg, distinct) = aggregate_call(f)?;
+                self.aggregate(func, arg, distinct)
             }
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => self.case(operand.as_deref(), conditions, else_result.as_deref()),
+            Expr::In {
+                expr,
+                target: InTarget::List(list),
+                negated,
+                global: false,
+            } => self.in_list(expr, list, *negated),
+            Expr::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => self.between(expr, low, high, *negated),
+            Expr::Like {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char: None,
+            } => self.like(BinaryOp::Like, expr, pattern, *negated),
+            Expr::ILike {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char: None,
+            } => self.like(BinaryOp::ILike, expr, pattern, *negated),
+            Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr,
+                data_type,
+                format: None,
+            } => self.cast(expr, data_type),
             Expr::Subquery(_) | Expr::Exists { .. } => Err("subqueries are not supported".into()),
             _ => Err(format!("expression not supported: {e}")),
         }
+    }
+
+    // The forms below are planned outside `plan_within_limit`, each in a
+    // frame of its own, so that the recursion's frame stays small enough
+    // for RECURSION_LIMIT levels on a test thread's stack.
+
+    #[inline(never)]
+    fn coalesce(&mut self, f: &Function) -> Result<Typed, String> {
+        let args = self.plan_all(plain_args(f)?)?;
+        if args.is_empty() {
+            return Err("function coalesce() does not exist".into());
+        }
+        let args = unify(args, "COALESCE")?;
+        let typ = args[0].typ;
+        let nullable = args.iter().all(|a| a.nullable);
+        let expr = ScalarExpr::Coalesce(args.into_iter().map(|a| a.expr).collect());
+        Ok(Typed {
+            expr,
+            typ,
+            nullable,
+        })
+    }
+
+    /// `x IN (a, b)` is `x = a OR x = b`, NULLs and all.
+    #[inline(never)]
+    fn in_list(&mut self, expr: &Expr, list: &[Expr], negated: bool) -> Result<Typed, String> {
+        let mut any: Option<Typed> = None;
+        for item in list {
+            let eq = binary(&BinaryOperator::Eq, self.plan(expr)?, self.plan(item)?)?;
+            any = Some(match any {
+                None => eq,
+                Some(any) => binary(&BinaryOperator::Or, any, eq)?,
+            });
+        }
+        let any = any.ok_or("IN needs at least one value")?;
+        Ok(negate(any, negated))
+    }
+
+    /// `x BETWEEN a AND b` is `x >= a AND x <= b`.
+    #[inline(never)]
+    fn between(
+        &mut self,
+        expr: &Expr,
+        low: &Expr,
+        high: &Expr,
+        negated: bool,
+    ) -> Result<Typed, String> {
+        let above = binary(&BinaryOperator::GtEq, self.plan(expr)?, self.plan(low)?)?;
+        let below = binary(&BinaryOperator::LtEq, self.plan(expr)?, self.plan(high)?)?;
+        let within = binary(&BinaryOperator::And, above, below)?;
+        Ok(negate(within, negated))
+    }
+
+    #[inline(never)]
+    fn like(
+        &mut self,
+        op: BinaryOp,
+        expr: &Expr,
+        pattern: &Expr,
+        negated: bool,
+    ) -> Result<Typed, String> {
+        let text = self.plan(expr)?.coerce(ScalarType::Text)?;
+        let pattern = self.plan(pattern)?.coerce(ScalarType::Text)?;
+        if text.typ != Some(ScalarType::Text) || pattern.typ != Some(ScalarType::Text) {
+            let name = if op == BinaryOp::Like { "~~" } else { "~~*" };
+            return Err(format!(
+                "operator does not exist: {} {name} {}",
+                text.type_name(),
+                pattern.type_name()
+            ));
+        }
+        let nullable = text.nullable || pattern.nullable;
+        let like = ScalarExpr::Binary(op, Box::new(text.expr), Box::new(pattern.expr));
+        Ok(negate(
+            Typed::new(like, ScalarType::Bool, nullable),
+            negated,
+        ))
+    }
+
+    /// `CAST(expr AS t)` and `expr::t`.
+    #[inline(never)]
+    fn cast(&mut self, expr: &Expr, data_type: &DataType) -> Result<Typed, String> {
+        let to = scalar_type(data_type)?;
+        let t = self.plan(expr)?.coerce(to)?;
+        match t.typ {
+            Some(from) if castable(from, to) => Ok(t.cast(to)),
+            _ => Err(format!(
+                "CAST does not support casting from {} to {}",
+                t.type_name(),
+                to.name()
+            )),
+        }
+    }
+
+    fn plan_all<'e>(
+        &mut self,
+        exprs: impl IntoIterator<Item = &'e Expr>,
+    ) -> Result<Vec<Typed>, String> {
+        exprs.into_iter().map(|e| self.plan(e)).collect()
+    }
+
+    /// `CASE [operand] WHEN ... THEN ... [ELSE ...] END` as nested `If`s; the
+    /// operand form compares the operand with each WHEN value.
+    #[inline(never)]
+    fn case(
+        &mut self,
+        operand: Option<&Expr>,
+        conditions: &[CaseWhen],
+        else_result: Option<&Expr>,
+    ) -> Result<Typed, String> {
+        let mut tests = vec![];
+        for when in conditions {
+            let test = match operand {
+                Some(operand) => binary(
+                    &BinaryOperator::Eq,
+                    self.plan(operand)?,
+                    self.plan(&when.condition)?,
+                )?,
+                None => self.plan(&when.condition)?,
+            };
+            let test = test.expect(ScalarType::Bool, |t| {
+                format!("argument of CASE/WHEN must be type boolean, not type {t}")
+            })?;
+            tests.push(test.expr);
+        }
+        // ELSE first: PostgreSQL resolves the type in that order, which its
+        // error text shows.
+        let els = match else_result {
+            Some(e) => self.plan(e)?,
+            None => literal(&Value::Null)?,
+        };
+        let mut results = vec![els];
+        results.extend(self.plan_all(conditions.iter().map(|w| &w.result))?);
+        let results = unify(results, "CASE")?;
+        let typ = results[0].typ;
+        let nullable = results.iter().any(|r| r.nullable);
+        let mut results = results.into_iter().map(|r| r.expr);
+        let mut expr = results.next().expect("ELSE");
+        for (cond, then) in tests.into_iter().zip(results).rev() {
+            expr = ScalarExpr::If {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                els: Box::new(expr),
+            };
+        }
+        Ok(Typed {
+            expr,
+            typ,
+            nullable,
+        })
     }
 
     /// A boolean condition, split into its conjuncts.
@@ -290,12 +508,12 @@ impl<'a> ExprContext<'a> {
                     int_literal(&format!("-{}", v.value))
                 }
                 _ => {
-                    let t = self.plan(e)?.expect(ScalarType::Int, int)?;
+                    let t = self.plan(e)?.expect_integer(int)?;
                     let neg = ScalarExpr::Unary(UnaryOp::Neg, Box::new(t.expr));
-                    Ok(Typed::new(neg, ScalarType::Int, t.nullable))
+                    Ok(Typed { expr: neg, ..t })
                 }
             },
-            UnaryOperator::Plus => self.plan(e)?.expect(ScalarType::Int, int),
+            UnaryOperator::Plus => self.plan(e)?.expect_integer(int),
             UnaryOperator::Not => {
                 let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
                     format!("argument of NOT must be type boolean, not type {t}")
@@ -307,7 +525,12 @@ impl<'a> ExprContext<'a> {
         }
     }
 
-    fn aggregate(&mut self, func: AggregateFunc, arg: Option<&Expr>) -> Result<Typed, String> {
+    fn aggregate(
+        &mut self,
+        func: AggregateFunc,
+        arg: Option<&Expr>,
+        distinct: bool,
+    ) -> Result<Typed, String> {
         let Some(grouping) = self.grouping.as_deref_mut() else {
             return Err(self.no_aggregates.into());
         };
@@ -317,12 +540,12 @@ impl<'a> ExprContext<'a> {
             None => literal(&Value::Boolean(true))?,
         };
         let (arg, typ, nullable) = match func {
-            AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int), false),
+            AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
+            // PostgreSQL: sum(integer) is a bigint (sum(bigint) is a numeric
+            // there, a bigint here: README, "SQL").
             AggregateFunc::Sum => {
-                let arg = arg.expect(ScalarType::Int, |t| {
-                    format!("function sum({t}) does not exist")
-                })?;
-                (arg, Some(ScalarType::Int), true)
+                let arg = arg.expect_integer(|t| format!("function sum({t}) does not exist"))?;
+                (arg, Some(ScalarType::Int64), true)
             }
             AggregateFunc::Min | AggregateFunc::Max => {
                 let typ = arg.typ;
@@ -332,6 +555,7 @@ impl<'a> ExprContext<'a> {
         let aggregate = Aggregate {
             func,
             expr: arg.expr,
+            distinct,
         };
         let aggregates = &mut grouping.aggregates;
         let j = aggregates
@@ -367,18 +591,28 @@ fn literal(v: &Value) -> Result<Typed, String> {
     })
 }
 
+/// An integer literal is an `integer` if it fits one, else a `bigint`, as
+/// in PostgreSQL.
 fn int_literal(n: &str) -> Result<Typed, String> {
     if n.contains(['.', 'e', 'E']) {
         return Err(format!("numeric literals are not supported: {n}"));
     }
-    let i = n
-        .parse()
-        .map_err(|_| format!("integer literal out of range: {n}"))?;
-    Ok(Typed::new(
-        ScalarExpr::Literal(Datum::Int(i)),
-        ScalarType::Int,
-        false,
-    ))
+    let (datum, typ) = match n.parse::<i32>() {
+        Ok(i) => (Datum::Int32(i), ScalarType::Int32),
+        Err(_) => n
+            .parse()
+            .map(|i| (Datum::Int64(i), ScalarType::Int64))
+            .map_err(|_| format!("integer literal out of range: {n}"))?,
+    };
+    Ok(Typed::new(ScalarExpr::Literal(datum), typ, false))
+}
+
+/// The wider of two operands' integer types (`integer` when neither has one).
+fn integer_type(l: &Typed, r: &Typed) -> ScalarType {
+    match (l.typ, r.typ) {
+        (Some(ScalarType::Int64), _) | (_, Some(ScalarType::Int64)) => ScalarType::Int64,
+        _ => ScalarType::Int32,
+    }
 }
 
 fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
@@ -408,11 +642,12 @@ fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
     };
     let (l, r, typ) = match plan_op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
-            let (l, r) = (l.coerce(ScalarType::Int)?, r.coerce(ScalarType::Int)?);
-            if l.typ != Some(ScalarType::Int) || r.typ != Some(ScalarType::Int) {
+            let to = integer_type(&l, &r);
+            let (l, r) = (l.coerce(to)?, r.coerce(to)?);
+            if l.typ != Some(to) || r.typ != Some(to) {
                 return Err(no_operator(&l, &r));
             }
-            (l, r, ScalarType::Int)
+            (l, r, to)
         }
         BinaryOp::And | BinaryOp::Or => {
             let not_bool = |t: &str| format!("argument of {op} must be type boolean, not type {t}");
@@ -427,6 +662,10 @@ fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
             } else {
                 l.typ.or(r.typ)
             };
+            let target = match target {
+                Some(t) if t.is_integer() => Some(integer_type(&l, &r)),
+                t => t,
+            };
             let (l, r) = match target {
                 Some(t) => (l.coerce(t)?, r.coerce(t)?),
                 None => (l, r),
@@ -440,6 +679,71 @@ fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
     let nullable = l.nullable || r.nullable;
     let expr = ScalarExpr::Binary(plan_op, Box::new(l.expr), Box::new(r.expr));
     Ok(Typed::new(expr, typ, nullable))
+}
+
+/// `NOT t` when `negated`.
+fn negate(t: Typed, negated: bool) -> Typed {
+    match negated {
+        false => t,
+        true => Typed {
+            expr: ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr)),
+            ..t
+        },
+    }
+}
+
+/// Gives the values of a CASE or COALESCE one type, as PostgreSQL resolves
+/// them: integers widen to the widest, NULL and string literals take the
+/// others' type (text when all are), and anything else must agree.
+fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
+    let typed = || {
+        values
+            .iter()
+            .filter_map(|v| v.typ.filter(|_| !v.is_string_literal()))
+    };
+    let target = match typed().next() {
+        None => ScalarType::Text,
+        Some(t) if typed().all(ScalarType::is_integer) && t.is_integer() => {
+            if typed().any(|t| t == ScalarType::Int64) {
+                ScalarType::Int64
+            } else {
+                ScalarType::Int32
+            }
+        }
+        Some(t) => t,
+    };
+    let values = values
+        .into_iter()
+        .map(|v| v.coerce(target))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(other) = values.iter().find(|v| v.typ != Some(target)) {
+        return Err(format!(
+            "{what} types {} and {} cannot be matched",
+            target.name(),
+            other.type_name()
+        ));
+    }
+    Ok(values)
+}
+
+/// A function call's plain positional arguments.
+fn plain_args(f: &Function) -> Result<Vec<&Expr>, String> {
+    let FunctionArguments::List(list) = &f.args else {
+        return Err(format!("function call not supported: {f}"));
+    };
+    let plain = f.filter.is_none()
+        && f.over.is_none()
+        && f.within_group.is_empty()
+        && f.null_treatment.is_none()
+        && list.duplicate_treatment.is_none()
+        && list.clauses.is_empty();
+    list.args
+        .iter()
+        .map(|a| match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if plain => Ok(e),
+            _ => Err(format!("function call not supported: {f}")),
+        })
+        .collect()
 }
 
 fn conjuncts(e: ScalarExpr, out: &mut Vec<ScalarExpr>) {
@@ -459,14 +763,18 @@ fn function_name(f: &Function) -> String {
     }
 }
 
-/// Checks an aggregate call: its function and its argument (`None` for `*`).
-fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>), String> {
+/// Checks an aggregate call: its function, its argument (`None` for `*`)
+/// and whether it is over distinct values (`count(DISTINCT x)`).
+fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>, bool), String> {
     let name = function_name(f);
     let func = match name.as_str() {
         "count" => AggregateFunc::Count,
         "sum" => AggregateFunc::Sum,
         "min" => AggregateFunc::Min,
         "max" => AggregateFunc::Max,
+        // PostgreSQL's avg of integers is a numeric, a type this engine
+        // does not have: refused rather than answered in another type.
+        "avg" => return Err("avg is not supported (its result is a numeric)".into()),
         _ => return Err(format!("function {name} does not exist")),
     };
     if f.over.is_some() {
@@ -475,9 +783,7 @@ fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>), String
     let FunctionArguments::List(list) = &f.args else {
         return Err(format!("function call not supported: {f}"));
     };
-    if list.duplicate_treatment == Some(DuplicateTreatment::Distinct) {
-        return Err(format!("{name}(DISTINCT ...) is not supported"));
-    }
+    let distinct = list.duplicate_treatment == Some(DuplicateTreatment::Distinct);
     let plain = f.filter.is_none()
         && f.within_group.is_empty()
         && f.null_treatment.is_none()
@@ -485,10 +791,12 @@ fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>), String
         && list.clauses.is_empty();
     match (plain, func, list.args.as_slice()) {
         (false, ..) => Err(format!("function call not supported: {f}")),
-        (_, AggregateFunc::Count, [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)]) => {
-            Ok((AggregateFunc::CountAll, None))
+        (_, AggregateFunc::Count, [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)])
+            if !distinct =>
+        {
+            Ok((AggregateFunc::CountAll, None, false))
         }
-        (_, _, [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))]) => Ok((func, Some(e))),
+        (_, _, [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))]) => Ok((func, Some(e), distinct)),
         _ => Err(format!("function {name} takes exactly one argument")),
     }
 }
@@ -513,7 +821,31 @@ fn contains_aggregate_within(e: &Expr, depth: usize) -> bool {
         Expr::UnaryOp { expr, .. }
         | Expr::Nested(expr)
         | Expr::IsNull(expr)
-        | Expr::IsNotNull(expr) => contains(expr),
+        | Expr::IsNotNull(expr)
+        | Expr::Cast { expr, .. } => contains(expr),
+        Expr::In {
+            expr,
+            target: InTarget::List(list),
+            ..
+        } => contains(expr) || list.iter().any(contains),
+        Expr::Between {
+            expr, low, high, ..
+        } => contains(expr) || contains(low) || contains(high),
+        Expr::Like { expr, pattern, .. } | Expr::ILike { expr, pattern, .. } => {
+            contains(expr) || contains(pattern)
+        }
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            operand.as_deref().is_some_and(contains)
+                || else_result.as_deref().is_some_and(contains)
+                || conditions
+                    .iter()
+                    .any(|w| contains(&w.condition) || contains(&w.result))
+        }
         _ => false,
     }
 }
@@ -524,7 +856,19 @@ pub(super) fn output_name(e: &Expr) -> String {
         Expr::Identifier(name) => ident(name),
         Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
         Expr::Nested(inner) => output_name(inner),
-        Expr::Function(f) if aggregate_call(f).is_ok() => function_name(f),
+        Expr::Function(f) if aggregate_call(f).is_ok() || function_name(f) == "coalesce" => {
+            function_name(f)
+        }
+        Expr::Case { .. } => "case".into(),
+        // PostgreSQL names a cast of a column after the column, else after
+        // the type's internal name.
+        Expr::Cast {
+            expr, data_type, ..
+        } => match (&**expr, scalar_type(data_type)) {
+            (Expr::Identifier(_) | Expr::CompoundIdentifier(_), _) => output_name(expr),
+            (_, Ok(t)) => t.internal_name().into(),
+            (_, Err(_)) => "?column?".into(),
+        },
         _ => "?column?".into(),
     }
 }

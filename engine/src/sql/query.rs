@@ -2,17 +2,21 @@
 //! list, DISTINCT, and the ORDER BY / LIMIT finishing.
 
 use sqlparser::ast::{
-    Distinct, Expr, GroupByExpr, JoinConstraint, JoinOperator, LimitClause, OrderBy, OrderByKind,
-    OrderBySort, Query, Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, TableFactor,
-    TableWithJoins, Value, WildcardAdditionalOptions,
+    Distinct, Expr, FunctionArg, FunctionArgExpr, GroupByExpr, JoinConstraint, JoinOperator,
+    LimitClause, ObjectName, OrderBy, OrderByKind, OrderBySort, Query, Select, SelectItem,
+    SelectItemQualifiedWildcardKind, SetExpr, TableFactor, TableFunctionArgs, TableWithJoins,
+    Value, WildcardAdditionalOptions,
 };
 
 use super::expr::{
     contains_aggregate, output_name, where_clause, ExprContext, Grouping, Scope, Typed,
 };
 use super::{ident, object_name, relation};
-use crate::plan::{BinaryOp, Finishing, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
+use crate::plan::{
+    BinaryOp, Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect,
+};
 use crate::repr::Column;
+use crate::repr::{Datum, ScalarType};
 
 /// A planned SELECT.
 #[derive(Debug)]
@@ -39,7 +43,7 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
     if s.top.is_some() || s.into.is_some() || s.qualify.is_some() || !s.named_window.is_empty() {
         return Err(format!("SELECT not supported: {s}"));
     }
-    let limit = limit(q.limit_clause.as_ref())?;
+    let (limit, offset) = limit(q.limit_clause.as_ref())?;
 
     let mut from = plan_from(catalog, &s.from)?;
     if let Some(selection) = &s.selection {
@@ -86,7 +90,11 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
             .into_iter()
             .map(|(name, t)| t.column(name))
             .collect(),
-        finishing: Finishing { order_by, limit },
+        finishing: Finishing {
+            order_by,
+            limit,
+            offset,
+        },
         simple,
     })
 }
@@ -211,6 +219,10 @@ fn plan_from(catalog: &dyn Resolver, from: &[TableWithJoins]) -> Result<From, St
     for table in from {
         out.add(catalog, &table.relation)?;
         for join in &table.joins {
+            if let Some(on) = left_join_condition(&join.join_operator)? {
+                out.left_join(catalog, &join.relation, on)?;
+                continue;
+            }
             out.add(catalog, &join.relation)?;
             if let Some(on) = join_condition(&join.join_operator)? {
                 // ON sees the relations joined so far, which are a prefix of the scope.
@@ -226,6 +238,17 @@ fn plan_from(catalog: &dyn Resolver, from: &[TableWithJoins]) -> Result<From, St
     Ok(out)
 }
 
+/// The ON condition of a `LEFT [OUTER] JOIN`; `None` for any other join.
+fn left_join_condition(op: &JoinOperator) -> Result<Option<&Expr>, String> {
+    match op {
+        JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => match c {
+            JoinConstraint::On(e) => Ok(Some(e)),
+            _ => Err("LEFT JOIN needs an ON condition".into()),
+        },
+        _ => Ok(None),
+    }
+}
+
 fn join_condition(op: &JoinOperator) -> Result<Option<&Expr>, String> {
     match op {
         JoinOperator::Join(c) | JoinOperator::Inner(c) | JoinOperator::CrossJoin(c) => match c {
@@ -233,12 +256,10 @@ fn join_condition(op: &JoinOperator) -> Result<Option<&Expr>, String> {
             JoinConstraint::None => Ok(None),
             _ => Err("USING and NATURAL joins are not supported".into()),
         },
-        JoinOperator::Left(_)
-        | JoinOperator::LeftOuter(_)
-        | JoinOperator::Right(_)
-        | JoinOperator::RightOuter(_)
-        | JoinOperator::FullOuter(_) => Err("outer joins are not supported".into()),
-        _ => Err("only inner joins are supported".into()),
+        JoinOperator::Right(_) | JoinOperator::RightOuter(_) | JoinOperator::FullOuter(_) => {
+            Err("RIGHT and FULL joins are not supported".into())
+        }
+        _ => Err("only inner and left joins are supported".into()),
     }
 }
 
@@ -247,7 +268,8 @@ impl From {
         let TableFactor::Table {
             name,
             alias,
-            args: None,
+            args,
+            with_ordinality: false,
             ..
         } = factor
         else {
@@ -256,20 +278,91 @@ impl From {
                 _ => format!("FROM item not supported: {factor}"),
             });
         };
-        let (relation_name, id, columns) = relation(catalog, name)?;
+        let (relation_name, plan, columns) = match args {
+            None => {
+                let (name, id, columns) = relation(catalog, name)?;
+                (name, RelationPlan::Get(id), columns)
+            }
+            Some(args) => table_function(name, args)?,
+        };
         let table = match alias {
             None => relation_name,
             Some(alias) if alias.columns.is_empty() => ident(&alias.name),
             Some(alias) => return Err(format!("column aliases are not supported: {alias}")),
         };
+        // PostgreSQL names a one-column function's column after its alias.
+        let columns = match (args, alias) {
+            (Some(_), Some(_)) => columns
+                .into_iter()
+                .map(|c| Column {
+                    name: table.clone(),
+                    ..c
+                })
+                .collect(),
+            _ => columns,
+        };
         if self.tables.contains(&table) {
             return Err(format!("table name \"{table}\" specified more than once"));
         }
-        self.inputs.push((RelationPlan::Get(id), columns.len()));
+        self.inputs.push((plan, columns.len()));
         self.scope
             .items
             .extend(Scope::relation(&table, columns).items);
         self.tables.push(table);
+        Ok(())
+    }
+
+    /// `<everything so far> LEFT JOIN factor ON on`: the relations so far
+    /// become the left input of one `LeftJoin`, whose right columns are
+    /// nullable. `on` must be a conjunction of equalities between a left
+    /// and a right column.
+    fn left_join(
+        &mut self,
+        catalog: &dyn Resolver,
+        factor: &TableFactor,
+        on: &Expr,
+    ) -> Result<(), String> {
+        let left_arity = self.scope.items.len();
+        self.add(catalog, factor)?;
+        let mut cx = ExprContext::plain(
+            &self.scope,
+            "aggregate functions are not allowed in JOIN conditions",
+        );
+        let mut left_key = vec![];
+        let mut right_key = vec![];
+        for p in cx.predicate(on, "ON clause")? {
+            let pair = match &p {
+                ScalarExpr::Binary(BinaryOp::Eq, l, r) => match (&**l, &**r) {
+                    (ScalarExpr::Column(a), ScalarExpr::Column(b)) => Some((*a.min(b), *a.max(b)))
+                        .filter(|(a, b)| *a < left_arity && *b >= left_arity),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let (l, r) = pair.ok_or_else(|| {
+                "LEFT JOIN supports only equalities between a column of each side in ON".to_string()
+            })?;
+            left_key.push(l);
+            right_key.push(r - left_arity);
+        }
+        let (right, right_arity) = self.inputs.pop().expect("just added");
+        let left = From {
+            inputs: std::mem::take(&mut self.inputs),
+            predicates: std::mem::take(&mut self.predicates),
+            ..From::default()
+        }
+        .into_plan();
+        let join = RelationPlan::LeftJoin {
+            left: Box::new(left),
+            right: Box::new(right),
+            left_key,
+            right_key,
+            right_arity,
+        };
+        self.inputs.push((join, left_arity + right_arity));
+        for item in &mut self.scope.items[left_arity..] {
+            item.column.nullable = true;
+        }
         Ok(())
     }
 
@@ -328,6 +421,57 @@ impl From {
         };
         filter(plan, filters)
     }
+}
+
+/// A table function in FROM: `generate_series(start, stop)` over constant
+/// integer bounds, one column of their (widest) type.
+fn table_function(
+    name: &ObjectName,
+    args: &TableFunctionArgs,
+) -> Result<(String, RelationPlan, Vec<Column>), String> {
+    let function = object_name(name)?;
+    if function != "generate_series" {
+        return Err(format!("function {function} does not exist"));
+    }
+    let exprs = args
+        .args
+        .iter()
+        .map(|a| match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if args.settings.is_none() => Ok(e),
+            _ => Err(format!("function call not supported: {name}")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let no_columns = Scope::default();
+    let mut cx = ExprContext::plain(
+        &no_columns,
+        "aggregate functions are not allowed in functions in FROM",
+    );
+    let bounds = exprs
+        .iter()
+        .map(|e| cx.plan(e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let [start, stop] = <[Typed; 2]>::try_from(bounds)
+        .map_err(|_| "generate_series takes a start and a stop".to_string())?;
+    let typ = match (start.typ, stop.typ) {
+        (Some(ScalarType::Int64), _) | (_, Some(ScalarType::Int64)) => ScalarType::Int64,
+        _ => ScalarType::Int32,
+    };
+    let bound = |t: Typed| -> Result<Datum, String> {
+        let t =
+            t.expect_integer(|found| format!("function generate_series({found}) does not exist"))?;
+        t.cast(typ).expr.eval(&[]).map_err(|e| e.0)
+    };
+    let (start, stop) = (bound(start)?, bound(stop)?);
+    let column = Column {
+        name: function.clone(),
+        typ,
+        nullable: false,
+    };
+    Ok((
+        function,
+        RelationPlan::GenerateSeries { start, stop },
+        vec![column],
+    ))
 }
 
 /// Adds `a = b` to the equivalence classes.
@@ -432,7 +576,7 @@ fn order_by(
     cx: &mut ExprContext,
     order_by: Option<&OrderBy>,
     outputs: &[(String, Typed)],
-) -> Result<Vec<(usize, bool)>, String> {
+) -> Result<Vec<OrderColumn>, String> {
     let Some(order_by) = order_by else {
         return Ok(vec![]);
     };
@@ -441,12 +585,16 @@ fn order_by(
     };
     let mut out = vec![];
     for o in exprs {
-        let descending = match (&o.options.sort, o.options.nulls_first, &o.with_fill) {
-            (None | Some(OrderBySort::Asc), None, None) => false,
-            (Some(OrderBySort::Desc), None, None) => true,
+        let descending = match (&o.options.sort, &o.with_fill) {
+            (None | Some(OrderBySort::Asc), None) => false,
+            (Some(OrderBySort::Desc), None) => true,
             _ => return Err(format!("ORDER BY option not supported: {o}")),
         };
-        out.push((order_column(cx, &o.expr, outputs)?, descending));
+        let mut column = OrderColumn::new(order_column(cx, &o.expr, outputs)?, descending);
+        if let Some(nulls_first) = o.options.nulls_first {
+            column.nulls_last = !nulls_first;
+        }
+        out.push(column);
     }
     Ok(out)
 }
@@ -481,31 +629,37 @@ fn order_column(
         .ok_or_else(|| format!("ORDER BY expression must appear in the select list: {e}"))
 }
 
-fn limit(clause: Option<&LimitClause>) -> Result<Option<usize>, String> {
+/// LIMIT and OFFSET: (limit, offset), each a non-negative integer literal.
+fn limit(clause: Option<&LimitClause>) -> Result<(Option<usize>, usize), String> {
     let Some(clause) = clause else {
-        return Ok(None);
+        return Ok((None, 0));
     };
     let LimitClause::LimitOffset {
         limit,
-        offset: None,
+        offset,
         limit_by,
     } = clause
     else {
-        return Err("OFFSET is not supported".into());
+        return Err(format!("LIMIT not supported: {clause}"));
     };
     if !limit_by.is_empty() {
         return Err(format!("LIMIT not supported: {clause}"));
     }
-    match limit {
-        None => Ok(None),
-        Some(e) => match e {
+    let count = |e: &Expr, what: &str| {
+        match e {
             Expr::Value(v) => match &v.value {
                 Value::Number(n, _) => n.parse().ok(),
                 _ => None,
             },
             _ => None,
         }
-        .map(Some)
-        .ok_or_else(|| format!("LIMIT must be a non-negative integer, found: {e}")),
-    }
+        .ok_or_else(|| format!("{what} must be a non-negative integer, found: {e}"))
+    };
+    let limit = limit.as_ref().map(|e| count(e, "LIMIT")).transpose()?;
+    let offset = offset
+        .as_ref()
+        .map(|o| count(&o.value, "OFFSET"))
+        .transpose()?
+        .unwrap_or(0);
+    Ok((limit, offset))
 }

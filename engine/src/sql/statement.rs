@@ -2,17 +2,19 @@
 //! UPDATE, DELETE and DROP.
 
 use sqlparser::ast::{
-    self, AssignmentTarget, ColumnOption, CreateIndex, CreateTable, CreateView, DataType, Delete,
-    Expr, FromTable, Insert, ObjectName, ObjectType, SetExpr, TableFactor, TableObject,
-    TableWithJoins, Update,
+    self, AssignmentTarget, ColumnOption, CreateIndex, CreateTable, CreateView, Delete, Expr,
+    FromTable, Insert, ObjectName, ObjectType, SetExpr, TableFactor, TableObject, TableWithJoins,
+    Update,
 };
 
-use super::expr::{where_clause, ExprContext, Scope, Typed};
+use super::expr::{scalar_type, where_clause, ExprContext, Scope, Typed};
 use super::parse::{Parsed, ParsedStatement};
 use super::query::{plan_query, PlannedQuery};
 use super::{check_unique_columns, ident, object_name, object_of_kind, relation, unknown};
-use crate::plan::{ObjectKind, Resolver, ScalarExpr, Statement};
-use crate::repr::{Column, Datum, GlobalId, ScalarType};
+use crate::plan::{
+    not_null_violation, with_top_k, ObjectKind, RelationPlan, Resolver, ScalarExpr, Statement,
+};
+use crate::repr::{Column, Datum, GlobalId};
 
 /// Plans one statement; `None` when it has nothing to do (`IF [NOT] EXISTS`).
 pub(super) fn plan(
@@ -72,23 +74,6 @@ fn new_name(
     }
 }
 
-fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
-    match t {
-        DataType::Int(_)
-        | DataType::Integer(_)
-        | DataType::Int4(_)
-        | DataType::BigInt(_)
-        | DataType::Int8(_) => Ok(ScalarType::Int),
-        DataType::Text
-        | DataType::Varchar(_)
-        | DataType::CharacterVarying(_)
-        | DataType::String(_) => Ok(ScalarType::Text),
-        DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
-        DataType::Custom(name, _) => Err(format!("type \"{name}\" does not exist")),
-        _ => Err(format!("type not supported: {t}")),
-    }
-}
-
 fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statement>, String> {
     if t.or_replace
         || t.temporary
@@ -123,7 +108,8 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
     Ok(Some(Statement::CreateTable { name, columns }))
 }
 
-/// A view's ORDER BY is ignored, as in the real system; its LIMIT is refused.
+/// A view's ORDER BY alone is ignored, as in the real system; with LIMIT or
+/// OFFSET the view is a top-k.
 fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statement>, String> {
     if v.materialized {
         return Err("materialized views are not supported".into());
@@ -135,14 +121,14 @@ fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statemen
         return Ok(None);
     };
     let query = plan_query(catalog, &v.query)?;
-    if query.finishing.limit.is_some() {
-        return Err("LIMIT in views is not supported".into());
-    }
     check_unique_columns(&query.columns)?;
+    // LIMIT or OFFSET make the view a top-k, maintained as its input
+    // changes; an ORDER BY alone orders nothing a view holds.
+    let plan = with_top_k(query.plan, query.finishing);
     Ok(Some(Statement::CreateView {
         name,
         columns: query.columns,
-        plan: query.plan,
+        plan,
     }))
 }
 
@@ -240,6 +226,12 @@ fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
             column.typ.name()
         )
     };
+    // An integer of the other width is converted, as PostgreSQL's
+    // assignment cast does (a `bigint` too large fails when evaluated).
+    let t = match t.typ {
+        Some(typ) if typ.is_integer() && column.typ.is_integer() => t.cast(column.typ),
+        _ => t,
+    };
     Ok(t.expect(column.typ, mismatch)?.expr)
 }
 
@@ -270,9 +262,12 @@ fn insert(catalog: &dyn Resolver, i: &Insert) -> Result<Statement, String> {
             targets
         }
     };
-    let values = match i.source.as_deref().map(|q| &*q.body) {
-        Some(SetExpr::Values(values)) => values,
-        _ => return Err("INSERT supports only VALUES".into()),
+    let values = match i.source.as_deref() {
+        Some(q) => match &*q.body {
+            SetExpr::Values(values) => values,
+            _ => return insert_select(catalog, table, &columns, &targets, q),
+        },
+        None => return Err("INSERT supports only VALUES and SELECT".into()),
     };
     let no_columns = Scope::default();
     let mut rows = vec![];
@@ -292,19 +287,46 @@ fn insert(catalog: &dyn Resolver, i: &Insert) -> Result<Statement, String> {
             let expr = assignment(&columns[*t], cx.plan(e)?)?;
             out[*t] = expr.eval(&[]).map_err(|e| e.0)?;
         }
-        if let Some(c) = columns
-            .iter()
-            .zip(&out)
-            .find_map(|(c, d)| (!c.nullable && *d == Datum::Null).then_some(c))
-        {
-            return Err(format!(
-                "null value in column \"{}\" violates not-null constraint",
-                c.name
-            ));
+        if let Some(e) = not_null_violation(&columns, &out) {
+            return Err(e);
         }
         rows.push(out);
     }
     Ok(Statement::Insert { table, rows })
+}
+
+/// `INSERT INTO table [(targets)] SELECT ...`: the query's rows, each
+/// column converted to its target's type (the others NULL), read and then
+/// written by the coordinator, as the real system's read-then-write does.
+fn insert_select(
+    catalog: &dyn Resolver,
+    table: GlobalId,
+    columns: &[Column],
+    targets: &[usize],
+    q: &ast::Query,
+) -> Result<Statement, String> {
+    let query = plan_query(catalog, q)?;
+    if query.columns.len() > targets.len() {
+        return Err("INSERT has more expressions than target columns".into());
+    }
+    let arity = query.columns.len();
+    let exprs = (0..columns.len())
+        .map(|c| match targets.iter().position(|t| *t == c) {
+            Some(i) if i < arity => {
+                let typed = Typed::of_column(ScalarExpr::Column(i), &query.columns[i]);
+                assignment(&columns[c], typed)
+            }
+            _ => Ok(ScalarExpr::Literal(Datum::Null)),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let plan = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(with_top_k(query.plan, query.finishing)),
+            exprs,
+        }),
+        columns: (arity..arity + columns.len()).collect(),
+    };
+    Ok(Statement::InsertSelect { table, plan })
 }
 
 /// The table an UPDATE or DELETE writes, and the scope its expressions see.

@@ -7,12 +7,12 @@ mod statements;
 
 use super::plan;
 use crate::plan::{
-    Aggregate, AggregateFunc, BinaryOp, Finishing, ObjectKind, RelationPlan, Resolver, ScalarExpr,
-    SimpleSelect, Statement, UnaryOp,
+    Aggregate, AggregateFunc, BinaryOp, Finishing, ObjectKind, OrderColumn, RelationPlan, Resolver,
+    ScalarExpr, SimpleSelect, Statement, UnaryOp,
 };
 use crate::repr::{Column, Datum, GlobalId, ScalarType, Timestamp};
 
-use ScalarType::{Bool, Int, Text};
+use ScalarType::{Bool, Int32 as Int, Int64, Text};
 
 fn col(name: &str, typ: ScalarType, nullable: bool) -> Column {
     let name = name.to_string();
@@ -69,7 +69,7 @@ fn catalog() -> TestCatalog {
         (
             "mz_compute_error_counts",
             Introspection,
-            vec![col("export_id", Text, false), col("count", Int, false)],
+            vec![col("export_id", Text, false), col("count", Int64, false)],
         ),
         ("nn", Table, vec![col("a", Int, false), col("b", Int, true)]),
     ])
@@ -131,8 +131,11 @@ fn select(sql: &str) -> Select {
 fn c(i: usize) -> ScalarExpr {
     ScalarExpr::Column(i)
 }
-fn int(i: i64) -> ScalarExpr {
-    ScalarExpr::Literal(Datum::Int(i))
+fn int(i: i32) -> ScalarExpr {
+    ScalarExpr::Literal(Datum::Int32(i))
+}
+fn bigint(i: i64) -> ScalarExpr {
+    ScalarExpr::Literal(Datum::Int64(i))
 }
 fn text(s: &str) -> ScalarExpr {
     ScalarExpr::Literal(Datum::Text(s.into()))
@@ -144,7 +147,11 @@ fn get(id: GlobalId) -> Box<RelationPlan> {
     Box::new(RelationPlan::Get(id))
 }
 fn agg(func: AggregateFunc, expr: ScalarExpr) -> Aggregate {
-    Aggregate { func, expr }
+    Aggregate {
+        func,
+        expr,
+        distinct: false,
+    }
 }
 fn count_all() -> Aggregate {
     agg(

@@ -128,8 +128,20 @@ fn join_errors() {
         "column reference \"a\" is ambiguous"
     );
     assert_eq!(
-        err("SELECT * FROM t LEFT JOIN u ON t.a = u.a"),
-        "outer joins are not supported"
+        err("SELECT * FROM t RIGHT JOIN u ON t.a = u.a"),
+        "RIGHT and FULL joins are not supported"
+    );
+    assert_eq!(
+        err("SELECT avg(a) FROM t"),
+        "avg is not supported (its result is a numeric)"
+    );
+    assert_eq!(
+        err("SELECT * FROM t LEFT JOIN u ON t.a > u.a"),
+        "LEFT JOIN supports only equalities between a column of each side in ON"
+    );
+    assert_eq!(
+        err("SELECT * FROM t LEFT JOIN u USING (a)"),
+        "LEFT JOIN needs an ON condition"
     );
     assert_eq!(
         err("SELECT * FROM t JOIN u USING (a)"),
@@ -193,9 +205,9 @@ fn group_by_with_aggregates() {
     assert_eq!(s.plan, reduce);
     let columns = vec![
         col("b", Text, true),
-        col("count", Int, false),
-        col("count", Int, false),
-        col("sum", Int, true),
+        col("count", Int64, false),
+        col("count", Int64, false),
+        col("sum", Int64, true),
         col("min", Int, true),
         col("max", Text, true),
     ];
@@ -226,7 +238,7 @@ fn global_aggregates() {
     assert_eq!(s.plan, plan);
     assert_eq!(
         s.columns,
-        vec![col("total", Int, true), col("count", Int, false)]
+        vec![col("total", Int64, true), col("count", Int64, false)]
     );
 }
 
@@ -247,7 +259,8 @@ fn group_by_expressions_and_having() {
     let plan = RelationPlan::Filter {
         input: Box::new(reduce),
         predicates: vec![
-            bin(BinaryOp::Gt, c(1), int(1)),
+            // count(*) is a bigint: the literal is widened.
+            bin(BinaryOp::Gt, c(1), bigint(1)),
             bin(BinaryOp::Gt, c(0), int(0)),
         ],
     };
@@ -285,10 +298,15 @@ fn aggregate_errors() {
         err("SELECT sum(count(*)) FROM t"),
         "aggregate function calls cannot be nested"
     );
-    assert_eq!(
-        err("SELECT count(DISTINCT a) FROM t"),
-        "count(DISTINCT ...) is not supported"
-    );
+    let s = select("SELECT count(DISTINCT a), count(a) FROM t");
+    let RelationPlan::Reduce { aggregates, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    let distinct = Aggregate {
+        distinct: true,
+        ..agg(AggregateFunc::Count, c(0))
+    };
+    assert_eq!(aggregates, vec![distinct, agg(AggregateFunc::Count, c(0))]);
     assert_eq!(
         err("SELECT sum(a) OVER () FROM t"),
         "window functions are not supported"
@@ -322,14 +340,23 @@ fn select_without_from() {
 
 #[test]
 fn finishing() {
+    let asc = |c| OrderColumn::new(c, false);
+    let desc = |c| OrderColumn::new(c, true);
     let s = select("SELECT a, b AS name FROM t ORDER BY name DESC, 1 LIMIT 5");
-    let order_by = vec![(1, true), (0, false)];
-    let limit = Some(5);
-    assert_eq!(s.finishing, Finishing { order_by, limit });
+    let order_by = vec![desc(1), asc(0)];
+    let (limit, offset) = (Some(5), 0);
+    assert_eq!(
+        s.finishing,
+        Finishing {
+            order_by,
+            limit,
+            offset
+        }
+    );
     let s = select("SELECT a + 1, b FROM t ORDER BY a + 1, t.b ASC");
-    assert_eq!(s.finishing.order_by, vec![(0, false), (1, false)]);
+    assert_eq!(s.finishing.order_by, vec![asc(0), asc(1)]);
     let s = select("SELECT a, count(*) FROM t GROUP BY a ORDER BY count(*) DESC");
-    assert_eq!(s.finishing.order_by, vec![(1, true)]);
+    assert_eq!(s.finishing.order_by, vec![desc(1)]);
     assert_eq!(
         err("SELECT a FROM t ORDER BY b"),
         "ORDER BY expression must appear in the select list: b"
@@ -343,13 +370,32 @@ fn finishing() {
         "ORDER BY \"a\" is ambiguous"
     );
     assert_eq!(
-        err("SELECT a FROM t ORDER BY a NULLS FIRST"),
-        "ORDER BY option not supported: a NULLS FIRST"
+        err("SELECT a FROM t ORDER BY a USING <"),
+        "ORDER BY option not supported: a USING <"
     );
     assert_eq!(
-        err("SELECT a FROM t LIMIT 1 OFFSET 1"),
-        "OFFSET is not supported"
+        err("SELECT a FROM t OFFSET -1"),
+        "OFFSET must be a non-negative integer, found: -1"
     );
+}
+
+#[test]
+fn nulls_first_and_last_and_offset() {
+    let s = select("SELECT a FROM t ORDER BY a NULLS FIRST, a DESC NULLS LAST OFFSET 2");
+    let first = OrderColumn {
+        column: 0,
+        descending: false,
+        nulls_last: false,
+    };
+    let last_desc = OrderColumn {
+        column: 0,
+        descending: true,
+        nulls_last: true,
+    };
+    assert_eq!(s.finishing.order_by, vec![first, last_desc]);
+    assert_eq!((s.finishing.limit, s.finishing.offset), (None, 2));
+    let s = select("SELECT a FROM t LIMIT 1 OFFSET 3");
+    assert_eq!((s.finishing.limit, s.finishing.offset), (Some(1), 3));
 }
 
 #[test]
@@ -389,11 +435,11 @@ fn keyword_named_columns() {
     let s = select("SELECT name FROM mz_objects WHERE type = 'index'");
     assert_eq!(s.columns, vec![col("name", Text, false)]);
     let s = select("SELECT export_id, count FROM mz_compute_error_counts");
-    assert_eq!(s.columns[1], col("count", Int, false));
+    assert_eq!(s.columns[1], col("count", Int64, false));
     let s = select("SELECT DISTINCT export_id, since, upper FROM mz_arrangement_frontiers");
     assert_eq!(s.columns.len(), 3);
     let s = select("SELECT export_id, sum(count) FROM mz_compute_error_counts GROUP BY export_id");
-    assert_eq!(s.columns[1], col("sum", Int, true));
+    assert_eq!(s.columns[1], col("sum", Int64, true));
 }
 
 #[test]
@@ -406,7 +452,7 @@ fn literals_and_coercion() {
         panic!()
     };
     let expected = vec![
-        int(i64::MIN),
+        bigint(i64::MIN),
         ScalarExpr::Unary(UnaryOp::Neg, Box::new(c(0))),
         bin(BinaryOp::Eq, c(0), int(1)),
         bin(BinaryOp::Add, int(2), int(1)),
@@ -417,6 +463,143 @@ fn literals_and_coercion() {
         err("SELECT 9223372036854775808"),
         "integer literal out of range: 9223372036854775808"
     );
+}
+
+#[test]
+fn integer_widths_follow_postgresql() {
+    let types =
+        |sql: &str| -> Vec<ScalarType> { select(sql).columns.into_iter().map(|c| c.typ).collect() };
+    // A literal is an integer if it fits, else a bigint; the narrower
+    // operand is widened.
+    assert_eq!(
+        types("SELECT 2147483647, 2147483648, -2147483648, 1 + 2147483648"),
+        vec![Int, Int64, Int, Int64]
+    );
+    let s = select("SELECT 2147483647 + 1, 1 + 2147483648");
+    let RelationPlan::Map { exprs, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    assert_eq!(
+        exprs,
+        vec![
+            bin(BinaryOp::Add, int(i32::MAX), int(1)),
+            bin(BinaryOp::Add, bigint(1), bigint(2_147_483_648)),
+        ]
+    );
+    assert_eq!(
+        types("SELECT count(*), sum(a), min(a), a + count(*) FROM t GROUP BY a"),
+        vec![Int64, Int64, Int, Int64]
+    );
+    // Casts: explicit ones in either direction, literals folded.
+    let s = select("SELECT a::bigint, CAST(a AS text), '7'::int, 5::bool FROM t");
+    assert_eq!(
+        s.columns.iter().map(|c| c.typ).collect::<Vec<_>>(),
+        vec![Int64, Text, Int, Bool]
+    );
+    let names: Vec<_> = s.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["a", "a", "int4", "bool"]);
+    let RelationPlan::Project { input, .. } = s.plan else {
+        panic!()
+    };
+    let RelationPlan::Map { exprs, .. } = *input else {
+        panic!()
+    };
+    assert_eq!(
+        exprs,
+        vec![
+            ScalarExpr::Cast(Int64, Box::new(c(0))),
+            ScalarExpr::Cast(Text, Box::new(c(0))),
+            int(7),
+            ScalarExpr::Literal(Datum::Bool(true)),
+        ]
+    );
+    assert_eq!(
+        err("SELECT true::bigint"),
+        "CAST does not support casting from boolean to bigint"
+    );
+    assert_eq!(
+        err("SELECT 'x'::int"),
+        "invalid input syntax for type integer: invalid digit found in string: \"x\""
+    );
+}
+
+#[test]
+fn case_coalesce_in_between_like() {
+    let exprs = |sql: &str| {
+        let s = select(sql);
+        let RelationPlan::Project { input, .. } = s.plan else {
+            panic!("{:?}", s.plan)
+        };
+        let RelationPlan::Map { exprs, .. } = *input else {
+            panic!()
+        };
+        (exprs, s.columns)
+    };
+    let (e, columns) = exprs("SELECT CASE WHEN a > 1 THEN a END, coalesce(a, 2147483648) FROM t");
+    let case = ScalarExpr::If {
+        cond: Box::new(bin(BinaryOp::Gt, c(0), int(1))),
+        then: Box::new(c(0)),
+        els: Box::new(ScalarExpr::Literal(Datum::Null)),
+    };
+    let coalesce = ScalarExpr::Coalesce(vec![
+        ScalarExpr::Cast(Int64, Box::new(c(0))),
+        bigint(2_147_483_648),
+    ]);
+    assert_eq!(e, vec![case, coalesce]);
+    assert_eq!(
+        columns,
+        vec![col("case", Int, true), col("coalesce", Int64, false)]
+    );
+    let (e, _) = exprs("SELECT a IN (1, 2), a NOT BETWEEN 1 AND 3, b LIKE 'x%' FROM t");
+    let not = |e| ScalarExpr::Unary(UnaryOp::Not, Box::new(e));
+    assert_eq!(
+        e,
+        vec![
+            bin(
+                BinaryOp::Or,
+                bin(BinaryOp::Eq, c(0), int(1)),
+                bin(BinaryOp::Eq, c(0), int(2))
+            ),
+            not(bin(
+                BinaryOp::And,
+                bin(BinaryOp::GtEq, c(0), int(1)),
+                bin(BinaryOp::LtEq, c(0), int(3))
+            )),
+            bin(BinaryOp::Like, c(1), text("x%")),
+        ]
+    );
+    assert_eq!(
+        err("SELECT a LIKE 'x' FROM t"),
+        "operator does not exist: integer ~~ text"
+    );
+    assert_eq!(
+        err("SELECT CASE WHEN a THEN 1 END FROM t"),
+        "argument of CASE/WHEN must be type boolean, not type integer"
+    );
+}
+
+#[test]
+fn left_join() {
+    let s =
+        select("SELECT t.a, u.d FROM t JOIN v ON t.a = v.k LEFT JOIN u ON u.a = v.x AND t.a = u.d");
+    let left = RelationPlan::Join {
+        inputs: vec![*get(T), *get(V)],
+        equivalences: vec![vec![0, 3]],
+    };
+    let join = RelationPlan::LeftJoin {
+        left: Box::new(left),
+        right: get(U),
+        left_key: vec![4, 0],
+        right_key: vec![0, 1],
+        right_arity: 2,
+    };
+    let plan = RelationPlan::Project {
+        input: Box::new(join),
+        columns: vec![0, 6],
+    };
+    assert_eq!(s.plan, plan);
+    // The right side's columns become nullable.
+    assert_eq!(s.columns, vec![col("a", Int, true), col("d", Int, true)]);
 }
 
 #[test]
@@ -474,8 +657,8 @@ fn unknown_names_and_unsupported_syntax() {
         "WITH is not supported"
     );
     assert_eq!(
-        err("SELECT a FROM t WHERE a IN (1, 2)"),
-        "expression not supported: a IN (1, 2)"
+        err("SELECT a FROM t WHERE a IN (SELECT 1)"),
+        "expression not supported: a IN (SELECT 1)"
     );
     assert_eq!(
         err("SELECT * FROM public.t"),

@@ -9,7 +9,7 @@ fn create_table() {
         col("a", Int, false),
         col("b", Text, true),
         col("c", Bool, true),
-        col("d", Int, true),
+        col("d", Int64, true),
         col("e", Text, true),
         col("Q", Bool, true),
     ];
@@ -35,17 +35,21 @@ fn create_table() {
 fn insert() {
     let s = one("INSERT INTO t VALUES (1, 'one', true), (-2, NULL, NULL), ('5', 'x', 'f')");
     let rows = vec![
-        vec![Datum::Int(1), Datum::Text("one".into()), Datum::Bool(true)],
-        vec![Datum::Int(-2), Datum::Null, Datum::Null],
-        vec![Datum::Int(5), Datum::Text("x".into()), Datum::Bool(false)],
+        vec![
+            Datum::Int32(1),
+            Datum::Text("one".into()),
+            Datum::Bool(true),
+        ],
+        vec![Datum::Int32(-2), Datum::Null, Datum::Null],
+        vec![Datum::Int32(5), Datum::Text("x".into()), Datum::Bool(false)],
     ];
     assert_eq!(s, Statement::Insert { table: T, rows });
     // Missing columns are NULL; constant expressions are evaluated.
     let s = one("INSERT INTO t (b, a) VALUES ('x', 1 + 2 * 3)");
-    let rows = vec![vec![Datum::Int(7), Datum::Text("x".into()), Datum::Null]];
+    let rows = vec![vec![Datum::Int32(7), Datum::Text("x".into()), Datum::Null]];
     assert_eq!(s, Statement::Insert { table: T, rows });
     let s = one("INSERT INTO t VALUES (1)");
-    let rows = vec![vec![Datum::Int(1), Datum::Null, Datum::Null]];
+    let rows = vec![vec![Datum::Int32(1), Datum::Null, Datum::Null]];
     assert_eq!(s, Statement::Insert { table: T, rows });
 }
 
@@ -100,8 +104,8 @@ fn insert_errors() {
         "null value in column \"a\" violates not-null constraint"
     );
     assert_eq!(
-        err("INSERT INTO t SELECT * FROM t"),
-        "INSERT supports only VALUES"
+        err("INSERT INTO t (a) SELECT a, b FROM t"),
+        "INSERT has more expressions than target columns"
     );
 }
 
@@ -208,9 +212,21 @@ fn create_view() {
         err("CREATE VIEW v AS SELECT 1"),
         "catalog item 'v' already exists"
     );
+    let top = one("CREATE VIEW w AS SELECT a FROM t ORDER BY a DESC LIMIT 2 OFFSET 1");
+    let Statement::CreateView { plan: top, .. } = top else {
+        panic!("{top:?}")
+    };
     assert_eq!(
-        err("CREATE VIEW w AS SELECT a FROM t LIMIT 1"),
-        "LIMIT in views is not supported"
+        top,
+        RelationPlan::TopK {
+            input: Box::new(RelationPlan::Project {
+                input: get(T),
+                columns: vec![0],
+            }),
+            order_by: vec![OrderColumn::new(0, true)],
+            limit: Some(2),
+            offset: 1,
+        }
     );
     assert_eq!(
         err("CREATE VIEW w AS SELECT * FROM t AS OF 3"),
@@ -313,5 +329,42 @@ fn several_statements() {
     assert_eq!(
         e,
         "Expected: an SQL statement, found: SELEC at Line: 1, Column: 25"
+    );
+}
+
+#[test]
+fn generate_series_and_insert_select() {
+    let s = one("INSERT INTO t (a) SELECT x * 2 FROM generate_series(1, 3) AS x");
+    let series = RelationPlan::GenerateSeries {
+        start: Datum::Int32(1),
+        stop: Datum::Int32(3),
+    };
+    let query = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(series),
+            exprs: vec![bin(BinaryOp::Mul, c(0), int(2))],
+        }),
+        columns: vec![1],
+    };
+    let null = ScalarExpr::Literal(Datum::Null);
+    let plan = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(query),
+            exprs: vec![c(0), null.clone(), null],
+        }),
+        columns: vec![1, 2, 3],
+    };
+    assert_eq!(s, Statement::InsertSelect { table: T, plan });
+    assert_eq!(
+        err("SELECT * FROM generate_series(1)"),
+        "generate_series takes a start and a stop"
+    );
+    assert_eq!(
+        err("SELECT * FROM series(1, 2)"),
+        "function series does not exist"
+    );
+    assert_eq!(
+        err("INSERT INTO t (c) SELECT x FROM generate_series(1, 2) AS x"),
+        "column \"c\" is of type boolean but expression is of type integer"
     );
 }

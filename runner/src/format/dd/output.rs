@@ -79,9 +79,9 @@ mod tests {
     #[test]
     fn rows_sorted_unless_nosort() {
         let rows = vec![
-            vec![Datum::Int(2), Datum::Text("b".into())],
+            vec![Datum::Int64(2), Datum::Text("b".into())],
             vec![Datum::Null, Datum::Bool(true)],
-            vec![Datum::Int(1), Datum::Null],
+            vec![Datum::Int64(1), Datum::Null],
         ];
         assert_eq!(
             render(&query(true), &Outcome::Rows(rows.clone())),

@@ -101,7 +101,7 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
         .map(|c| {
             rows.iter()
                 .find_map(|row| match row.get(c) {
-                    Some(Datum::Int(_)) => Some(Type::Integer),
+                    Some(Datum::Int32(_) | Datum::Int64(_)) => Some(Type::Integer),
                     Some(Datum::Text(_)) => Some(Type::Text),
                     Some(Datum::Bool(_)) => Some(Type::Bool),
                     _ => None,
@@ -192,8 +192,12 @@ mod tests {
 
     fn rows() -> Outcome {
         Outcome::Rows(vec![
-            vec![Datum::Int(2), Datum::Text("b c".into()), Datum::Bool(true)],
-            vec![Datum::Int(1), Datum::Text(String::new()), Datum::Null],
+            vec![
+                Datum::Int64(2),
+                Datum::Text("b c".into()),
+                Datum::Bool(true),
+            ],
+            vec![Datum::Int64(1), Datum::Text(String::new()), Datum::Null],
         ])
     }
 
@@ -256,8 +260,8 @@ mod tests {
         let rendered = render(
             &q,
             &Outcome::Rows(vec![
-                vec![Datum::Int(2), Datum::Text("b".into())],
-                vec![Datum::Int(1), Datum::Text("a".into())],
+                vec![Datum::Int64(2), Datum::Text("b".into())],
+                vec![Datum::Int64(1), Datum::Text("a".into())],
             ]),
         );
         assert_eq!(
