@@ -301,3 +301,106 @@ impl Engine {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(up_to: Frontier) -> SubscribeState {
+        SubscribeState {
+            id: 1,
+            dataflow_id: 1,
+            runtime: 0,
+            up_to,
+            inputs: Vec::new(),
+            frontiers: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            errors: BTreeMap::new(),
+            ready: Vec::new(),
+            frontier: 2,
+            end: None,
+            dropped: false,
+        }
+    }
+
+    fn row(time: i64, diff: Diff, value: i64) -> Row {
+        vec![Datum::Int(time), Datum::Int(diff), Datum::Int(value)]
+    }
+
+    fn ok(
+        value: i64,
+        time: Timestamp,
+        diff: Diff,
+    ) -> (Result<Row, DataflowError>, Timestamp, Diff) {
+        (Ok(vec![Datum::Int(value)]), time, diff)
+    }
+
+    fn err(
+        text: &str,
+        time: Timestamp,
+        diff: Diff,
+    ) -> (Result<Row, DataflowError>, Timestamp, Diff) {
+        (Err(DataflowError(text.into())), time, diff)
+    }
+
+    /// A time is complete only once every worker has passed it; its
+    /// changes are consolidated across workers, sorted by time, then row.
+    #[test]
+    fn completes_what_every_worker_passed_consolidated() {
+        let mut s = state(None);
+        s.receive(0, vec![ok(5, 2, 1), ok(1, 3, 1), ok(7, 2, 1)], Some(4));
+        s.complete(2);
+        assert!(s.ready.is_empty(), "worker 1 has not reported");
+        s.receive(1, vec![ok(5, 2, -1), ok(3, 2, 1)], Some(3));
+        s.complete(2);
+        assert_eq!(s.ready, vec![row(2, 1, 3), row(2, 1, 7)]);
+        assert_eq!(
+            (s.frontier, s.waiting(2).as_str()),
+            (3, "frontier [3]: worker 0 at [4], worker 1 at [3]")
+        );
+        s.receive(1, Vec::new(), Some(4));
+        s.complete(2);
+        assert_eq!(s.ready.last(), Some(&row(3, 1, 1)));
+        assert_eq!(s.waiting(2), "frontier [4]");
+        assert_eq!(s.end, None);
+    }
+
+    /// UP TO is exclusive: changes at it are not emitted, and reaching it
+    /// (or an input ending) ends the subscribe.
+    #[test]
+    fn up_to_ends_it_exactly_at_its_bound() {
+        let mut s = state(Some(4));
+        s.receive(0, vec![ok(1, 3, 1), ok(2, 4, 1)], None);
+        s.complete(1);
+        assert_eq!(s.ready, vec![row(3, 1, 1)]);
+        assert_eq!(s.end, Some(Progress::Complete(Some(4))));
+        let mut s = state(None);
+        s.receive(0, vec![ok(1, 9, 1)], None);
+        s.complete(1);
+        assert_eq!(s.ready, vec![row(9, 1, 1)]);
+        assert_eq!(s.end, Some(Progress::Complete(None)));
+    }
+
+    /// The first complete time with a positive net error ends it with the
+    /// smallest such error, after the changes of earlier times; an error
+    /// retracted at the time it appears never counts.
+    #[test]
+    fn a_positive_error_ends_it() {
+        let mut s = state(None);
+        s.receive(
+            0,
+            vec![
+                err("x", 2, 1),
+                err("x", 2, -1),
+                ok(1, 2, 1),
+                err("b", 3, 1),
+                err("a", 3, 1),
+                ok(2, 3, 1),
+            ],
+            Some(5),
+        );
+        s.complete(1);
+        assert_eq!(s.ready, vec![row(2, 1, 1)]);
+        assert_eq!(s.end, Some(Progress::Failed("a".into())));
+    }
+}
