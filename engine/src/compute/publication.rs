@@ -9,6 +9,7 @@ use timely::worker::Worker;
 
 use super::{ComputeState, LiveDataflow};
 use crate::arrangement::{Frontier, IndexTraces};
+use crate::mutation;
 use crate::protocol::RuntimeRole;
 use crate::repr::{GlobalId, Timestamp};
 use crate::shared_batch::Shared;
@@ -101,7 +102,7 @@ impl ComputeState {
         publication.point.forget(id);
         publication.ids.remove(&id);
         if publication.ids.is_empty() {
-            if publication.point.has_imports() {
+            if publication.point.has_imports() && !mutation::NO_DRAINING {
                 publication.draining = Some(maintained_by);
             } else {
                 let publication = self.publications.remove(&key).expect("present");
