@@ -81,7 +81,7 @@ pub enum Progress {
 /// Evidence of which configuration was in effect, checked by the runner.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Witness {
-    /// Reads (peeks and slow-path dataflows) served by the interactive runtime through shared imports.
+    /// Reads (peeks, slow-path dataflows and subscribes) served by the interactive runtime through shared imports.
     pub shared_reads: u64,
     /// Reads served by a runtime from arrangements it maintains itself.
     pub local_reads: u64,
