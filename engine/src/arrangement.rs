@@ -119,25 +119,26 @@ impl<B> Clone for Chain<B> {
     }
 }
 
-/// Imports a trace this worker maintains, at `since`, as rows and errors.
+/// Imports a trace this worker maintains, at `since`, as rows and errors,
+/// until its upper reaches `until` (`None`: for as long as it lives).
 pub fn import_local<'s>(
     scope: timely::dataflow::Scope<'s, Timestamp>,
     id: GlobalId,
     traces: &mut IndexTraces,
     since: &Antichain<Timestamp>,
+    until: Frontier,
 ) -> (Oks<'s>, Errs<'s>) {
+    let until = until.map_or_else(Antichain::new, Antichain::from_elem);
     let (oks, _) = traces.oks.import_frontier_core(
         scope,
         &format!("Import {id} oks"),
         since.clone(),
-        Antichain::new(),
+        until.clone(),
     );
-    let (errs, _) = traces.errs.import_frontier_core(
-        scope,
-        &format!("Import {id} errs"),
-        since.clone(),
-        Antichain::new(),
-    );
+    let (errs, _) =
+        traces
+            .errs
+            .import_frontier_core(scope, &format!("Import {id} errs"), since.clone(), until);
     (
         oks.as_collection(|_key: &Row, row: &Row| row.clone()),
         errs.as_collection(|err: &DataflowError, _: &()| err.clone()),

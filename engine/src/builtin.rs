@@ -15,9 +15,10 @@ pub enum Relation {
     ErrorCounts,
     ArrangementFrontiers,
     ArrangementSizes,
+    ComputeFrontiers,
 }
 
-const ALL: [Relation; 9] = [
+const ALL: [Relation; 10] = [
     Relation::Objects,
     Relation::ComputeExports,
     Relation::ComputeDependencies,
@@ -27,6 +28,7 @@ const ALL: [Relation; 9] = [
     Relation::ErrorCounts,
     Relation::ArrangementFrontiers,
     Relation::ArrangementSizes,
+    Relation::ComputeFrontiers,
 ];
 
 /// Ids of built-in relations sit far above any user id.
@@ -44,6 +46,7 @@ impl Relation {
             Relation::ErrorCounts => "mz_compute_error_counts",
             Relation::ArrangementFrontiers => "mz_arrangement_frontiers",
             Relation::ArrangementSizes => "mz_arrangement_sizes",
+            Relation::ComputeFrontiers => "mz_compute_frontiers",
         }
     }
 
@@ -91,6 +94,7 @@ impl Relation {
                 ("worker_id", Int, false),
                 ("records", Int, false),
             ],
+            Relation::ComputeFrontiers => &[("export_id", Text, false), ("time", Int, true)],
         };
         cols.iter()
             .map(|(name, typ, nullable)| Column {

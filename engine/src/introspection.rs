@@ -2,7 +2,8 @@
 //! workers of the runtime that keeps logging report about their exports.
 //!
 //! Only the logging runtime's reports go in, so every relation reads the
-//! same whether sharing is on or off.
+//! same whether sharing is on or off. Subscribes run on the serving runtime,
+//! which does not log: the coordinator, which runs them, reports them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -11,8 +12,60 @@ use crate::catalog::{Catalog, Detail};
 use crate::protocol::WorkerReport;
 use crate::repr::{Datum, GlobalId, Row};
 
-/// The relation's rows, given the logging runtime's worker reports.
-pub fn rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]) -> Vec<Row> {
+/// What introspection is computed from besides the catalog.
+#[derive(Clone, Copy, Default)]
+pub struct Sources<'a> {
+    /// The logging runtime's latest worker reports.
+    pub reports: &'a [WorkerReport],
+    /// The live subscribes, as the coordinator knows them.
+    pub subscribes: &'a [SubscribeExport],
+}
+
+/// A live subscribe: a compute export with a dataflow and a frontier, but
+/// no arrangement.
+#[derive(Clone, Debug)]
+pub struct SubscribeExport {
+    pub dataflow_id: u64,
+    pub name: String,
+    /// The collections its dataflow imports.
+    pub inputs: Vec<GlobalId>,
+    /// Every change before it has been emitted.
+    pub frontier: u64,
+}
+
+impl SubscribeExport {
+    /// Its export id: transient, as the real system names a subscribe's.
+    fn id(&self) -> Datum {
+        Datum::Text(format!("t{}", self.dataflow_id))
+    }
+}
+
+/// The relation's rows, given what the logging runtime's workers and the
+/// coordinator report.
+pub fn rows(relation: Relation, catalog: &Catalog, sources: Sources<'_>) -> Vec<Row> {
+    let mut rows = reported_rows(relation, catalog, sources.reports);
+    for s in sources.subscribes {
+        let dataflow = Datum::Int(s.dataflow_id as i64);
+        match relation {
+            Relation::ComputeExports => rows.push(vec![s.id(), dataflow]),
+            Relation::ComputeDependencies => rows.extend(
+                s.inputs
+                    .iter()
+                    .map(|input| vec![s.id(), Datum::Text(input.to_string())]),
+            ),
+            Relation::Dataflows => rows.push(vec![
+                dataflow,
+                Datum::Text(format!("Dataflow: subscribe {}", s.name)),
+            ]),
+            Relation::ComputeFrontiers => rows.push(vec![s.id(), Datum::Int(s.frontier as i64)]),
+            _ => {}
+        }
+    }
+    rows
+}
+
+/// The rows computed from the catalog and the workers' reports.
+fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]) -> Vec<Row> {
     let text = |id: GlobalId| Datum::Text(id.to_string());
     let int = |i: i64| Datum::Int64(i);
     let opt = |t: Option<u64>| t.map_or(Datum::Null, |t| Datum::Int64(t as i64));
@@ -88,6 +141,18 @@ pub fn rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]) -> 
                     .map(move |e| vec![text(e.id), int(r.worker as i64), int(e.records)])
             })
             .collect(),
+        // An export's frontier: the least upper over its workers.
+        Relation::ComputeFrontiers => {
+            let mut uppers: BTreeMap<GlobalId, Option<u64>> = BTreeMap::new();
+            for e in reports.iter().flat_map(|r| &r.exports) {
+                let upper = uppers.entry(e.id).or_insert(e.upper);
+                *upper = crate::arrangement::meet(*upper, e.upper);
+            }
+            uppers
+                .into_iter()
+                .map(|(id, upper)| vec![text(id), opt(upper)])
+                .collect()
+        }
     }
 }
 

@@ -59,12 +59,29 @@ pub enum Outcome {
     Pending(String),
     /// `issued`: a named peek was issued.
     Issued,
+    /// What a fetch of a subscribe returns: the changes completed since the
+    /// last fetch, each `mz_timestamp, mz_diff, columns...`, consolidated
+    /// per time and sorted by time, then row; then where it stands.
+    Updates { rows: Vec<Row>, progress: Progress },
+}
+
+/// Where a subscribe stands after a fetch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Live: every change before its frontier was fetched, and the next is
+    /// not complete once the engine is quiescent. The text names the
+    /// frontiers it waits on.
+    Waiting(String),
+    /// Ended at this frontier: `UP TO` reached, or (`None`) its input ended.
+    Complete(Option<repr::Timestamp>),
+    /// Ended by an error in its input, as a peek would report it.
+    Failed(String),
 }
 
 /// Evidence of which configuration was in effect, checked by the runner.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Witness {
-    /// Reads (peeks and slow-path dataflows) served by the interactive runtime through shared imports.
+    /// Reads (peeks, slow-path dataflows and subscribes) served by the interactive runtime through shared imports.
     pub shared_reads: u64,
     /// Reads served by a runtime from arrangements it maintains itself.
     pub local_reads: u64,

@@ -1,4 +1,5 @@
-//! The deliberately broken mechanisms, one per bug the seed reviews found.
+//! The deliberately broken mechanisms, one per bug the seed reviews found
+//! (and one per mechanism added since whose failure no other switch shows).
 //!
 //! Each constant is true only when its `mutation-*` Cargo feature is on
 //! (`.ci/mutations` builds each and checks that its scenario fails). They are
@@ -17,3 +18,5 @@ pub const JOIN_ERRS_PER_PATH: bool = cfg!(feature = "mutation-join-errs-per-path
 pub const NO_RESERVED_HOLD: bool = cfg!(feature = "mutation-no-reserved-hold");
 /// A shared import never gives its hold up.
 pub const IMPORT_HOLD_LEAK: bool = cfg!(feature = "mutation-import-hold-leak");
+/// A dropped collection's publication ends while an import still reads it.
+pub const NO_DRAINING: bool = cfg!(feature = "mutation-no-draining");

@@ -8,8 +8,9 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+use crate::arrangement::Frontier;
 use crate::plan::{RelationPlan, ScalarExpr};
-use crate::repr::{Diff, GlobalId, Row, Timestamp};
+use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::sharing::Registry;
 
 /// What a runtime does in its process.
@@ -105,6 +106,17 @@ pub enum Command {
         peek: u64,
         desc: DataflowDesc,
     },
+    /// Builds the dataflow of a subscribe: it follows its imports live from
+    /// `desc.as_of` until its frontier reaches `up_to`, capturing its output.
+    CreateSubscribe {
+        subscribe: u64,
+        desc: DataflowDesc,
+        up_to: Frontier,
+    },
+    /// Drops a subscribe's dataflow and every hold it has.
+    DropSubscribe {
+        subscribe: u64,
+    },
     /// Registers a peek, answered once readable.
     Peek(PeekRequest),
     /// Forgets a peek and any transient dataflow behind it.
@@ -195,6 +207,14 @@ pub enum Reply {
     Report {
         request: u64,
         report: WorkerReport,
+    },
+    /// What a subscribe's dataflow emitted on one worker since its last
+    /// reply, and the frontier of its output there (`None`: it is done).
+    Subscribe {
+        subscribe: u64,
+        worker: usize,
+        updates: Vec<(Result<Row, DataflowError>, Timestamp, Diff)>,
+        frontier: Frontier,
     },
 }
 

@@ -50,7 +50,7 @@ impl ComputeState {
 
     pub(super) fn drop_table(&mut self, id: GlobalId) {
         self.tables.remove(&id);
-        self.unpublish(id);
+        self.unpublish(id, None);
     }
 
     /// Builds an index dataflow: renders the plan and arranges it by `key`.
@@ -62,7 +62,7 @@ impl ComputeState {
         key: Vec<usize>,
     ) {
         let as_of = desc.as_of;
-        let (traces, live) = self.build(worker, &desc, Purpose::Index, move |oks, errs| {
+        let (traces, live, _) = self.build(worker, &desc, Purpose::Index, move |oks, errs| {
             let keyed =
                 oks.map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row));
             arrange(keyed, errs)
@@ -109,25 +109,26 @@ impl ComputeState {
     /// Builds a transient dataflow whose result a peek reads once.
     pub(super) fn create_transient(&mut self, worker: &mut Worker, peek: u64, desc: DataflowDesc) {
         let as_of = desc.as_of;
-        let (mut traces, live) = self.build(worker, &desc, Purpose::Read, |oks, errs| {
+        let (mut traces, live, _) = self.build(worker, &desc, Purpose::Read, |oks, errs| {
             arrange(oks.map(|row| (row.clone(), row)), errs)
         });
         traces.allow_compaction(as_of);
         self.transients.insert(peek, (traces, live));
     }
 
-    /// Builds `desc` with `export` turning its result into traces. A read
-    /// counts, per import, whether it was served locally or through a
-    /// shared import.
-    fn build<F>(
+    /// Builds `desc` with `export` turning its result into what the
+    /// caller keeps. A read counts, per import, whether it was served
+    /// locally or through a shared import. For a subscribe it also returns
+    /// new handles on every trace it imports locally (its holds).
+    pub(super) fn build<R, F>(
         &mut self,
         worker: &mut Worker,
         desc: &DataflowDesc,
         purpose: Purpose,
         export: F,
-    ) -> (IndexTraces, Rc<LiveDataflow>)
+    ) -> (R, Rc<LiveDataflow>, Vec<IndexTraces>)
     where
-        F: for<'s> FnOnce(render::Oks<'s>, render::Errs<'s>) -> IndexTraces,
+        F: for<'s> FnOnce(render::Oks<'s>, render::Errs<'s>) -> R,
     {
         let timely_index = worker.next_dataflow_index();
         let as_of = desc.as_of;
@@ -137,8 +138,13 @@ impl ComputeState {
         let until: Frontier = match purpose {
             Purpose::Index => None,
             Purpose::Read => as_of.checked_add(1),
+            Purpose::Subscribe { up_to } => up_to,
         };
-        let read = purpose == Purpose::Read;
+        let read = purpose != Purpose::Index;
+        let subscribe = matches!(purpose, Purpose::Subscribe { .. });
+        // A subscribe stops reading its local imports at its `up_to` too.
+        let local_until = if subscribe { until } else { None };
+        let mut held = Vec::new();
         let mut imported_dataflows = Vec::new();
         let index = self.worker;
         let tables = &mut self.tables;
@@ -167,7 +173,16 @@ impl ComputeState {
                                 if read {
                                     Counters::bump(&counters.local_reads);
                                 }
-                                arrangement::import_local(scope, *source, traces, &since)
+                                if subscribe {
+                                    held.push(traces.clone());
+                                }
+                                arrangement::import_local(
+                                    scope,
+                                    *source,
+                                    traces,
+                                    &since,
+                                    local_until,
+                                )
                             }
                             None => {
                                 let peer = peers.get(source).expect("imported collection exists");
@@ -206,13 +221,13 @@ impl ComputeState {
             _imports: imported_dataflows,
         });
         self.dataflows.push(Rc::clone(&live));
-        (traces, live)
+        (traces, live, held)
     }
 
     /// Drops an export; its dataflow goes once nothing else holds it.
     pub(super) fn drop_export(&mut self, worker: &mut Worker, id: GlobalId) {
-        self.exports.remove(&id);
-        self.unpublish(id);
+        let export = self.exports.remove(&id);
+        self.unpublish(id, export.map(|e| e.maintained_by));
         self.drop_unused_dataflows(worker);
     }
 
@@ -239,9 +254,11 @@ impl ComputeState {
 
 /// What a dataflow is built for.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Purpose {
+pub(super) enum Purpose {
     /// An index, maintained until it is dropped.
     Index,
     /// One read at the dataflow's `as_of` (a slow-path peek).
     Read,
+    /// A read that stays: from the dataflow's `as_of` until `up_to`.
+    Subscribe { up_to: Frontier },
 }

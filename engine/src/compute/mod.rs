@@ -7,13 +7,14 @@
 //!
 //! This module holds the state and dispatches each command; its children
 //! hold what the commands do: `install` (tables, dataflows, re-exports),
-//! `peeks`, `report` (introspection) and `publication` (sharing). The state's
-//! fields are private to them.
+//! `peeks`, `subscribe`, `report` (introspection) and `publication`
+//! (sharing). The state's fields are private to them.
 
 mod install;
 mod peeks;
 mod publication;
 mod report;
+mod subscribe;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -29,6 +30,7 @@ use crate::repr::{Diff, GlobalId, Row, Timestamp};
 use crate::runtime::{ReplySender, WorkerLogic};
 use crate::sharing::{HoldKey, Registry};
 use publication::{Peer, Publication};
+use subscribe::Subscription;
 
 /// A dataflow installed on this worker. Held by `Rc` by everything that
 /// needs it alive (its exports, dataflows importing its exports); the worker
@@ -71,6 +73,8 @@ pub struct ComputeState {
     transients: BTreeMap<u64, (IndexTraces, Rc<LiveDataflow>)>,
     dataflows: Vec<Rc<LiveDataflow>>,
     peeks: BTreeMap<u64, peek::Pending>,
+    /// Live subscribes' dataflows, by the coordinator's subscribe id.
+    subscribes: BTreeMap<u64, Subscription>,
     board: Arc<Mutex<Board>>,
     role: RuntimeRole,
     registry: Arc<Registry>,
@@ -96,6 +100,7 @@ impl WorkerLogic for ComputeState {
             transients: BTreeMap::new(),
             dataflows: Vec::new(),
             peeks: BTreeMap::new(),
+            subscribes: BTreeMap::new(),
             board: context.board,
             role: context.role,
             registry: context.registry,
@@ -122,6 +127,12 @@ impl WorkerLogic for ComputeState {
             Command::Peer { id, as_of } => self.peer(id, as_of),
             Command::DropPeer { id } => self.drop_peer(id),
             Command::CreateTransient { peek, desc } => self.create_transient(worker, peek, desc),
+            Command::CreateSubscribe {
+                subscribe,
+                desc,
+                up_to,
+            } => self.create_subscribe(worker, subscribe, desc, up_to),
+            Command::DropSubscribe { subscribe } => self.drop_subscribe(worker, subscribe),
             Command::Peek(request) => self.peek(request),
             Command::CancelPeek { peek } => self.cancel_peek(worker, peek),
             Command::AllowCompaction { id, since } => self.allow_compaction(id, since),
@@ -129,10 +140,11 @@ impl WorkerLogic for ComputeState {
         }
     }
 
-    fn after_step(&mut self, _worker: &mut Worker) -> bool {
+    fn after_step(&mut self, worker: &mut Worker) -> bool {
         let answered = self.process_peeks();
-        let published = self.publish();
-        answered || published
+        let sent = self.send_subscribes();
+        let published = self.publish(worker);
+        answered || sent || published
     }
 }
 

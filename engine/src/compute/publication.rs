@@ -2,10 +2,14 @@
 //! registry, and the bundles an interactive worker holds on what it reads.
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 use std::sync::Arc;
 
-use super::ComputeState;
+use timely::worker::Worker;
+
+use super::{ComputeState, LiveDataflow};
 use crate::arrangement::{Frontier, IndexTraces};
+use crate::mutation;
 use crate::protocol::RuntimeRole;
 use crate::repr::{GlobalId, Timestamp};
 use crate::shared_batch::Shared;
@@ -22,6 +26,11 @@ pub(super) struct Publication {
     applied: Option<Frontier>,
     /// What was last published: batch pointers and uppers.
     published: Option<(Vec<usize>, Vec<usize>, Frontier, Frontier)>,
+    /// Set once its last id is dropped while imports still read the
+    /// point: it goes on publishing, keeping the dataflow that maintains
+    /// the traces alive, until the last import is gone. (In Solo an
+    /// importing dataflow keeps that dataflow alive the same way.)
+    draining: Option<Option<Rc<LiveDataflow>>>,
 }
 
 /// The interactive runtime's bundle for a collection maintenance publishes:
@@ -75,13 +84,16 @@ impl ComputeState {
                 ids: BTreeSet::from([id]),
                 applied: None,
                 published: None,
+                draining: None,
             },
         );
         self.published_as.insert(id, id);
     }
 
-    /// Maintenance: `id` is dropped; its publication ends with its last id.
-    pub(super) fn unpublish(&mut self, id: GlobalId) {
+    /// Maintenance: `id` is dropped; its publication ends with its last
+    /// id, or drains while imports still read it (`maintained_by` is the
+    /// dataflow it then keeps alive).
+    pub(super) fn unpublish(&mut self, id: GlobalId, maintained_by: Option<Rc<LiveDataflow>>) {
         let Some(key) = self.published_as.remove(&id) else {
             return;
         };
@@ -90,15 +102,33 @@ impl ComputeState {
         publication.point.forget(id);
         publication.ids.remove(&id);
         if publication.ids.is_empty() {
-            let publication = self.publications.remove(&key).expect("present");
-            publication.point.retire();
+            if publication.point.has_imports() && !mutation::NO_DRAINING {
+                publication.draining = Some(maintained_by);
+            } else {
+                let publication = self.publications.remove(&key).expect("present");
+                publication.point.retire();
+            }
         }
     }
 
     /// Maintenance, after every step: each publication's handles follow
-    /// the point's since, and changed batches or uppers are published.
-    pub(super) fn publish(&mut self) -> bool {
-        let mut active = false;
+    /// the point's since, and changed batches or uppers are published; a
+    /// draining publication no import reads any more ends.
+    pub(super) fn publish(&mut self, worker: &mut Worker) -> bool {
+        let drained: Vec<GlobalId> = self
+            .publications
+            .iter()
+            .filter(|(_, p)| p.draining.is_some() && !p.point.has_imports())
+            .map(|(key, _)| *key)
+            .collect();
+        for key in &drained {
+            let publication = self.publications.remove(key).expect("listed");
+            publication.point.retire();
+        }
+        if !drained.is_empty() {
+            self.drop_unused_dataflows(worker);
+        }
+        let mut active = !drained.is_empty();
         for publication in self.publications.values_mut() {
             let since = publication.point.since();
             if publication.applied != Some(since) {

@@ -74,6 +74,13 @@ impl ComputeState {
                 }
             }
         }
+        for subscription in self.subscribes.values_mut() {
+            for traces in subscription.holds_mut() {
+                if traces.same_traces(&target) {
+                    meet(traces.since());
+                }
+            }
+        }
         for publication in self.publications.values_mut() {
             if publication.traces.same_traces(&target) {
                 meet(publication.traces.since());

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use super::Engine;
 use crate::builtin::Relation;
 use crate::catalog::{Catalog, Detail};
-use crate::introspection;
+use crate::introspection::{self, Sources};
 use crate::peek;
 use crate::plan::RelationPlan;
-use crate::protocol::{DataflowDesc, Import, WorkerReport};
+use crate::protocol::{DataflowDesc, Import};
 use crate::repr::{GlobalId, Timestamp};
 
 impl Engine {
@@ -31,7 +31,12 @@ impl Engine {
             .next_back()
             .cloned()
             .unwrap_or_default();
-        let plan = lower(&self.catalog, &reports, plan, &mut imports)?;
+        let subscribes = self.subscribe_exports();
+        let sources = Sources {
+            reports: &reports,
+            subscribes: &subscribes,
+        };
+        let plan = lower(&self.catalog, sources, plan, &mut imports)?;
         for (import_id, (import, _)) in &imports {
             if matches!(import, Import::Constant(_)) {
                 continue;
@@ -53,17 +58,18 @@ impl Engine {
 
 /// `plan` with every relation it reads resolved against `catalog`, each
 /// one recorded in `imports` with its arity; introspection relations are
-/// computed from `reports`, the logging runtime's latest.
+/// computed from `sources`: the logging runtime's latest reports and the
+/// live subscribes.
 fn lower(
     catalog: &Catalog,
-    reports: &[WorkerReport],
+    sources: Sources<'_>,
     plan: RelationPlan,
     imports: &mut BTreeMap<GlobalId, (Import, usize)>,
 ) -> Result<RelationPlan, String> {
     Ok(match plan {
         RelationPlan::Get(id) => {
             if let Some(relation) = Relation::by_id(id) {
-                let rows = introspection::rows(relation, catalog, reports);
+                let rows = introspection::rows(relation, catalog, sources);
                 imports.insert(id, (Import::Constant(rows), relation.columns().len()));
                 return Ok(RelationPlan::Get(id));
             }
@@ -80,14 +86,14 @@ fn lower(
                         imports.insert(id, (Import::Table(id), arity));
                         RelationPlan::Get(id)
                     }
-                    Detail::View { plan } => lower(catalog, reports, plan.clone(), imports)?,
+                    Detail::View { plan } => lower(catalog, sources, plan.clone(), imports)?,
                     Detail::Index(_) => {
                         return Err(format!("cannot read index {} as a relation", entry.name))
                     }
                 }
             }
         }
-        plan => plan.try_map_inputs(|input| lower(catalog, reports, input, imports))?,
+        plan => plan.try_map_inputs(|input| lower(catalog, sources, input, imports))?,
     })
 }
 
@@ -145,7 +151,12 @@ mod tests {
 
     fn lowered(catalog: &Catalog, id: GlobalId) -> Result<(RelationPlan, Vec<String>), String> {
         let mut imports = BTreeMap::new();
-        let plan = lower(catalog, &[], RelationPlan::Get(id), &mut imports)?;
+        let plan = lower(
+            catalog,
+            Sources::default(),
+            RelationPlan::Get(id),
+            &mut imports,
+        )?;
         let imports = imports
             .into_iter()
             .map(|(id, (import, arity))| format!("{id} {import:?} {arity}"))
@@ -187,7 +198,13 @@ mod tests {
         let (catalog, _, _, _) = catalog(false);
         let objects = Relation::Objects.id();
         let mut imports = BTreeMap::new();
-        let plan = lower(&catalog, &[], RelationPlan::Get(objects), &mut imports).unwrap();
+        let plan = lower(
+            &catalog,
+            Sources::default(),
+            RelationPlan::Get(objects),
+            &mut imports,
+        )
+        .unwrap();
         assert_eq!(plan, RelationPlan::Get(objects));
         let Some((Import::Constant(rows), 3)) = imports.get(&objects) else {
             panic!("{imports:?}");

@@ -4,7 +4,7 @@
 //! This module holds the engine's state and its public surface, one method
 //! per directive, each ending in the same epilogue (`directive`). What a
 //! directive does lives in the children: `ddl`, `peeks` and `diagnosis`,
-//! `lower`, `read_policy`, `reports` and `stepping`.
+//! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`.
 
 mod ddl;
 mod diagnosis;
@@ -13,6 +13,7 @@ mod peeks;
 mod read_policy;
 mod reports;
 mod stepping;
+mod subscribe;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -27,6 +28,7 @@ use crate::scheduler::{Scheduler, Unit};
 use crate::sharing::{Counters, Registry};
 use crate::{sql, Config, Outcome, Role, Witness};
 use peeks::PeekState;
+use subscribe::SubscribeState;
 
 /// A runtime and the board its workers leave peek frontiers on.
 struct RuntimeHandle {
@@ -47,6 +49,8 @@ pub struct Engine {
     holds: BTreeMap<String, (GlobalId, Timestamp)>,
     peeks: BTreeMap<u64, PeekState>,
     named_peeks: BTreeMap<String, u64>,
+    /// Live subscribes by name (and ended ones until their end is fetched).
+    subscribes: BTreeMap<String, SubscribeState>,
     reports: BTreeMap<u64, Vec<WorkerReport>>,
     /// Current contents of every table, to turn UPDATE/DELETE into updates.
     table_rows: BTreeMap<GlobalId, BTreeMap<Row, Diff>>,
@@ -87,6 +91,7 @@ impl Engine {
             holds: BTreeMap::new(),
             peeks: BTreeMap::new(),
             named_peeks: BTreeMap::new(),
+            subscribes: BTreeMap::new(),
             reports: BTreeMap::new(),
             table_rows: BTreeMap::new(),
             next_dataflow: 0,
@@ -174,6 +179,21 @@ impl Engine {
             }
             Ok(outcome)
         })
+    }
+
+    /// Starts a SUBSCRIBE named `name`.
+    pub fn subscribe(&mut self, name: &str, sql: &str) -> Outcome {
+        self.directive(|engine| engine.start_subscribe(name, sql))
+    }
+
+    /// What subscribe `name` emitted since the last fetch, and where it stands.
+    pub fn fetch(&mut self, name: &str) -> Outcome {
+        self.directive(|engine| engine.fetch_subscribe(name))
+    }
+
+    /// Cancels subscribe `name`, releasing its holds.
+    pub fn cancel(&mut self, name: &str) -> Outcome {
+        self.directive(|engine| engine.cancel_subscribe_named(name))
     }
 
     pub fn hold(&mut self, on: &str, at: Timestamp, name: &str) -> Outcome {

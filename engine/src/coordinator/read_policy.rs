@@ -1,6 +1,7 @@
 //! The default read policy: after every directive each table's and index's
-//! since advances to `now`, held back by named holds, pending peeks, and the
-//! since of every index dataflow that imports it. The decision is a pure
+//! since advances to `now`, held back by named holds, pending peeks, live
+//! subscribes (at their frontiers), and the since of every index dataflow
+//! that imports it. The decision is a pure
 //! function of those inputs (`advances`); the coordinator only sends it on.
 
 use std::collections::BTreeMap;
@@ -21,10 +22,13 @@ impl Engine {
 
     /// Applies the default read policy, then lets the workers settle.
     pub(super) fn finish_directive(&mut self) {
+        // Subscribes that ended in the directive hold nothing any more.
+        self.end_subscribes();
         let mut holds: Vec<(GlobalId, Timestamp)> = self.holds.values().copied().collect();
         for state in self.peeks.values() {
             holds.extend(state.holds.iter().map(|id| (*id, state.time)));
         }
+        holds.extend(self.subscribe_holds());
         let imports: Vec<(GlobalId, GlobalId)> = self
             .catalog
             .entries()
@@ -34,7 +38,7 @@ impl Engine {
         for (id, since) in advances(self.now, &self.sinces, &holds, &imports) {
             self.advance_since(id, since);
         }
-        self.settle();
+        self.settle_subscribes();
     }
 
     /// Moves `id`'s since forward to `since` (never back) on every runtime.

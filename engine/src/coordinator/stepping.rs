@@ -50,6 +50,12 @@ impl Engine {
                 Reply::Report { request, report } => {
                     self.reports.entry(request).or_default().push(report);
                 }
+                Reply::Subscribe {
+                    subscribe,
+                    worker,
+                    updates,
+                    frontier,
+                } => self.receive_subscribe(subscribe, worker, updates, frontier),
             }
         }
         active

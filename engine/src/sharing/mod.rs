@@ -175,6 +175,11 @@ impl Point {
         self.lock().readers.remove(&reader);
     }
 
+    /// Whether an import operator still reads the point.
+    pub fn has_imports(&self) -> bool {
+        !self.lock().readers.is_empty()
+    }
+
     /// The publisher's side: replaces the chains and wakes every reader.
     pub fn update(&self, oks: Chain<OksBatch>, errs: Chain<ErrsBatch>) {
         let mut state = self.lock();

@@ -5,12 +5,14 @@
 //! - `parse`: sqlparser plus Materialize's `AS OF` and `CREATE DEFAULT INDEX`.
 //! - `statement`: DDL and writes.
 //! - `query`: SELECT.
+//! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
 
 mod expr;
 mod parse;
 mod query;
 mod statement;
+mod subscribe;
 #[cfg(test)]
 mod tests;
 
@@ -18,6 +20,8 @@ use sqlparser::ast::{Ident, ObjectName};
 
 use crate::plan::{ObjectKind, Resolver, Statement};
 use crate::repr::{Column, GlobalId};
+
+pub use subscribe::{plan_subscribe, Subscribe};
 
 /// Plans one or more `;`-separated statements. All are parsed before any is
 /// planned (a syntax error anywhere fails the whole text), and all are

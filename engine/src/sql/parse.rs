@@ -11,7 +11,7 @@ use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
 use crate::repr::Timestamp;
 
-const DIALECT: PostgreSqlDialect = PostgreSqlDialect {};
+pub(super) const DIALECT: PostgreSqlDialect = PostgreSqlDialect {};
 
 /// One parsed statement.
 #[derive(Debug)]
@@ -102,7 +102,7 @@ fn strip_as_of(tokens: &mut Vec<TokenWithSpan>) -> Result<Option<Timestamp>, Str
 }
 
 /// The parser's message without its `sql parser error: ` prefix.
-fn parser_error(e: ParserError) -> String {
+pub(super) fn parser_error(e: ParserError) -> String {
     match e {
         ParserError::TokenizerError(s) | ParserError::ParserError(s) => s,
         ParserError::RecursionLimitExceeded => "recursion limit exceeded".into(),

@@ -13,6 +13,9 @@ pub const NAMES: &[&str] = &[
     "query",
     "peek",
     "await",
+    "subscribe",
+    "fetch",
+    "cancel",
     "hold",
     "release",
     "allow-compaction",
@@ -55,6 +58,19 @@ pub enum Command {
     Await {
         name: String,
     },
+    /// `subscribe name=S` with a SUBSCRIBE statement as input.
+    Subscribe {
+        name: String,
+        sql: String,
+    },
+    /// What subscribe `name` emitted since the last fetch.
+    Fetch {
+        name: String,
+    },
+    /// Cancels subscribe `name`.
+    Cancel {
+        name: String,
+    },
     Hold {
         on: String,
         at: Timestamp,
@@ -83,16 +99,24 @@ pub enum Command {
 }
 
 impl Command {
-    /// Whether rows in this command's result are sorted before printing.
+    /// Whether rows in this command's result are sorted before printing
+    /// (a fetch's updates come sorted by time, then row).
     pub fn sorts_rows(&self) -> bool {
-        !matches!(self, Command::Query { sort: false, .. })
+        !matches!(
+            self,
+            Command::Query { sort: false, .. } | Command::Fetch { .. }
+        )
     }
 
-    /// Whether a `Rows` outcome of this command is a user read result.
+    /// Whether a `Rows` (or, for a fetch, `Updates`) outcome of this
+    /// command is a user read result.
     pub fn is_read(&self) -> bool {
         matches!(
             self,
-            Command::Query { .. } | Command::Peek { .. } | Command::Await { .. }
+            Command::Query { .. }
+                | Command::Peek { .. }
+                | Command::Await { .. }
+                | Command::Fetch { .. }
         )
     }
 }
@@ -239,6 +263,16 @@ impl Directive {
             "await" => Command::Await {
                 name: args.required("name", "<peek>")?,
             },
+            "subscribe" => Command::Subscribe {
+                name: args.required("name", "<subscribe>")?,
+                sql: args.sql(input)?,
+            },
+            "fetch" => Command::Fetch {
+                name: args.required("name", "<subscribe>")?,
+            },
+            "cancel" => Command::Cancel {
+                name: args.required("name", "<subscribe>")?,
+            },
             "hold" => Command::Hold {
                 on: args.required("on", "<collection>")?,
                 at: args.required_timestamp("at")?,
@@ -264,8 +298,10 @@ impl Directive {
             _ => unreachable!("checked against NAMES"),
         };
         args.finish()?;
-        if !matches!(command, Command::Statement { .. } | Command::Query { .. })
-            && !input.is_empty()
+        if !matches!(
+            command,
+            Command::Statement { .. } | Command::Query { .. } | Command::Subscribe { .. }
+        ) && !input.is_empty()
         {
             return Err(format!(
                 "`{name}` takes no input lines, found {} before `----`",
@@ -299,6 +335,7 @@ fn allowed_arguments(name: &str) -> &'static [&'static str] {
         "query" => &["nosort", "skip-postgres"],
         "peek" => &["index", "as-of", "name", "skip-postgres"],
         "await" => &["name", "skip-postgres"],
+        "subscribe" | "fetch" | "cancel" => &["name"],
         "release" => &["name"],
         "hold" => &["on", "at", "name"],
         "allow-compaction" => &["on", "since"],

@@ -53,7 +53,8 @@ pub fn replay(script: &Script, run: &Run, factory: &Factory) -> Result<RunRecord
             }
             stage.set(Stage::Directive(i));
             let outcome = target.execute(&d.command);
-            if d.command.is_read() && matches!(outcome, Outcome::Rows(_)) {
+            if d.command.is_read() && matches!(outcome, Outcome::Rows(_) | Outcome::Updates { .. })
+            {
                 reads += 1;
             }
             outputs.push(Some(script.output(i, &outcome)));

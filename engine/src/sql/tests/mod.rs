@@ -4,6 +4,7 @@
 mod properties;
 mod queries;
 mod statements;
+mod subscribe;
 
 use super::plan;
 use crate::plan::{

@@ -2,15 +2,29 @@
 
 use crate::format::directive::Command;
 use engine::repr::Row;
-use engine::Outcome;
+use engine::{Outcome, Progress};
 
 /// The output lines of one directive's outcome.
 ///
 /// `ok`; rows one per line with columns separated by one space, sorted by the
 /// row's own order unless the command says otherwise (an empty result prints
-/// nothing); `error: <message>`; `pending: <diagnosis>`; `issued`.
+/// nothing); `error: <message>`; `pending: <diagnosis>`; `issued`; a
+/// fetch's updates in the engine's order, then `waiting: <frontiers>`,
+/// `complete: frontier [u]` or `error: <message>`.
 pub fn render(command: &Command, outcome: &Outcome) -> Vec<String> {
     match outcome {
+        Outcome::Updates { rows, progress } => {
+            let mut lines: Vec<String> = rows.iter().map(render_row).collect();
+            lines.extend(match progress {
+                Progress::Waiting(frontiers) => prefixed("waiting: ", frontiers),
+                Progress::Complete(frontier) => vec![format!(
+                    "complete: frontier [{}]",
+                    frontier.map_or(String::new(), |t| t.to_string())
+                )],
+                Progress::Failed(message) => prefixed("error: ", message),
+            });
+            lines
+        }
         Outcome::Ok => vec!["ok".to_string()],
         Outcome::Rows(rows) => {
             let mut rows: Vec<&Row> = rows.iter().collect();
@@ -104,5 +118,34 @@ mod tests {
     #[test]
     fn empty_result_prints_nothing() {
         assert!(render(&query(true), &Outcome::Rows(vec![])).is_empty());
+    }
+
+    #[test]
+    fn a_fetch_prints_updates_in_order_then_where_it_stands() {
+        let fetch = Command::Fetch { name: "s".into() };
+        let rows = vec![
+            vec![Datum::Int(3), Datum::Int(1), Datum::Int(9)],
+            vec![Datum::Int(2), Datum::Int(-1), Datum::Int(1)],
+        ];
+        let updates = |progress| Outcome::Updates {
+            rows: rows.clone(),
+            progress,
+        };
+        assert_eq!(
+            render(&fetch, &updates(Progress::Waiting("frontier [4]".into()))),
+            ["3 1 9", "2 -1 1", "waiting: frontier [4]"]
+        );
+        assert_eq!(
+            render(&fetch, &updates(Progress::Complete(Some(4))))[2],
+            "complete: frontier [4]"
+        );
+        assert_eq!(
+            render(&fetch, &updates(Progress::Complete(None)))[2],
+            "complete: frontier []"
+        );
+        assert_eq!(
+            render(&fetch, &updates(Progress::Failed("boom".into())))[2],
+            "error: boom"
+        );
     }
 }

@@ -503,7 +503,7 @@ step runtime=interactive worker=1 configs=(solo,shared)
     #[test]
     fn directive_errors() {
         let cases = [
-            ("select\n----\n", "f.dd:1: unknown directive `select` (expected one of: statement, query, peek, await, hold, release, allow-compaction, tick, pause, resume, step)"),
+            ("select\n----\n", "f.dd:1: unknown directive `select` (expected one of: statement, query, peek, await, subscribe, fetch, cancel, hold, release, allow-compaction, tick, pause, resume, step)"),
             ("\npeek\n----\n", "f.dd:2: `peek` requires argument `index=<index>`"),
             ("peek as-of=1\n----\n", "f.dd:1: `peek` requires argument `index=<index>`"),
             ("peek index=i idx=j\n----\n", "f.dd:1: unknown argument `idx` for `peek` (expected `index`, `as-of`, `name`, `skip-postgres` or `configs=`)"),
@@ -533,6 +533,10 @@ step runtime=interactive worker=1 configs=(solo,shared)
             ("tick configs\n----\n", "f.dd:1: argument `configs` of `tick` needs a value (`configs=(a,b)`)"),
             ("tick configs=(solo,solo)\n----\n", "f.dd:1: argument `configs` names `solo` twice"),
             ("tick\nx\n----\n", "f.dd:1: `tick` takes no input lines, found 1 before `----`"),
+            ("subscribe name=s\n----\n", "f.dd:1: `subscribe` needs SQL on the lines between it and `----`"),
+            ("subscribe\nSUBSCRIBE t\n----\n", "f.dd:1: `subscribe` requires argument `name=<subscribe>`"),
+            ("fetch name=s\nSUBSCRIBE t\n----\n", "f.dd:1: `fetch` takes no input lines, found 1 before `----`"),
+            ("cancel name=s as-of=1\n----\n", "f.dd:1: unknown argument `as-of` for `cancel` (expected `name` or `configs=`)"),
         ];
         for (text, expected) in cases {
             assert_eq!(err(text), expected, "for {text:?}");
