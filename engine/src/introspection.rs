@@ -45,7 +45,7 @@ impl SubscribeExport {
 pub fn rows(relation: Relation, catalog: &Catalog, sources: Sources<'_>) -> Vec<Row> {
     let mut rows = reported_rows(relation, catalog, sources.reports);
     for s in sources.subscribes {
-        let dataflow = Datum::Int(s.dataflow_id as i64);
+        let dataflow = Datum::Int64(s.dataflow_id as i64);
         match relation {
             Relation::ComputeExports => rows.push(vec![s.id(), dataflow]),
             Relation::ComputeDependencies => rows.extend(
@@ -57,7 +57,7 @@ pub fn rows(relation: Relation, catalog: &Catalog, sources: Sources<'_>) -> Vec<
                 dataflow,
                 Datum::Text(format!("Dataflow: subscribe {}", s.name)),
             ]),
-            Relation::ComputeFrontiers => rows.push(vec![s.id(), Datum::Int(s.frontier as i64)]),
+            Relation::ComputeFrontiers => rows.push(vec![s.id(), Datum::Int64(s.frontier as i64)]),
             _ => {}
         }
     }

@@ -141,7 +141,7 @@ mod tests {
     fn a_wrong_row_in_a_golden_differs_at_its_line() {
         let script = Script::parse(Path::new("x.dd"), "goldens/x.dd", GOLDEN).unwrap();
         // What PostgreSQL would answer, rendered the runner's way: 1 and 2.
-        let rows = Outcome::Rows(vec![vec![Datum::Int(2)], vec![Datum::Int(1)]]);
+        let rows = Outcome::Rows(vec![vec![Datum::Int32(2)], vec![Datum::Int32(1)]]);
         let postgres = script.output(1, &rows);
         assert_eq!(postgres, lines(&["1", "2"]), "sorted as the runner prints");
         let verdict = judge(
@@ -158,7 +158,7 @@ mod tests {
         let script = Script::parse(Path::new("x.dd"), "x.dd", GOLDEN).unwrap();
         let marked = marker(&script.blocks[2].directive);
         assert_eq!(marked.as_deref(), Some("errors-as-data"));
-        let rows = script.output(2, &Outcome::Rows(vec![vec![Datum::Int(1)]]));
+        let rows = script.output(2, &Outcome::Rows(vec![vec![Datum::Int32(1)]]));
         assert_eq!(
             judge(&script.written(2), &rows, marked.clone()),
             Verdict::Skipped("errors-as-data".into())

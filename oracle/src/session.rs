@@ -233,17 +233,17 @@ fn query(client: &mut Client, sql: &str) -> Result<Outcome, String> {
     Ok(Outcome::Rows(rows))
 }
 
-/// One value, from its text form and its column's type: integers and
-/// booleans as the engine's, integral `numeric`s (PostgreSQL's `sum` of a
+/// One value, from its text form and its column's type: integers (by
+/// width) and booleans as the engine's, integral `numeric`s (PostgreSQL's `sum` of a
 /// `bigint`) as integers, anything else as text.
 pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
     let Some(text) = text else {
         return Datum::Null;
     };
-    let integer = || text.parse::<i64>().ok().map(Datum::Int);
     let converted = match typ {
         Some(&Type::BOOL) => Some(Datum::Bool(text == "t")),
-        Some(&Type::INT2 | &Type::INT4 | &Type::INT8 | &Type::NUMERIC) => integer(),
+        Some(&Type::INT2 | &Type::INT4) => text.parse::<i32>().ok().map(Datum::Int32),
+        Some(&Type::INT8 | &Type::NUMERIC) => text.parse::<i64>().ok().map(Datum::Int64),
         _ => None,
     };
     converted.unwrap_or_else(|| Datum::Text(text.to_string()))
@@ -255,8 +255,8 @@ mod tests {
 
     #[test]
     fn values_convert_by_column_type() {
-        assert_eq!(datum(Some(&Type::INT4), Some("-3")), Datum::Int(-3));
-        assert_eq!(datum(Some(&Type::NUMERIC), Some("12")), Datum::Int(12));
+        assert_eq!(datum(Some(&Type::INT4), Some("-3")), Datum::Int32(-3));
+        assert_eq!(datum(Some(&Type::NUMERIC), Some("12")), Datum::Int64(12));
         assert_eq!(
             datum(Some(&Type::NUMERIC), Some("2.5000")),
             Datum::Text("2.5000".into())

@@ -100,7 +100,7 @@ impl SubscribeState {
             }
             for (result, diff) in updates {
                 if let (Ok(row), true) = (result, diff != 0) {
-                    let mut line = vec![Datum::Int(time as i64), Datum::Int(diff)];
+                    let mut line = vec![Datum::Int64(time as i64), Datum::Int64(diff)];
                     line.extend(row);
                     self.ready.push(line);
                 }
@@ -324,7 +324,7 @@ mod tests {
     }
 
     fn row(time: i64, diff: Diff, value: i64) -> Row {
-        vec![Datum::Int(time), Datum::Int(diff), Datum::Int(value)]
+        vec![Datum::Int64(time), Datum::Int64(diff), Datum::Int64(value)]
     }
 
     fn ok(
@@ -332,7 +332,7 @@ mod tests {
         time: Timestamp,
         diff: Diff,
     ) -> (Result<Row, DataflowError>, Timestamp, Diff) {
-        (Ok(vec![Datum::Int(value)]), time, diff)
+        (Ok(vec![Datum::Int64(value)]), time, diff)
     }
 
     fn err(

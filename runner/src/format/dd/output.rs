@@ -124,8 +124,8 @@ mod tests {
     fn a_fetch_prints_updates_in_order_then_where_it_stands() {
         let fetch = Command::Fetch { name: "s".into() };
         let rows = vec![
-            vec![Datum::Int(3), Datum::Int(1), Datum::Int(9)],
-            vec![Datum::Int(2), Datum::Int(-1), Datum::Int(1)],
+            vec![Datum::Int64(3), Datum::Int64(1), Datum::Int64(9)],
+            vec![Datum::Int64(2), Datum::Int64(-1), Datum::Int64(1)],
         ];
         let updates = |progress| Outcome::Updates {
             rows: rows.clone(),
