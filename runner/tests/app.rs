@@ -211,12 +211,12 @@ fn links_that_lead_nowhere_are_skipped_with_a_warning() {
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         doc["warnings"][0],
-        "skipped ROOT/testdata/a/.#basic.dd: a dangling symbolic link"
+        "skipped ROOT/testdata/a/.#basic.dd: an editor's lock file"
     );
     let (status, out) = p.run();
     assert_eq!(
         out,
-        "warning: skipped ROOT/testdata/a/.#basic.dd: a dangling symbolic link\n\
+        "warning: skipped ROOT/testdata/a/.#basic.dd: an editor's lock file\n\
          warning: skipped ROOT/goldens/a/loop: a symbolic link loop\n\
          PASS ROOT/testdata/a/basic.dd\n\
          1 passed, 0 failed\n"
