@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::Engine;
 use crate::catalog::{Catalog, Detail, Entry, IndexDetail};
 use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
-use crate::protocol::Command;
+use crate::protocol::{Command, PeekTarget};
 use crate::render::passes;
 use crate::repr::{Column, Diff, GlobalId, Row};
 use crate::{split, sql, Outcome};
@@ -252,24 +252,47 @@ impl Engine {
         self.catalog.remove(id);
         self.sinces.remove(&id);
         self.holds.retain(|_, (on, _)| *on != id);
-        let maintenance = &self.runtimes[self.maintenance()].runtime;
         match entry.detail {
-            Detail::Index(_) => {
-                maintenance.broadcast(Command::DropExport { id });
+            // A pending peek holds its index as the real system's read hold
+            // does: the index stays maintained until the peek is answered or
+            // cancelled, so the peek reads every update up to its time.
+            Detail::Index(_)
+                if self
+                    .peeks
+                    .values()
+                    .any(|p| p.target == PeekTarget::Index(id)) =>
+            {
+                self.dropped_under_peek.insert(id);
             }
+            Detail::Index(_) => self.drop_index_dataflow(id),
             Detail::Table => {
                 self.table_rows.remove(&id);
-                maintenance.broadcast(Command::DropTable { id });
+                self.runtimes[self.maintenance()]
+                    .runtime
+                    .broadcast(Command::DropTable { id });
+                self.drop_peer(id);
             }
             Detail::View { .. } => {}
         }
-        if let (Some(peer), false) = (self.peer(), matches!(entry.detail, Detail::View { .. })) {
+        self.settle();
+        Outcome::Ok
+    }
+
+    /// Drops a catalog-forgotten index on every runtime.
+    pub(super) fn drop_index_dataflow(&mut self, id: GlobalId) {
+        self.runtimes[self.maintenance()]
+            .runtime
+            .broadcast(Command::DropExport { id });
+        self.drop_peer(id);
+    }
+
+    /// Tells the peer runtime (if any) that a table or index is gone.
+    fn drop_peer(&self, id: GlobalId) {
+        if let Some(peer) = self.peer() {
             self.runtimes[peer]
                 .runtime
                 .broadcast(Command::DropPeer { id });
         }
-        self.settle();
-        Outcome::Ok
     }
 }
 

@@ -17,7 +17,7 @@ impl Engine {
                 let name = self
                     .catalog
                     .get(target)
-                    .map_or("?".into(), |e| e.name.clone());
+                    .map_or("a dropped index".into(), |e| e.name.clone());
                 format!("{name} ({target})")
             }
         };

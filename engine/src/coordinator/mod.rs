@@ -15,7 +15,7 @@ mod reports;
 mod stepping;
 mod subscribe;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
 use crate::catalog::Catalog;
@@ -49,6 +49,9 @@ pub struct Engine {
     holds: BTreeMap<String, (GlobalId, Timestamp)>,
     peeks: BTreeMap<u64, PeekState>,
     named_peeks: BTreeMap<String, u64>,
+    /// Indexes dropped from the catalog while a pending peek reads them:
+    /// still maintained until the last such peek is answered or cancelled.
+    dropped_under_peek: BTreeSet<GlobalId>,
     /// Live subscribes by name (and ended ones until their end is fetched).
     subscribes: BTreeMap<String, SubscribeState>,
     reports: BTreeMap<u64, Vec<WorkerReport>>,
@@ -91,6 +94,7 @@ impl Engine {
             holds: BTreeMap::new(),
             peeks: BTreeMap::new(),
             named_peeks: BTreeMap::new(),
+            dropped_under_peek: BTreeSet::new(),
             subscribes: BTreeMap::new(),
             reports: BTreeMap::new(),
             table_rows: BTreeMap::new(),

@@ -172,10 +172,17 @@ impl Engine {
     }
 
     /// Tells the workers to forget the peek (dropping any transient dataflow).
+    /// An index dropped under this peek, and read by no other, goes now.
     pub(super) fn release_peek(&mut self, peek: u64, state: &PeekState) {
         let handle = &self.runtimes[state.runtime];
         handle.board.lock().expect("board").forget(peek);
         handle.runtime.broadcast(Command::CancelPeek { peek });
+        if let PeekTarget::Index(id) = state.target {
+            let still_read = self.peeks.values().any(|p| p.target == state.target);
+            if !still_read && self.dropped_under_peek.remove(&id) {
+                self.drop_index_dataflow(id);
+            }
+        }
     }
 }
 
