@@ -238,6 +238,7 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
             sharing,
             workers: options.workers,
             seed: None,
+            joins: Default::default(),
         })
     });
     let statements = std::iter::once(CREATE_TABLE)

@@ -9,6 +9,7 @@ mod builtin;
 mod catalog;
 mod compute;
 mod coordinator;
+mod delta_join;
 mod eval;
 mod introspection;
 mod mutation;
@@ -37,6 +38,21 @@ pub struct Config {
     pub workers: usize,
     /// `None`: round-robin stepping; `Some(seed)`: a reproducible random choice each step.
     pub seed: Option<u64>,
+    /// How joins are rendered.
+    pub joins: JoinPlan,
+}
+
+/// How a join is rendered. Both must give the same answers; the suite runs
+/// files both ways to check it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JoinPlan {
+    /// A chain of binary joins, each arranging its two inputs.
+    #[default]
+    Linear,
+    /// Where every input is an index arranged by the join key: one path per
+    /// input, looking its changes up in the other inputs' arrangements (see
+    /// `delta_join`); elsewhere linear.
+    Delta,
 }
 
 /// A runtime named by a scenario. In Solo both names mean the one runtime.

@@ -12,6 +12,7 @@ use crate::arrangement::Frontier;
 use crate::plan::{RelationPlan, ScalarExpr};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::sharing::Registry;
+use crate::JoinPlan;
 
 /// What a runtime does in its process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,8 +40,9 @@ pub struct Context {
 pub enum Import {
     /// A table's contents.
     Table(GlobalId),
-    /// An index's oks and errs, imported as collections.
-    Index(GlobalId),
+    /// An index's oks and errs, imported as collections; `key` is what
+    /// its rows are arranged by, for a delta join to look them up.
+    Index { id: GlobalId, key: Vec<usize> },
     /// Literal rows (introspection relations, evaluated by the coordinator).
     Constant(Vec<Row>),
 }
@@ -54,6 +56,8 @@ pub struct DataflowDesc {
     /// Relation id -> where to read it, and its arity.
     pub imports: BTreeMap<GlobalId, (Import, usize)>,
     pub plan: RelationPlan,
+    /// How joins are rendered.
+    pub joins: JoinPlan,
 }
 
 /// One thing a worker is told to do, at the start of its next step.

@@ -12,8 +12,8 @@ use differential_dataflow::input::Input;
 use differential_dataflow::VecCollection;
 use timely::dataflow::Scope;
 
+use crate::delta_join::{self, Lookup};
 use crate::eval::{aggregate, empty_aggregate, is_true};
-use crate::mutation;
 use crate::plan::{compare_rows, Aggregate, OrderColumn, RelationPlan, ScalarExpr};
 use crate::repr::{DataflowError, Datum, Diff, GlobalId, Row, Timestamp};
 
@@ -27,6 +27,9 @@ pub struct Inputs<'s> {
     pub collections: BTreeMap<GlobalId, (Oks<'s>, Errs<'s>)>,
     /// The column count of every relation a `Get` may name.
     pub arities: BTreeMap<GlobalId, usize>,
+    /// The arrangements a delta join may look imported indexes up in;
+    /// empty when joins are planned linear.
+    pub lookups: BTreeMap<GlobalId, Lookup>,
 }
 
 /// Renders `plan` at `as_of` on worker `worker`.
@@ -285,20 +288,16 @@ fn render_join<'s>(
     as_of: Timestamp,
     worker: usize,
 ) -> (Oks<'s>, Errs<'s>) {
+    if let Some(delta) = delta_join::render(plans, equivalences, inputs, as_of) {
+        return delta;
+    }
     let rendered: Vec<_> = plans
         .iter()
         .map(|p| (render(scope, p, inputs, as_of, worker), arity(p, inputs)))
         .collect();
     let mut errs: Option<Errs<'s>> = None;
     let mut joined: Option<(Oks<'s>, usize)> = None;
-    let paths = rendered.len();
     for ((oks, input_errs), input_arity) in rendered {
-        // The bug the seeds found: an input's errors once more per delta
-        // path that reads it (as source or lookup), besides the once.
-        let input_errs = match mutation::JOIN_ERRS_PER_PATH {
-            true => (0..paths).fold(input_errs.clone(), |e, _| e.concat(input_errs.clone())),
-            false => input_errs,
-        };
         // Each input's errors, once.
         errs = Some(match errs {
             None => input_errs,
@@ -331,19 +330,23 @@ fn render_join<'s>(
         });
     }
     let (rows, _) = joined.expect("a join has inputs");
-    // Classes with several columns on one side are enforced here.
-    let equivalences = equivalences.to_vec();
-    let rows = rows.filter(move |row| {
+    let rows = enforce_equivalences(rows, equivalences.to_vec());
+    (rows, errs.expect("a join has inputs"))
+}
+
+/// Keeps the joined rows whose every equivalence class holds one non-NULL
+/// value: classes with several columns on one side are enforced only here.
+pub fn enforce_equivalences<'s>(rows: Oks<'s>, equivalences: Vec<Vec<usize>>) -> Oks<'s> {
+    rows.filter(move |row| {
         equivalences.iter().all(|class| {
             let first = &row[class[0]];
             *first != Datum::Null && class.iter().all(|c| row[*c] == *first)
         })
-    });
-    (rows, errs.expect("a join has inputs"))
+    })
 }
 
 /// Keys rows by the given columns, dropping rows with a NULL key (NULL never joins).
-fn keyed<'s>(rows: Oks<'s>, key: Vec<usize>) -> VecCollection<'s, Timestamp, (Row, Row), Diff> {
+pub fn keyed<'s>(rows: Oks<'s>, key: Vec<usize>) -> VecCollection<'s, Timestamp, (Row, Row), Diff> {
     rows.flat_map(move |row| {
         let k: Row = key.iter().map(|c| row[*c].clone()).collect();
         if k.contains(&Datum::Null) {

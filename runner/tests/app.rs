@@ -245,6 +245,7 @@ fn every_run_of_the_matrix_gets_a_fresh_engine() {
         sharing,
         workers,
         seed,
+        joins: Default::default(),
     };
     assert_eq!(
         configs,
@@ -452,7 +453,7 @@ fn a_panic_fails_only_its_file() {
     let panic_line = lines.next().unwrap();
     assert!(
         panic_line.starts_with(
-            "    panic: engine exploded in Config { sharing: false, workers: 1, seed: None } (at "
+            "    panic: engine exploded in Config { sharing: false, workers: 1, seed: None, joins: Linear } (at "
         ),
         "{panic_line}"
     );
@@ -1186,7 +1187,8 @@ fn a_reproduce_command_replays_just_that_run() {
         [Config {
             sharing: true,
             workers: 2,
-            seed: Some(7)
+            seed: Some(7),
+            joins: Default::default(),
         }]
     );
     // A run of the suite's shape that this file's matrix lacks fails the file.

@@ -11,11 +11,13 @@ use timely::worker::Worker;
 
 use super::{ComputeState, Export, LiveDataflow, Table};
 use crate::arrangement::{self, arrange, Frontier, IndexTraces};
+use crate::delta_join::{Lookup, LookupSource};
 use crate::protocol::{DataflowDesc, Import};
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::sharing::import::{self, Reader};
 use crate::sharing::Counters;
+use crate::JoinPlan;
 
 impl ComputeState {
     /// Creates a table with since `now` and upper `now + 1`.
@@ -156,11 +158,17 @@ impl ComputeState {
             let mut inputs = Inputs {
                 collections: BTreeMap::new(),
                 arities: BTreeMap::new(),
+                lookups: BTreeMap::new(),
             };
             for (id, (import, arity)) in &desc.imports {
                 inputs.arities.insert(*id, *arity);
+                // What a delta join may look this import up by.
+                let lookup_key = match import {
+                    Import::Index { key, .. } if desc.joins == JoinPlan::Delta => Some(key),
+                    _ => None,
+                };
                 let pair = match import {
-                    Import::Table(source) | Import::Index(source) => {
+                    Import::Table(source) | Import::Index { id: source, .. } => {
                         let local = match import {
                             Import::Table(_) => tables.get_mut(source).map(|t| &mut t.traces),
                             _ => exports.get_mut(source).map(|export| {
@@ -170,6 +178,11 @@ impl ComputeState {
                         };
                         match local {
                             Some(traces) => {
+                                if let Some(key) = lookup_key {
+                                    let source = LookupSource::Local(traces.oks.clone());
+                                    let key = key.clone();
+                                    inputs.lookups.insert(*id, Lookup { key, source });
+                                }
                                 if read {
                                     Counters::bump(&counters.local_reads);
                                 }
@@ -188,6 +201,14 @@ impl ComputeState {
                                 let peer = peers.get(source).expect("imported collection exists");
                                 if read {
                                     Counters::bump(&counters.shared_reads);
+                                }
+                                if let Some(key) = lookup_key {
+                                    let source = LookupSource::Shared {
+                                        point: Arc::clone(&peer.point),
+                                        registry: Arc::clone(registry),
+                                    };
+                                    let key = key.clone();
+                                    inputs.lookups.insert(*id, Lookup { key, source });
                                 }
                                 let reader =
                                     Reader::new(Arc::clone(&peer.point), registry.reader_id());

@@ -52,6 +52,7 @@ impl Engine {
             as_of,
             imports,
             plan,
+            joins: self.config.joins,
         })
     }
 }
@@ -77,8 +78,9 @@ fn lower(
                 .get(id)
                 .ok_or_else(|| format!("unknown catalog item '{id}'"))?;
             let arity = entry.columns.len();
-            if let Some((index, _)) = catalog.indexes_on(id).next() {
-                imports.insert(index.id, (Import::Index(index.id), arity));
+            if let Some((index, detail)) = catalog.indexes_on(id).next() {
+                let key = detail.key.clone();
+                imports.insert(index.id, (Import::Index { id: index.id, key }, arity));
                 RelationPlan::Get(index.id)
             } else {
                 match &entry.detail {
@@ -178,7 +180,7 @@ mod tests {
         let index = index.unwrap();
         let (plan, imports) = lowered(&catalog, t).unwrap();
         assert_eq!(plan, RelationPlan::Get(index));
-        assert_eq!(imports, vec![format!("{index} Index({index:?}) 1")]);
+        assert_eq!(imports, vec![format!("{index} Index {{ id: {index:?}, key: [0] }} 1")]);
     }
 
     #[test]

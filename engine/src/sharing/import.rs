@@ -13,6 +13,7 @@ use differential_dataflow::trace::Cursor;
 use differential_dataflow::AsCollection;
 use timely::dataflow::operators::generic::operator::source;
 use timely::dataflow::Scope;
+use timely::scheduling::SyncActivator;
 
 use super::{HoldKey, Point, Snapshot};
 use crate::arrangement::{meet, Frontier};
@@ -35,6 +36,12 @@ impl Reader {
     /// if the point had already compacted past it).
     pub fn hold(&self, at: Timestamp) -> Timestamp {
         self.point.hold(HoldKey::Reader(self.id), at)
+    }
+
+    /// Wakes `activator` whenever the point is published to; the point
+    /// counts as read (its publication drains) while the reader lives.
+    pub fn wake_on_publish(&self, activator: SyncActivator) {
+        self.point.add_reader(self.id, activator);
     }
 
     /// Gives the hold up: the reader needs nothing more of the point.
@@ -72,9 +79,7 @@ pub fn import<'s>(
     );
     let worker = scope.worker();
     let results = source(scope, name, move |mut capability, info| {
-        reader
-            .point
-            .add_reader(reader.id, worker.sync_activator_for(info.address.to_vec()));
+        reader.wake_on_publish(worker.sync_activator_for(info.address.to_vec()));
         capability.downgrade(&0);
         let mut capability = Some(capability);
         // Every update at a time before `seen` has been emitted.

@@ -87,6 +87,7 @@ mod tests {
             run: Run {
                 configuration: config.into(),
                 sharing: config == "shared",
+                delta_joins: false,
                 workers: 1,
                 schedule: Schedule::RoundRobin,
             },

@@ -113,6 +113,7 @@ mod tests {
         Run {
             configuration: config.into(),
             sharing: config == "shared",
+            delta_joins: false,
             workers,
             schedule: Schedule::RoundRobin,
         }

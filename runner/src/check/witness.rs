@@ -63,6 +63,7 @@ mod tests {
             run: Run {
                 configuration: if sharing { "shared" } else { "solo" }.into(),
                 sharing,
+                delta_joins: false,
                 workers: 1,
                 schedule: Schedule::RoundRobin,
             },

@@ -13,6 +13,9 @@ pub struct Run {
     /// The configuration's name in suite.yaml.
     pub configuration: String,
     pub sharing: bool,
+    /// Joins planned as delta joins where the inputs allow.
+    #[serde(default)]
+    pub delta_joins: bool,
     pub workers: usize,
     pub schedule: Schedule,
 }
@@ -24,6 +27,10 @@ impl Run {
             sharing: self.sharing,
             workers: self.workers,
             seed: self.schedule.seed(),
+            joins: match self.delta_joins {
+                true => engine::JoinPlan::Delta,
+                false => engine::JoinPlan::Linear,
+            },
         }
     }
 }
@@ -160,6 +167,7 @@ pub fn runs(
                 runs.push(Run {
                     configuration: c.name.clone(),
                     sharing: c.sharing,
+                    delta_joins: c.delta_joins,
                     workers: w,
                     schedule: s,
                 });
@@ -225,6 +233,7 @@ mod tests {
         let r = Run {
             configuration: "shared".into(),
             sharing: true,
+            delta_joins: true,
             workers: 2,
             schedule: Schedule::Seed(7),
         };
@@ -233,7 +242,8 @@ mod tests {
             engine::Config {
                 sharing: true,
                 workers: 2,
-                seed: Some(7)
+                seed: Some(7),
+                joins: engine::JoinPlan::Delta,
             }
         );
     }

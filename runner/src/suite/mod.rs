@@ -102,12 +102,25 @@ pub struct Configuration {
     pub name: String,
     /// Sharing on: a maintenance and an interactive runtime.
     pub sharing: bool,
+    /// `joins: delta`: joins over indexes planned as delta joins.
+    pub delta_joins: bool,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigurationSpec {
     sharing: bool,
+    #[serde(default)]
+    joins: JoinsSpec,
+}
+
+/// How a configuration plans joins.
+#[derive(Deserialize, Default, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum JoinsSpec {
+    #[default]
+    Linear,
+    Delta,
 }
 
 /// The configurations in file order.
@@ -119,7 +132,9 @@ impl<'de> Deserialize<'de> for Configurations {
         impl<'de> Visitor<'de> for V {
             type Value = Configurations;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a map from configuration name to `{sharing: bool}`")
+                f.write_str(
+                    "a map from configuration name to `{sharing: bool[, joins: linear|delta]}`",
+                )
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Configurations, A::Error> {
                 let mut out: Vec<Configuration> = Vec::new();
@@ -133,6 +148,7 @@ impl<'de> Deserialize<'de> for Configurations {
                     out.push(Configuration {
                         name,
                         sharing: spec.sharing,
+                        delta_joins: spec.joins == JoinsSpec::Delta,
                     });
                 }
                 Ok(Configurations(out))
@@ -251,11 +267,13 @@ schedules: [round-robin, 7, 42]
             [
                 Configuration {
                     name: "solo".into(),
-                    sharing: false
+                    sharing: false,
+                    delta_joins: false,
                 },
                 Configuration {
                     name: "shared".into(),
-                    sharing: true
+                    sharing: true,
+                    delta_joins: false,
                 },
             ]
         );
