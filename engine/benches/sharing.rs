@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! cargo bench -p engine --bench sharing [-- --rows N --workers N --rounds N
-//!                                           --chunk N --lookups N --counts N --scans N]
+//!                                           --chunk N --lookups N --counts N --scans N
+//!                                           --joins N]
 //! ```
 //!
 //! Each flag can also be set as `SHARING_BENCH_<NAME>` (e.g.
@@ -18,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use engine::repr::{Datum, Row};
-use engine::{Config, Engine, Outcome};
+use engine::{Config, Engine, JoinPlan, Outcome};
 
 /// Goal for the on/off ratio of the median total time.
 const TIME_GOAL: f64 = 1.15;
@@ -97,6 +98,8 @@ struct Options {
     counts: u64,
     /// Whole-index peeks (every row of `t_k`).
     scans: u64,
+    /// Delta-join reads of `t` with the small indexed table `s`.
+    joins: u64,
 }
 
 impl Options {
@@ -109,6 +112,7 @@ impl Options {
             lookups: setting(args, "lookups", 200),
             counts: setting(args, "counts", 3),
             scans: setting(args, "scans", 1),
+            joins: setting(args, "joins", 3),
         };
         if options.rows == 0 || options.workers == 0 || options.rounds == 0 || options.chunk == 0 {
             usage("--rows, --workers, --rounds and --chunk must be at least 1");
@@ -152,6 +156,15 @@ const CREATE_TABLE: &str = "CREATE TABLE t (k int, v int)";
 const CREATE_INDEX: &str = "CREATE INDEX t_k ON t (k)";
 const INDEX: &str = "t_k";
 const AGGREGATE: &str = "SELECT count(*), sum(k), sum(v) FROM t";
+/// A small table indexed by the same key, for a delta join with `t`:
+/// `s` holds keys `0..SMALL` with `w = 2k`.
+const SMALL: i64 = 1000;
+const CREATE_SMALL: &str = "CREATE TABLE s (k int, w int)";
+const CREATE_SMALL_INDEX: &str = "CREATE INDEX s_k ON s (k)";
+/// Both inputs are indexes arranged by the join key: a delta join, one
+/// path looking each of `t`'s rows up in `s_k`, the other each of `s`'s in
+/// `t_k`.
+const JOIN: &str = "SELECT count(*), sum(w) FROM t JOIN s ON t.k = s.k";
 
 /// The SQL a run replays and the answers it must get, built once up front so
 /// that generating text is charged to neither configuration's time or heap.
@@ -161,6 +174,8 @@ struct Workload {
     /// Each lookup's query and its key.
     lookups: Vec<(String, i64)>,
     aggregate: Row,
+    small_insert: String,
+    join: Row,
 }
 
 impl Workload {
@@ -182,7 +197,11 @@ impl Workload {
             .map(|k| (format!("SELECT * FROM t WHERE k = {k}"), k))
             .collect();
         let sum_v: i64 = (0..rows).map(value).sum();
+        let small: Vec<String> = (0..SMALL).map(|k| format!("({k}, {})", 2 * k)).collect();
+        let matched = rows.min(SMALL);
         Workload {
+            small_insert: format!("INSERT INTO s VALUES {}", small.join(", ")),
+            join: vec![Datum::Int64(matched), Datum::Int64(matched * (matched - 1))],
             rows,
             inserts,
             lookups,
@@ -213,6 +232,8 @@ fn row(k: i64) -> Row {
 struct Measurement {
     build: Duration,
     serve: Duration,
+    /// The part of `serve` spent in delta-join reads.
+    join: Duration,
     /// Peak heap bytes above what was live when the run started.
     peak: usize,
     /// Reads the engine says it served through shared imports.
@@ -238,12 +259,17 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
             sharing,
             workers: options.workers,
             seed: None,
-            joins: Default::default(),
+            joins: JoinPlan::Delta,
         })
     });
     let statements = std::iter::once(CREATE_TABLE)
         .chain(workload.inserts.iter().map(String::as_str))
-        .chain(std::iter::once(CREATE_INDEX));
+        .chain([
+            CREATE_INDEX,
+            CREATE_SMALL,
+            &workload.small_insert,
+            CREATE_SMALL_INDEX,
+        ]);
     for sql in statements {
         let outcome = timed(&mut build, || engine.statement(sql));
         check(sql, outcome, Outcome::Ok);
@@ -266,6 +292,12 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
         let outcome = timed(&mut serve, || engine.peek(INDEX, None));
         check_scan(workload.rows, outcome);
     }
+    let mut join = Duration::ZERO;
+    for _ in 0..options.joins {
+        let outcome = timed(&mut join, || engine.query(JOIN));
+        check(JOIN, outcome, Outcome::Rows(vec![workload.join.clone()]));
+    }
+    serve += join;
 
     let peak = PEAK.load(Relaxed) - baseline;
     let shared_reads = engine.witness().shared_reads;
@@ -273,6 +305,7 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
     Measurement {
         build,
         serve,
+        join,
         peak,
         shared_reads,
     }
@@ -340,13 +373,14 @@ fn main() {
     let options = Options::parse(&args);
     let workload = Workload::new(&options);
     println!(
-        "sharing bench: rows {}, rows per INSERT {}, workers {}, lookups {}, aggregates {}, index peeks {}, rounds {}",
+        "sharing bench: rows {}, rows per INSERT {}, workers {}, lookups {}, aggregates {}, index peeks {}, delta joins {}, rounds {}",
         options.rows,
         options.chunk,
         options.workers,
         options.lookups,
         options.counts,
         options.scans,
+        options.joins,
         options.rounds,
     );
     println!();
@@ -408,6 +442,13 @@ fn main() {
         time(|m| m.total),
         memory
     );
+    println!(
+        "{:<14}{:>11.2}x  (delta-join reads: {:.1} ms off, {:.1} ms on)",
+        "join on/off",
+        time(|m| m.join),
+        millis(off.join),
+        millis(on.join)
+    );
     println!();
     goal("time (total)", time(|m| m.total), TIME_GOAL);
     goal("memory (peak)", memory, MEMORY_GOAL);
@@ -420,6 +461,7 @@ fn main() {
 struct Medians {
     build: Duration,
     serve: Duration,
+    join: Duration,
     total: Duration,
     peak: usize,
     shared_reads: u64,
@@ -430,6 +472,7 @@ impl Medians {
         Medians {
             build: median(runs, |m| m.build),
             serve: median(runs, |m| m.serve),
+            join: median(runs, |m| m.join),
             total: median(runs, Measurement::total),
             peak: median(runs, |m| m.peak),
             shared_reads: median(runs, |m| m.shared_reads),

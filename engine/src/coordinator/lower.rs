@@ -180,7 +180,10 @@ mod tests {
         let index = index.unwrap();
         let (plan, imports) = lowered(&catalog, t).unwrap();
         assert_eq!(plan, RelationPlan::Get(index));
-        assert_eq!(imports, vec![format!("{index} Index {{ id: {index:?}, key: [0] }} 1")]);
+        assert_eq!(
+            imports,
+            vec![format!("{index} Index {{ id: {index:?}, key: [0] }} 1")]
+        );
     }
 
     #[test]
