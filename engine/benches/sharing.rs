@@ -26,6 +26,9 @@ const TIME_GOAL: f64 = 1.15;
 /// Goal for the on/off ratio of the median peak heap.
 const MEMORY_GOAL: f64 = 1.2;
 
+#[path = "sharing/bare.rs"]
+mod bare;
+
 // ----- heap accounting -------------------------------------------------------
 
 /// The system allocator, counting live heap bytes and their high-water mark,
@@ -311,6 +314,37 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
     }
 }
 
+/// The same load and reads (no join) on bare differential dataflow, with
+/// the heap counted the same way.
+fn run_bare(workload: &Workload, options: &Options) -> Measurement {
+    let baseline = LIVE.load(Relaxed);
+    PEAK.store(baseline, Relaxed);
+    let int = |d: &Datum| match d {
+        Datum::Int64(i) => *i,
+        other => panic!("aggregate datum {other:?}"),
+    };
+    let work = bare::Work {
+        rows: workload.rows,
+        chunk: options.chunk as i64,
+        workers: options.workers,
+        lookups: workload.lookups.iter().map(|(_, k)| *k).collect(),
+        counts: options.counts,
+        aggregate: (
+            int(&workload.aggregate[0]),
+            int(&workload.aggregate[1]),
+            int(&workload.aggregate[2]),
+        ),
+    };
+    let times = bare::run(&work);
+    Measurement {
+        build: times.build,
+        serve: times.serve,
+        join: Duration::ZERO,
+        peak: PEAK.load(Relaxed) - baseline,
+        shared_reads: 0,
+    }
+}
+
 /// Runs `f`, adding its wall time to `total`.
 fn timed<T>(total: &mut Duration, f: impl FnOnce() -> T) -> T {
     let start = Instant::now();
@@ -366,7 +400,16 @@ fn describe(outcome: &Outcome) -> String {
 
 // ----- report ----------------------------------------------------------------
 
-const CONFIGS: [(bool, &str); 2] = [(false, "off"), (true, "on")];
+/// The engine with sharing off and on, and bare differential dataflow.
+const SIDES: [&str; 3] = ["off", "on", "bare DD"];
+
+fn run_side(side: usize, workload: &Workload, options: &Options) -> Measurement {
+    match side {
+        0 => run(workload, options, false),
+        1 => run(workload, options, true),
+        _ => run_bare(workload, options),
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -389,17 +432,15 @@ fn main() {
         "round", "sharing", "build ms", "serve ms", "total ms", "peak MiB", "shared reads"
     );
 
-    // Odd rounds run off first, even rounds on first, so neither side
-    // always gets the warmer process.
-    let mut runs: [Vec<Measurement>; 2] = [Vec::new(), Vec::new()];
+    // Each round rotates which side goes first, so none always gets the
+    // warmer process.
+    let mut runs: [Vec<Measurement>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     for round in 0..options.rounds {
-        let mut order = [0, 1];
-        if round % 2 == 1 {
-            order.reverse();
-        }
+        let mut order = [0, 1, 2];
+        order.rotate_left(round % 3);
         for config in order {
-            let (sharing, name) = CONFIGS[config];
-            let m = run(&workload, &options, sharing);
+            let name = SIDES[config];
+            let m = run_side(config, &workload, &options);
             println!(
                 "{:<6}{:<8}{:>12.1}{:>12.1}{:>12.1}{:>12.1}{:>14}",
                 round + 1,
@@ -421,7 +462,7 @@ fn main() {
         "{:<14}{:>12}{:>12}{:>12}{:>12}",
         "median", "build ms", "serve ms", "total ms", "peak MiB"
     );
-    for ((_, name), m) in CONFIGS.iter().zip(&medians) {
+    for (name, m) in SIDES.iter().zip(&medians) {
         println!(
             "{:<14}{:>12.1}{:>12.1}{:>12.1}{:>12.1}",
             name,
@@ -431,7 +472,7 @@ fn main() {
             mebibytes(m.peak)
         );
     }
-    let [off, on] = &medians;
+    let [off, on, bare] = &medians;
     let time = |f: fn(&Medians) -> Duration| millis(f(on)) / millis(f(off));
     let memory = on.peak as f64 / off.peak as f64;
     println!(
@@ -448,6 +489,24 @@ fn main() {
         time(|m| m.join),
         millis(off.join),
         millis(on.join)
+    );
+    // The engine's own reads beside the bare ones: the join has no bare twin.
+    let engine_bare = |f: fn(&Medians) -> Duration| millis(f(off)) / millis(f(bare));
+    println!(
+        "{:<14}{:>11.2}x{:>11.2}x{:>11.2}x{:>11.2}x  (sharing off; serve without the join)",
+        "engine/bare",
+        engine_bare(|m| m.build),
+        engine_bare(|m| m.serve - m.join),
+        engine_bare(|m| m.total - m.join),
+        off.peak as f64 / bare.peak as f64
+    );
+    let per_row = |m: &Medians| m.peak as f64 / options.rows as f64;
+    println!(
+        "{:<14}{:>12.1}{:>12.1}  (peak heap bytes per indexed row: engine off, bare DD; {:.2}x)",
+        "bytes/row",
+        per_row(off),
+        per_row(bare),
+        per_row(off) / per_row(bare)
     );
     println!();
     goal("time (total)", time(|m| m.total), TIME_GOAL);

@@ -1,0 +1,146 @@
+//! The limit beside the engine: the benchmark's workload on bare
+//! differential dataflow, with no SQL, no rows of datums and no
+//! coordinator. `(k, v)` pairs of `i32` are arranged by `k` in one chunk
+//! per INSERT of the engine's workload, point lookups go through a trace
+//! cursor, and each aggregate read is a dataflow importing the trace and
+//! reducing it, as the engine's slow path does.
+
+use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
+use std::sync::{Arc, Barrier, Mutex};
+use std::time::{Duration, Instant};
+
+use differential_dataflow::input::Input;
+use differential_dataflow::trace::cursor::cursor_list;
+use differential_dataflow::trace::{Cursor, TraceReader};
+use timely::dataflow::operators::Probe;
+use timely::progress::Antichain;
+
+/// What one bare run is asked to do, and must answer.
+pub struct Work {
+    pub rows: i64,
+    pub chunk: i64,
+    pub workers: usize,
+    pub lookups: Vec<i64>,
+    pub counts: u64,
+    /// `(count, sum(k), sum(v))` of the whole table.
+    pub aggregate: (i64, i64, i64),
+}
+
+/// Wall time of the two phases, measured on worker 0 between barriers.
+pub struct Times {
+    pub build: Duration,
+    pub serve: Duration,
+}
+
+/// Runs `work` on `work.workers` timely workers; panics on a wrong answer.
+pub fn run(work: &Work) -> Times {
+    let (rows, chunk, lookups, counts, aggregate) = (
+        work.rows,
+        work.chunk,
+        work.lookups.clone(),
+        work.counts,
+        work.aggregate,
+    );
+    let barrier = Arc::new(Barrier::new(work.workers));
+    let times = Arc::new(Mutex::new(None));
+    let found = Arc::new(AtomicI64::new(0));
+    let (times_out, found_out) = (Arc::clone(&times), Arc::clone(&found));
+    let guards = timely::execute(timely::Config::process(work.workers), move |worker| {
+        let index = worker.index();
+        let (mut input, mut trace, probe) = worker.dataflow::<u64, _, _>(|scope| {
+            let (input, pairs) = scope.new_collection::<(i32, i32), i64>();
+            let arranged = pairs.arrange_by_key();
+            let (probe, _) = arranged.stream.clone().probe();
+            (input, arranged.trace, probe)
+        });
+        let int = |i: i64| i32::try_from(i).expect("keys fit an i32");
+        barrier.wait();
+        let start = Instant::now();
+        for (batch, first) in (0..rows).step_by(chunk as usize).enumerate() {
+            if index == 0 {
+                for k in first..rows.min(first + chunk) {
+                    input.update((int(k), int(k % 1000)), 1);
+                }
+            }
+            input.advance_to(batch as u64 + 1);
+            input.flush();
+            worker.step_while(|| probe.less_than(input.time()));
+        }
+        barrier.wait();
+        let build = start.elapsed();
+        let now = *input.time();
+
+        let start = Instant::now();
+        for k in &lookups {
+            let batches = trace
+                .batches_through(Antichain::new().borrow())
+                .expect("a trace hands out its batches");
+            let (mut cursor, storage) = cursor_list(batches);
+            cursor.seek_key(&storage, &int(*k));
+            if cursor.key_valid(&storage) && *cursor.key(&storage) == int(*k) {
+                while cursor.val_valid(&storage) {
+                    let mut count = 0;
+                    cursor.map_times(&storage, |_t, r| count += *r);
+                    found.fetch_add(count, Relaxed);
+                    cursor.step_val(&storage);
+                }
+            }
+        }
+        for _ in 0..counts {
+            let result = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&result);
+            let dataflow = worker.next_dataflow_index();
+            let probe = worker.dataflow::<u64, _, _>(|scope| {
+                let (probe, _) = trace
+                    .import(scope)
+                    .as_collection(|k: &i32, v: &i32| ((), (*k, *v)))
+                    .reduce(|_key: &(), pairs: &[(&(i32, i32), i64)], out| {
+                        let (mut n, mut sk, mut sv) = (0i64, 0i64, 0i64);
+                        for ((k, v), r) in pairs {
+                            n += r;
+                            sk += i64::from(*k) * r;
+                            sv += i64::from(*v) * r;
+                        }
+                        out.push(((n, sk, sv), 1i64));
+                    })
+                    .inspect(move |(((), sums), _t, r)| {
+                        sink.lock().expect("result").push((*sums, *r))
+                    })
+                    .probe();
+                probe
+            });
+            worker.step_while(|| probe.less_than(&now));
+            worker.drop_dataflow(dataflow);
+            // One worker holds the single group; the others see nothing.
+            // Its changes over the chunks' times add up to the whole table's.
+            let mut net: Vec<((i64, i64, i64), i64)> = result.lock().expect("result").clone();
+            differential_dataflow::consolidation::consolidate(&mut net);
+            assert!(
+                net.is_empty() || net == [(aggregate, 1)],
+                "bare aggregate: {net:?}"
+            );
+        }
+        barrier.wait();
+        if index == 0 {
+            *times.lock().expect("times") = Some(Times {
+                build,
+                serve: start.elapsed(),
+            });
+        }
+    })
+    .expect("timely starts");
+    for result in guards.join() {
+        result.expect("a bare worker panicked");
+    }
+    assert_eq!(
+        found_out.load(Relaxed),
+        lookups_len(work),
+        "bare lookups: every key has one row"
+    );
+    let times = times_out.lock().expect("times").take();
+    times.expect("worker 0 reports")
+}
+
+fn lookups_len(work: &Work) -> i64 {
+    work.lookups.len() as i64
+}
