@@ -16,9 +16,10 @@ pub enum Relation {
     ArrangementFrontiers,
     ArrangementSizes,
     ComputeFrontiers,
+    LirMapping,
 }
 
-const ALL: [Relation; 10] = [
+const ALL: [Relation; 11] = [
     Relation::Objects,
     Relation::ComputeExports,
     Relation::ComputeDependencies,
@@ -29,6 +30,7 @@ const ALL: [Relation; 10] = [
     Relation::ArrangementFrontiers,
     Relation::ArrangementSizes,
     Relation::ComputeFrontiers,
+    Relation::LirMapping,
 ];
 
 /// Ids of built-in relations sit far above any user id.
@@ -47,6 +49,7 @@ impl Relation {
             Relation::ArrangementFrontiers => "mz_arrangement_frontiers",
             Relation::ArrangementSizes => "mz_arrangement_sizes",
             Relation::ComputeFrontiers => "mz_compute_frontiers",
+            Relation::LirMapping => "mz_lir_mapping",
         }
     }
 
@@ -95,6 +98,7 @@ impl Relation {
                 ("records", Int, false),
             ],
             Relation::ComputeFrontiers => &[("export_id", Text, false), ("time", Int, true)],
+            Relation::LirMapping => &[("global_id", Text, false), ("operator", Text, false)],
         };
         cols.iter()
             .map(|(name, typ, nullable)| Column {

@@ -117,6 +117,16 @@ pub fn render<'s>(
         return None;
     }
     let paths = ids.len();
+    let orders: Vec<String> = (0..paths)
+        .map(|i| {
+            let rest = (0..paths).filter(|j| *j != i).map(|j| format!(" » %{j}"));
+            format!("[%{i}{}]", rest.collect::<String>())
+        })
+        .collect();
+    inputs
+        .joins
+        .borrow_mut()
+        .push(format!("Delta Join {}", orders.join(" ")));
     let mut oks: Option<Oks<'s>> = None;
     let mut errs: Option<Errs<'s>> = None;
     let mut add_errs = |e: Errs<'s>| {
@@ -385,6 +395,7 @@ mod tests {
                     collections: BTreeMap::new(),
                     arities: BTreeMap::new(),
                     lookups: BTreeMap::new(),
+                    joins: Default::default(),
                 };
                 for (id, traces) in ids.iter().zip(traces.iter_mut()) {
                     let since = Antichain::from_elem(0);

@@ -141,6 +141,18 @@ fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]
                     .map(move |e| vec![text(e.id), int(r.worker as i64), int(e.records)])
             })
             .collect(),
+        Relation::LirMapping => worker0
+            .map(|r| {
+                r.exports
+                    .iter()
+                    .flat_map(|e| {
+                        e.joins
+                            .iter()
+                            .map(move |j| vec![text(e.id), Datum::Text(j.clone())])
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
         // An export's frontier: the least upper over its workers.
         Relation::ComputeFrontiers => {
             let mut uppers: BTreeMap<GlobalId, Option<u64>> = BTreeMap::new();

@@ -245,4 +245,6 @@ pub struct ExportReport {
     /// Whether the export logs error counts itself: it maintains its errs,
     /// or the export that did was dropped and it is the first left holding them.
     pub logs_errors: bool,
+    /// How each join of the export's dataflow was rendered.
+    pub joins: Vec<String>,
 }

@@ -6,6 +6,7 @@
 //! inputs' errors once, not once per path), so error multiplicities mean what
 //! `mz_compute_error_counts` says they mean.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use differential_dataflow::input::Input;
@@ -30,6 +31,9 @@ pub struct Inputs<'s> {
     /// The arrangements a delta join may look imported indexes up in;
     /// empty when joins are planned linear.
     pub lookups: BTreeMap<GlobalId, Lookup>,
+    /// Each join's plan as rendered, in the real system's words
+    /// (`Differential Join %0 » %1`, `Delta Join [%0 » %1] [%1 » %0]`).
+    pub joins: RefCell<Vec<String>>,
 }
 
 /// Renders `plan` at `as_of` on worker `worker`.
@@ -291,6 +295,11 @@ fn render_join<'s>(
     if let Some(delta) = delta_join::render(plans, equivalences, inputs, as_of) {
         return delta;
     }
+    let order: Vec<String> = (0..plans.len()).map(|i| format!("%{i}")).collect();
+    inputs
+        .joins
+        .borrow_mut()
+        .push(format!("Differential Join {}", order.join(" » ")));
     let rendered: Vec<_> = plans
         .iter()
         .map(|p| (render(scope, p, inputs, as_of, worker), arity(p, inputs)))

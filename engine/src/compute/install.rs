@@ -1,6 +1,7 @@
 //! Installing and dropping what a worker maintains: tables, index
 //! dataflows, re-exports and the transient dataflows slow-path peeks read.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -159,6 +160,7 @@ impl ComputeState {
                 collections: BTreeMap::new(),
                 arities: BTreeMap::new(),
                 lookups: BTreeMap::new(),
+                joins: RefCell::new(Vec::new()),
             };
             for (id, (import, arity)) in &desc.imports {
                 inputs.arities.insert(*id, *arity);
@@ -233,12 +235,14 @@ impl ComputeState {
                 inputs.collections.insert(*id, pair);
             }
             let (oks, errs) = render::render(scope, &desc.plan, &inputs, as_of, index);
-            export(oks, errs)
+            (export(oks, errs), inputs.joins.into_inner())
         });
+        let (traces, joins) = traces;
         let live = Rc::new(LiveDataflow {
             timely_index,
             id: desc.id,
             name: desc.name.clone(),
+            joins,
             _imports: imported_dataflows,
         });
         self.dataflows.push(Rc::clone(&live));

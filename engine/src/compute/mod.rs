@@ -41,6 +41,8 @@ pub struct LiveDataflow {
     /// The catalog's dataflow id (shared by all workers and runtimes).
     id: u64,
     name: String,
+    /// How each join in it was rendered, as `mz_lir_mapping` shows it.
+    joins: Vec<String>,
     /// Dataflows whose exports this one imports, kept alive with it.
     _imports: Vec<Rc<LiveDataflow>>,
 }

@@ -22,6 +22,11 @@ impl ComputeState {
             let records = arrangement::records_at(&mut export.traces.oks, since);
             let errors = arrangement::net_errors(&mut export.traces.errs);
             let dataflow_id = export.dataflow_id;
+            // A re-export has no operators, so no plan of its own.
+            let joins = match export.has_operators {
+                true => export.maintained_by.joins.clone(),
+                false => Vec::new(),
+            };
             let logs_errors = export.has_operators || !self.owner_alive(id);
             report.exports.push(ExportReport {
                 id,
@@ -31,6 +36,7 @@ impl ComputeState {
                 records,
                 errors,
                 logs_errors,
+                joins,
             });
         }
         let mut dataflows: Vec<(u64, String)> = self
