@@ -41,17 +41,23 @@ fn mismatches(file: &str) -> Vec<String> {
 // the other test through the runner's process-wide panic capture.
 #[test]
 #[cfg_attr(feature = "mutation-join-errs-per-path", ignore)]
-fn live_engine_agrees_with_the_model_on_joins_errors_and_reductions() {
-    for file in [
-        "joins/errors_both_sides.dd",
-        "joins/errors_one_side.dd",
-        "errors/error_counts.dd",
-        "reduce/errors_in_input.dd",
-        "reexport/drop_original.dd",
-    ] {
-        let found = mismatches(file);
-        assert!(found.is_empty(), "{}", found.join("\n"));
+fn live_engine_agrees_with_the_model_over_the_suite() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
+    let mut found = vec![];
+    for dir in std::fs::read_dir(&root).expect("testdata") {
+        let dir = dir.expect("an entry").path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&dir).expect("a directory") {
+            let f = f.expect("an entry").path();
+            if f.extension().is_some_and(|e| e == "dd") {
+                let relative = f.strip_prefix(&root).expect("under testdata");
+                found.extend(mismatches(&relative.display().to_string()));
+            }
+        }
     }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 #[test]
@@ -60,7 +66,12 @@ fn the_model_catches_join_errors_counted_per_path() {
     if cfg!(feature = "mutation-join-errs-per-path") {
         // Both configurations count 12 where each input's error once is 3.
         assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found.iter().all(|m| m.contains("u11 3") && m.contains("u11 12")), "{found:?}");
+        assert!(
+            found
+                .iter()
+                .all(|m| m.contains("u11 3") && m.contains("u11 12")),
+            "{found:?}"
+        );
     } else {
         assert!(found.is_empty(), "{}", found.join("\n"));
     }
