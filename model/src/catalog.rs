@@ -54,10 +54,11 @@ pub struct State {
     pub now: Timestamp,
     pub next_id: u64,
     pub objects: BTreeMap<String, Object>,
-    /// Indexes dropped, with the id the next object would have had then.
-    pub dropped: Vec<(Object, u64)>,
     /// Ids, names or introspection may differ from the model's.
     pub catalog_uncertain: bool,
+    /// A subscribe ran: it is a compute export of its own, whose error
+    /// counts the model does not claim.
+    pub subscribed: bool,
     /// A write may or may not have advanced the clock.
     pub time_uncertain: bool,
 }
@@ -117,26 +118,16 @@ impl State {
         out
     }
 
-    /// `mz_compute_error_counts` now: each live index's error multiplicity
-    /// (a re-export counts its relation's errors as its target does).
+    /// `mz_compute_error_counts` now: each live index's error multiplicity,
+    /// which is its relation's (a re-export counts them as its target does;
+    /// a dropped index an importer still holds is counted by no export, its
+    /// errors are in the importer's own relation).
     fn error_counts(&self) -> Result<Relation, Unsupported> {
         if self.catalog_uncertain {
             return Err("error counts after a statement the model could not follow");
         }
-        for (d, next_then) in &self.dropped {
-            let Kind::Index { on: d_on, .. } = &d.kind else {
-                continue;
-            };
-            for live in self.indexes() {
-                let Kind::Index { on, key } = &live.kind else {
-                    continue;
-                };
-                let reexport =
-                    matches!(&d.kind, Kind::Index { on: o, key: k } if o == on && k == key);
-                if live.id < *next_then && !reexport && self.depends_on(on, d_on) {
-                    return Err("error counts of an orphaned arrangement an importer holds");
-                }
-            }
+        if self.subscribed {
+            return Err("error counts after a subscribe");
         }
         let mut rows = vec![];
         for index in self.indexes() {

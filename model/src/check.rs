@@ -3,6 +3,7 @@
 
 use crate::session::{Expectation, Model};
 use runner::format::Script;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A claim a run's output contradicts.
@@ -30,11 +31,25 @@ impl fmt::Display for Mismatch {
     }
 }
 
-/// How many claims a check made and how many directives it left unclaimed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How many claims a check made, and the directives it left unclaimed by
+/// reason.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     pub claimed: usize,
-    pub unclaimed: usize,
+    pub unclaimed: BTreeMap<&'static str, usize>,
+}
+
+impl Tally {
+    pub fn unclaimed(&self) -> usize {
+        self.unclaimed.values().sum()
+    }
+
+    pub fn add(&mut self, other: &Tally) {
+        self.claimed += other.claimed;
+        for (why, n) in &other.unclaimed {
+            *self.unclaimed.entry(why).or_default() += n;
+        }
+    }
 }
 
 /// Runs `script` through a fresh model; `outputs[i]` is block `i`'s output
@@ -62,7 +77,7 @@ pub fn check_tally(script: &Script, outputs: &[Option<Vec<String>>]) -> Result<T
                     }
                 }
             }
-            Expectation::NoClaim(_) => tally.unclaimed += 1,
+            Expectation::NoClaim(why) => *tally.unclaimed.entry(why).or_default() += 1,
         }
     }
     Ok(tally)

@@ -92,7 +92,7 @@ impl Model {
             Command::Await { name } => claim(self.await_peek(name)),
             Command::Subscribe { .. } => {
                 // A subscribe is an export of its own and holds what it reads.
-                self.state.catalog_uncertain = true;
+                self.state.subscribed = true;
                 Expectation::NoClaim("subscribe is not modelled")
             }
             Command::Fetch { .. } | Command::Cancel { .. } => {
@@ -244,7 +244,8 @@ impl Model {
             .map_err(|_| "a peek of an unknown index")?;
         let now = self.state.now;
         let at = as_of.unwrap_or(now);
-        if self.state.time_uncertain || at != now || at < self.forced_since {
+        // Below now the read may be compacted away; beyond, it waits for time.
+        if self.state.time_uncertain || at < now || at < self.forced_since {
             return Err("a peek at a time the model does not vouch for");
         }
         Ok(Peek {
@@ -257,12 +258,18 @@ impl Model {
     fn await_peek(&mut self, name: &str) -> Result<Vec<String>, Unsupported> {
         let peek = self
             .peeks
-            .remove(name)
+            .get(name)
             .ok_or("an await of a peek the model does not know")?
+            .clone()
             .ok_or("an await of a peek the model made no claim for")?;
+        // A pending await leaves the peek outstanding; an answer ends it.
         if !self.paused.is_empty() {
             return Err("an await while a runtime or worker is paused may be pending");
         }
+        if peek.at > self.state.now {
+            return Err("an await of a peek beyond now is pending");
+        }
+        self.peeks.remove(name);
         if !matches!(
             self.state.objects.get(&peek.index).map(|o| &o.kind),
             Some(Kind::Index { .. })

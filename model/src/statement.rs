@@ -36,11 +36,7 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             let on = name(on)?;
             let columns = table_or_view_columns(state, &on)?;
             let base = format!("{on}_primary_idx");
-            let free = std::iter::once(base.clone())
-                .chain((1..).map(|i| format!("{base}{i}")))
-                .find(|n| !state.objects.contains_key(n))
-                .expect("a free name");
-            state.create(&free, Kind::Index { on, key: columns });
+            state.create(&free_name(state, &base), Kind::Index { on, key: columns });
             return Ok(Ok(()));
         }
         Parsed::Statement(_, Some(_)) => return Err("AS OF on a statement"),
@@ -109,9 +105,6 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             Ok(Ok(()))
         }
         Statement::CreateIndex(i) => {
-            let Some(index_name) = &i.name else {
-                return Err("an index without a name");
-            };
             if i.unique
                 || i.concurrently
                 || i.if_not_exists
@@ -121,7 +114,6 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             {
                 return Err("a CREATE INDEX form outside the model");
             }
-            let n = name(index_name)?;
             let on = name(&i.table_name)?;
             let columns = table_or_view_columns(state, &on)?;
             let mut key = vec![];
@@ -135,6 +127,10 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                 }
                 key.push(col);
             }
+            let n = match &i.name {
+                Some(n) => name(n)?,
+                None => free_name(state, &format!("{on}_{}_idx", key.join("_"))),
+            };
             if let Err(e) = exists(state, &n)? {
                 return Ok(Err(e));
             }
@@ -242,14 +238,19 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             if !kind_matches {
                 return Err("a DROP of an object of another kind");
             }
-            if !state.dependents(&n).is_empty() {
-                return Err("a DROP of an object with dependents");
+            match state.dependents(&n).as_slice() {
+                [] => {}
+                [dependent] => {
+                    return Ok(Err(format!(
+                        "cannot drop {} \"{n}\": still depended upon by {} \"{}\"",
+                        kind_name(&object.kind),
+                        kind_name(&dependent.kind),
+                        dependent.name
+                    )))
+                }
+                _ => return Err("a DROP of an object with several dependents"),
             }
             state.objects.remove(&n);
-            if let Kind::Index { .. } = object.kind {
-                let next = state.next_id;
-                state.dropped.push((object, next));
-            }
             Ok(Ok(()))
         }
         _ => Err("a statement outside the model"),
@@ -289,6 +290,23 @@ pub fn taint(state: &mut State, parsed: &Parsed) {
                 kind: Kind::Unknown,
             });
         object.kind = Kind::Unknown;
+    }
+}
+
+/// The name the engine gives an unnamed index: `base`, else `base1`, ...
+fn free_name(state: &State, base: &str) -> String {
+    std::iter::once(base.to_string())
+        .chain((1..).map(|i| format!("{base}{i}")))
+        .find(|n| !state.objects.contains_key(n))
+        .expect("a free name")
+}
+
+fn kind_name(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Table { .. } => "table",
+        Kind::View { .. } => "view",
+        Kind::Index { .. } => "index",
+        Kind::Unknown => "object",
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Claims measured over the suite when this test was written; a drop below
 /// it means the model stopped covering part of the suite.
-const CLAIM_FLOOR: usize = 492;
+const CLAIM_FLOOR: usize = 506;
 
 fn scenarios(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -50,10 +50,9 @@ fn every_claim_over_the_suite_agrees_with_the_goldens() {
                     "{}: {} claimed, {} unclaimed",
                     relative.display(),
                     t.claimed,
-                    t.unclaimed
+                    t.unclaimed()
                 );
-                total.claimed += t.claimed;
-                total.unclaimed += t.unclaimed;
+                total.add(&t);
             }
             Err(m) => mismatches.push(format!("{}:{m}", relative.display())),
         }
@@ -62,8 +61,11 @@ fn every_claim_over_the_suite_agrees_with_the_goldens() {
         "{} files: {} claimed (all agree), {} unclaimed",
         files.len(),
         total.claimed,
-        total.unclaimed
+        total.unclaimed()
     );
+    for (why, n) in &total.unclaimed {
+        eprintln!("  {n:4} no claim: {why}");
+    }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
     assert!(
         total.claimed >= CLAIM_FLOOR,
