@@ -4,7 +4,7 @@
 use crate::catalog::{Kind, State, Type};
 use crate::parse::Parsed;
 use crate::query::evaluate;
-use crate::scalar::{compile, ident, EvalError, Scope, Unsupported};
+use crate::scalar::{compile, ident, EvalError, Scalar, Scope, Unsupported};
 use engine::repr::{Datum, Row};
 use sqlparser::ast::{
     self, AssignmentTarget, ColumnOption, DataType, FromTable, ObjectName, ObjectNamePart,
@@ -154,18 +154,10 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                 let c = scope.resolve(None, &name(c)?)?;
                 sets.push((c, compile(&a.value, &scope)?));
             }
-            let filter = u
-                .selection
-                .as_ref()
-                .map(|w| compile(w, &scope))
-                .transpose()?;
+            let filter = condition(u.selection.as_ref(), &scope)?;
             let mut rows = vec![];
             for row in current(state, &table) {
-                if filter
-                    .as_ref()
-                    .map_or(Ok(true), |f| f.holds(&row))
-                    .map_err(unsupported)?
-                {
+                if selects(filter.as_ref(), &row)? {
                     let mut new = row.clone();
                     for (c, e) in &sets {
                         match e.eval(&row).and_then(|v| assign(types[*c], v)) {
@@ -195,18 +187,10 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                 return Err("a DELETE form outside the model");
             }
             let (table, scope, _) = target(state, table_name(&from.relation)?)?;
-            let filter = d
-                .selection
-                .as_ref()
-                .map(|w| compile(w, &scope))
-                .transpose()?;
+            let filter = condition(d.selection.as_ref(), &scope)?;
             let mut rows = vec![];
             for row in current(state, &table) {
-                if !filter
-                    .as_ref()
-                    .map_or(Ok(true), |f| f.holds(&row))
-                    .map_err(unsupported)?
-                {
+                if !selects(filter.as_ref(), &row)? {
                     rows.push(row);
                 }
             }
@@ -310,11 +294,19 @@ fn kind_name(kind: &Kind) -> &'static str {
     }
 }
 
-fn unsupported(e: EvalError) -> Unsupported {
-    match e {
-        EvalError::Unsupported(why) => why,
-        EvalError::Error(_) => "an evaluation error in a write's condition",
-    }
+/// A write's `WHERE`, compiled against its table.
+fn condition(w: Option<&ast::Expr>, scope: &Scope) -> Result<Option<Scalar>, Unsupported> {
+    w.map(|w| compile(w, scope)).transpose()
+}
+
+/// Whether a write's condition selects `row` (no condition selects all).
+fn selects(filter: Option<&Scalar>, row: &[Datum]) -> Result<bool, Unsupported> {
+    filter
+        .map_or(Ok(true), |f| f.holds(row))
+        .map_err(|e| match e {
+            EvalError::Unsupported(why) => why,
+            EvalError::Error(_) => "an evaluation error in a write's condition",
+        })
 }
 
 fn failed(e: EvalError) -> Result<Printed, Unsupported> {
