@@ -95,6 +95,15 @@ impl State {
                 if deps.iter().any(|d| self.depends_on(d, target)))
     }
 
+    /// Whether relation `name` reads a table, directly or through views.
+    pub fn reads_a_table(&self, name: &str) -> bool {
+        match self.objects.get(name).map(|o| &o.kind) {
+            Some(Kind::Table { .. }) => true,
+            Some(Kind::View { deps, .. }) => deps.iter().any(|d| self.reads_a_table(d)),
+            _ => false,
+        }
+    }
+
     /// Live objects that name `name` (views reading it, indexes on it).
     pub fn dependents(&self, name: &str) -> Vec<&Object> {
         self.objects

@@ -7,7 +7,7 @@ use crate::catalog::{Kind, State};
 use crate::parse::{parse, Parsed};
 use crate::query::evaluate;
 use crate::scalar::Unsupported;
-use crate::statement::{apply, taint};
+use crate::statement::{apply, from_names, taint};
 use engine::repr::Timestamp;
 use engine::Role;
 use runner::format::directive::Command;
@@ -179,8 +179,15 @@ impl Model {
         ok()
     }
 
-    /// The time a read at `as_of` happens, if its answer is claimable.
-    fn read_time(&self, as_of: Option<Timestamp>) -> Result<Timestamp, Unsupported> {
+    /// The time a read at `as_of` happens (`Ok(Ok(t))`), the compaction
+    /// error that refuses it (`Ok(Err(text))`), or why neither is known.
+    /// `reads_a_table`: whether the read's inputs include a table (a read of
+    /// constants has no since).
+    fn read_time(
+        &self,
+        as_of: Option<Timestamp>,
+        reads_a_table: bool,
+    ) -> Result<Result<Timestamp, String>, Unsupported> {
         if !self.paused.is_empty() {
             return Err("a read while a runtime or worker is paused may be pending");
         }
@@ -192,13 +199,23 @@ impl Model {
         if t > now {
             return Err("a read beyond now is pending");
         }
-        if t < now {
-            return Err("a read below now may be below a compaction since");
-        }
         if t < self.forced_since {
             return Err("a read below a since allow-compaction forced");
         }
-        Ok(t)
+        if t < now && reads_a_table {
+            // With nothing holding them back, every since moved to now.
+            let held = !self.holds.is_empty()
+                || self.holds_uncertain
+                || !self.peeks.is_empty()
+                || self.state.subscribed;
+            if held {
+                return Err("a read below now while something holds a since back");
+            }
+            return Ok(Err(format!(
+                "Arrangement compaction frontier ([{now}]) is beyond the time of the attempted read ({t})"
+            )));
+        }
+        Ok(Ok(t))
     }
 
     fn query(&self, sql: &str, sort: bool) -> Result<Vec<String>, Unsupported> {
@@ -209,7 +226,11 @@ impl Model {
         let Statement::Query(q) = &**stmt else {
             return Err("a query that is not a SELECT");
         };
-        let t = self.read_time(*as_of)?;
+        let reads_a_table = from_names(q)?.iter().any(|n| self.state.reads_a_table(n));
+        let t = match self.read_time(*as_of, reads_a_table)? {
+            Ok(t) => t,
+            Err(refused) => return Ok(vec![format!("error: {refused}")]),
+        };
         let (r, ordered) = evaluate(q, &self.state.catalog_at(t))?;
         if ordered && !sort {
             return Err("an ORDER BY read without sorting");
@@ -234,7 +255,10 @@ impl Model {
             Ok(on) => on,
             Err(e) => return Ok(vec![format!("error: {e}")]),
         };
-        let t = self.read_time(as_of)?;
+        let t = match self.read_time(as_of, self.state.reads_a_table(&on))? {
+            Ok(t) => t,
+            Err(refused) => return Ok(vec![format!("error: {refused}")]),
+        };
         Ok(self.state.relation_at(&on, t)?.lines())
     }
 

@@ -325,7 +325,7 @@ fn table_or_view_columns(state: &State, on: &str) -> Result<Vec<String>, Unsuppo
 }
 
 /// The names a query's FROM clause reads.
-fn from_names(q: &ast::Query) -> Result<Vec<String>, Unsupported> {
+pub fn from_names(q: &ast::Query) -> Result<Vec<String>, Unsupported> {
     let SetExpr::Select(s) = &*q.body else {
         return Err("a view body other than a SELECT");
     };

@@ -74,11 +74,31 @@ fn as_of_reads_and_named_peeks_see_the_writes_before_their_time() {
         Expectation::NoClaim(_)
     ));
     assert_eq!(m.expect(&Command::Tick), claim(&["ok"])); // now 2
-    assert!(matches!(
+    assert_eq!(query(&mut m, "SELECT * FROM t AS OF 2"), claim(&["1 1"]));
+    // Nothing holds t back: its since moved to now.
+    assert_eq!(
         query(&mut m, "SELECT * FROM t AS OF 1"),
+        claim(&["error: Arrangement compaction frontier ([2]) is beyond the time of the attempted read (1)"])
+    );
+    // A constant read has no since.
+    assert_eq!(query(&mut m, "SELECT 1 + 1 AS OF 1"), claim(&["2"]));
+    let hold = Command::Hold {
+        on: "t".into(),
+        at: 2,
+        name: "h".into(),
+    };
+    assert_eq!(m.expect(&hold), claim(&["ok"]));
+    assert_eq!(m.expect(&Command::Tick), claim(&["ok"])); // now 3
+                                                          // Held at 2: the read is valid, but the model does not follow sinces.
+    assert!(matches!(
+        query(&mut m, "SELECT * FROM t AS OF 2"),
         Expectation::NoClaim(_)
     ));
-    assert_eq!(query(&mut m, "SELECT * FROM t AS OF 2"), claim(&["1 1"]));
+    assert_eq!(
+        m.expect(&Command::Release { name: "h".into() }),
+        claim(&["ok"])
+    );
+    assert_eq!(query(&mut m, "SELECT * FROM t AS OF 3"), claim(&["1 1"]));
     ok(&mut m, "CREATE INDEX i ON t (k)");
     let issue = Command::IssuePeek {
         index: "i".into(),
