@@ -57,6 +57,15 @@ fn claim(r: Result<Vec<String>, Unsupported>) -> Expectation {
     }
 }
 
+/// `ok` for a directive on a whole runtime; one naming a worker fails if the
+/// run has fewer workers, which the model does not know.
+fn whole_runtime(worker: Option<usize>) -> Expectation {
+    match worker {
+        None => ok(),
+        Some(_) => Expectation::NoClaim("a directive naming a worker the run may not have"),
+    }
+}
+
 fn role_key(role: Role) -> bool {
     matches!(role, Role::Maintenance)
 }
@@ -135,7 +144,7 @@ impl Model {
             }
             Command::Pause { role, worker } => {
                 self.paused.insert((role_key(*role), *worker));
-                ok()
+                whole_runtime(*worker)
             }
             Command::Resume { role, worker } => {
                 let r = role_key(*role);
@@ -145,9 +154,9 @@ impl Model {
                         self.paused.remove(&(r, *worker));
                     }
                 }
-                ok()
+                whole_runtime(*worker)
             }
-            Command::Step { .. } => ok(),
+            Command::Step { worker, .. } => whole_runtime(*worker),
         }
     }
 

@@ -194,7 +194,8 @@ fn no_claim_where_the_model_cannot_know() {
         role: Role::Maintenance,
         worker: Some(0),
     };
-    assert_eq!(m.expect(&pause), claim(&["ok"]));
+    // Whether worker 0 exists depends on the run, not on the scenario.
+    assert!(matches!(m.expect(&pause), Expectation::NoClaim(_)));
     assert!(matches!(
         query(&mut m, "SELECT * FROM t"),
         Expectation::NoClaim(_)
