@@ -1,0 +1,24 @@
+//! An independent, naive model of the engine's SQL subset. It evaluates a
+//! scenario without differential dataflow and without the engine's planner
+//! or evaluator (only the engine's plain value types are shared), and
+//! claims what each directive must print, or makes no claim and says why.
+//! Agreement between configurations cannot catch a bug in code they share;
+//! a disagreement with this model can.
+//!
+//! Layers, each using only those before it: [`scalar`] (expressions),
+//! [`query`] (SELECT over whole collections), [`catalog`] (tables with
+//! their history, views, indexes, ids), [`parse`] (directive text to
+//! statements), [`statement`] (DDL and writes), [`session`] (directives:
+//! time, reads, peeks, holds, pauses) and [`check`] (a script against one
+//! run's outputs).
+
+pub mod catalog;
+pub mod check;
+pub mod parse;
+pub mod query;
+pub mod scalar;
+pub mod session;
+pub mod statement;
+
+pub use check::{check, Mismatch};
+pub use session::{Expectation, Model};

@@ -1,0 +1,295 @@
+//! Scalar expressions: sqlparser's AST compiled against a scope of named
+//! columns, then evaluated row by row with the engine's observable rules
+//! (32/64-bit integers that overflow at their own width, division by zero
+//! as an evaluation error, three-valued logic where a deciding operand beats
+//! an error). Written from the README's rules, not from the engine's code.
+
+use engine::repr::Datum;
+use sqlparser::ast::{self, BinaryOperator, CastKind, DataType, UnaryOperator, Value};
+
+/// Why the model makes no claim: the construct lies outside what it models.
+pub type Unsupported = &'static str;
+
+/// A failed evaluation: an error the engine carries as data, or a case the
+/// model does not decide (a read that hits it makes no claim).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    Error(String),
+    Unsupported(Unsupported),
+}
+
+fn error(text: &str) -> EvalError {
+    EvalError::Error(format!("Evaluation error: {text}"))
+}
+
+/// The columns an expression can name: `(qualifier, name)` per position.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    pub columns: Vec<(String, String)>,
+}
+
+impl Scope {
+    /// The position `qualifier.name` (or unqualified `name`) names, if exactly one.
+    pub fn resolve(&self, qualifier: Option<&str>, name: &str) -> Result<usize, Unsupported> {
+        let mut found = self
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, (q, n))| n == name && qualifier.is_none_or(|x| x == q));
+        match (found.next(), found.next()) {
+            (Some((i, _)), None) => Ok(i),
+            (None, _) => Err("a column the model cannot resolve"),
+            (Some(_), Some(_)) => Err("an ambiguous column reference"),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A compiled scalar expression over a row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    Column(usize),
+    Literal(Datum),
+    Arith(Arith, Box<Scalar>, Box<Scalar>),
+    Cmp(Cmp, Box<Scalar>, Box<Scalar>),
+    And(Box<Scalar>, Box<Scalar>),
+    Or(Box<Scalar>, Box<Scalar>),
+    Not(Box<Scalar>),
+    Neg(Box<Scalar>),
+    IsNull(Box<Scalar>, bool),
+    /// `CAST(x AS int)` (false) or `AS bigint` (true).
+    ToInt(Box<Scalar>, bool),
+}
+
+/// An identifier as the engine folds it (unquoted: lower case).
+pub fn ident(i: &ast::Ident) -> String {
+    match i.quote_style {
+        Some(_) => i.value.clone(),
+        None => i.value.to_lowercase(),
+    }
+}
+
+/// An integer literal: an `integer` if it fits, else a `bigint`.
+pub fn int_literal(text: &str) -> Result<Datum, Unsupported> {
+    if let Ok(i) = text.parse::<i32>() {
+        Ok(Datum::Int32(i))
+    } else if let Ok(i) = text.parse::<i64>() {
+        Ok(Datum::Int64(i))
+    } else {
+        Err("a numeric literal that is not a 64-bit integer")
+    }
+}
+
+/// Compiles `e` against `scope`.
+pub fn compile(e: &ast::Expr, scope: &Scope) -> Result<Scalar, Unsupported> {
+    let b = |e: &ast::Expr| compile(e, scope).map(Box::new);
+    Ok(match e {
+        ast::Expr::Identifier(i) => Scalar::Column(scope.resolve(None, &ident(i))?),
+        ast::Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+            [q, n] => Scalar::Column(scope.resolve(Some(&ident(q)), &ident(n))?),
+            _ => return Err("a column name of more than two parts"),
+        },
+        ast::Expr::Nested(e) => compile(e, scope)?,
+        ast::Expr::Value(v) => Scalar::Literal(literal(&v.value, false)?),
+        ast::Expr::UnaryOp { op, expr } => match (op, &**expr) {
+            (UnaryOperator::Minus, ast::Expr::Value(v)) => {
+                Scalar::Literal(literal(&v.value, true)?)
+            }
+            (UnaryOperator::Minus, e) => Scalar::Neg(b(e)?),
+            (UnaryOperator::Plus, e) => compile(e, scope)?,
+            (UnaryOperator::Not, e) => Scalar::Not(b(e)?),
+            _ => return Err("a unary operator outside the model"),
+        },
+        ast::Expr::BinaryOp { left, op, right } => {
+            let (l, r) = (b(left)?, b(right)?);
+            match op {
+                BinaryOperator::Plus => Scalar::Arith(Arith::Add, l, r),
+                BinaryOperator::Minus => Scalar::Arith(Arith::Sub, l, r),
+                BinaryOperator::Multiply => Scalar::Arith(Arith::Mul, l, r),
+                BinaryOperator::Divide => Scalar::Arith(Arith::Div, l, r),
+                BinaryOperator::Modulo => Scalar::Arith(Arith::Mod, l, r),
+                BinaryOperator::Eq => Scalar::Cmp(Cmp::Eq, l, r),
+                BinaryOperator::NotEq => Scalar::Cmp(Cmp::Ne, l, r),
+                BinaryOperator::Lt => Scalar::Cmp(Cmp::Lt, l, r),
+                BinaryOperator::LtEq => Scalar::Cmp(Cmp::Le, l, r),
+                BinaryOperator::Gt => Scalar::Cmp(Cmp::Gt, l, r),
+                BinaryOperator::GtEq => Scalar::Cmp(Cmp::Ge, l, r),
+                BinaryOperator::And => Scalar::And(l, r),
+                BinaryOperator::Or => Scalar::Or(l, r),
+                _ => return Err("a binary operator outside the model"),
+            }
+        }
+        ast::Expr::IsNull(e) => Scalar::IsNull(b(e)?, true),
+        ast::Expr::IsNotNull(e) => Scalar::IsNull(b(e)?, false),
+        ast::Expr::Cast {
+            kind: CastKind::Cast | CastKind::DoubleColon,
+            expr,
+            data_type,
+            format: None,
+        } => match int_type(data_type) {
+            Some(wide) => Scalar::ToInt(b(expr)?, wide),
+            None => return Err("a cast outside int and bigint"),
+        },
+        _ => return Err("an expression outside the model"),
+    })
+}
+
+/// `Some(false)` for `int`, `Some(true)` for `bigint`.
+pub fn int_type(t: &DataType) -> Option<bool> {
+    match t {
+        DataType::Int(None) | DataType::Integer(None) | DataType::Int4(None) => Some(false),
+        DataType::BigInt(None) | DataType::Int8(None) => Some(true),
+        _ => None,
+    }
+}
+
+fn literal(v: &Value, negative: bool) -> Result<Datum, Unsupported> {
+    match v {
+        Value::Number(n, false) if negative => int_literal(&format!("-{n}")),
+        Value::Number(n, false) => int_literal(n),
+        Value::Null if !negative => Ok(Datum::Null),
+        Value::Boolean(b) if !negative => Ok(Datum::Bool(*b)),
+        Value::SingleQuotedString(s) if !negative => Ok(Datum::Text(s.clone())),
+        _ => Err("a literal outside the model"),
+    }
+}
+
+/// An integer operand: its value and whether it is a `bigint`.
+fn int(d: &Datum) -> Result<(i64, bool), EvalError> {
+    match d {
+        Datum::Int32(i) => Ok((*i as i64, false)),
+        Datum::Int64(i) => Ok((*i, true)),
+        _ => Err(EvalError::Unsupported("arithmetic on a non-integer")),
+    }
+}
+
+/// `value` at the given width, or that width's overflow error.
+fn at_width(value: Option<i64>, wide: bool) -> Result<Datum, EvalError> {
+    match (value, wide) {
+        (Some(v), true) => Ok(Datum::Int64(v)),
+        (Some(v), false) => i32::try_from(v)
+            .map(Datum::Int32)
+            .map_err(|_| error("integer out of range")),
+        (None, true) => Err(error("bigint out of range")),
+        (None, false) => Err(error("integer out of range")),
+    }
+}
+
+fn arith(op: Arith, l: &Datum, r: &Datum) -> Result<Datum, EvalError> {
+    if *l == Datum::Null || *r == Datum::Null {
+        return Ok(Datum::Null);
+    }
+    let ((a, wa), (b, wb)) = (int(l)?, int(r)?);
+    let wide = wa || wb;
+    if matches!(op, Arith::Div | Arith::Mod) && b == 0 {
+        return Err(error("division by zero"));
+    }
+    // Narrow operands compute in 32 bits so that `i32::MIN / -1` overflows.
+    let value = match op {
+        Arith::Add => a.checked_add(b),
+        Arith::Sub => a.checked_sub(b),
+        Arith::Mul => a.checked_mul(b),
+        Arith::Div if wide => a.checked_div(b),
+        Arith::Mod if wide => a.checked_rem(b),
+        Arith::Div => (a as i32).checked_div(b as i32).map(i64::from),
+        Arith::Mod => (a as i32).checked_rem(b as i32).map(i64::from),
+    };
+    at_width(value, wide)
+}
+
+fn compare(op: Cmp, l: &Datum, r: &Datum) -> Result<Datum, EvalError> {
+    let ordering = match (l, r) {
+        (Datum::Null, _) | (_, Datum::Null) => return Ok(Datum::Null),
+        (Datum::Text(a), Datum::Text(b)) => a.cmp(b),
+        (Datum::Bool(a), Datum::Bool(b)) => a.cmp(b),
+        (a, b) => int(a)?.0.cmp(&int(b)?.0),
+    };
+    use std::cmp::Ordering::*;
+    Ok(Datum::Bool(match op {
+        Cmp::Eq => ordering == Equal,
+        Cmp::Ne => ordering != Equal,
+        Cmp::Lt => ordering == Less,
+        Cmp::Le => ordering != Greater,
+        Cmp::Gt => ordering == Greater,
+        Cmp::Ge => ordering != Less,
+    }))
+}
+
+fn boolean(d: Result<Datum, EvalError>) -> Result<Option<bool>, EvalError> {
+    match d? {
+        Datum::Bool(b) => Ok(Some(b)),
+        Datum::Null => Ok(None),
+        _ => Err(EvalError::Unsupported("a non-boolean used as a condition")),
+    }
+}
+
+/// Three-valued AND (`decides` false) or OR (`decides` true): an operand
+/// equal to `decides` decides, even beside an error; then errors; then NULL.
+fn logic(
+    l: Result<Option<bool>, EvalError>,
+    r: Result<Option<bool>, EvalError>,
+    decides: bool,
+) -> Result<Datum, EvalError> {
+    if matches!(l, Ok(Some(b)) if b == decides) || matches!(r, Ok(Some(b)) if b == decides) {
+        return Ok(Datum::Bool(decides));
+    }
+    match (l?, r?) {
+        (Some(_), Some(_)) => Ok(Datum::Bool(!decides)),
+        _ => Ok(Datum::Null),
+    }
+}
+
+impl Scalar {
+    pub fn eval(&self, row: &[Datum]) -> Result<Datum, EvalError> {
+        match self {
+            Scalar::Column(i) => Ok(row[*i].clone()),
+            Scalar::Literal(d) => Ok(d.clone()),
+            Scalar::Arith(op, l, r) => {
+                let l = l.eval(row)?;
+                arith(*op, &l, &r.eval(row)?)
+            }
+            Scalar::Cmp(op, l, r) => {
+                let l = l.eval(row)?;
+                compare(*op, &l, &r.eval(row)?)
+            }
+            Scalar::And(l, r) => logic(boolean(l.eval(row)), boolean(r.eval(row)), false),
+            Scalar::Or(l, r) => logic(boolean(l.eval(row)), boolean(r.eval(row)), true),
+            Scalar::Not(e) => Ok(boolean(e.eval(row))?.map_or(Datum::Null, |b| Datum::Bool(!b))),
+            Scalar::Neg(e) => match e.eval(row)? {
+                Datum::Null => Ok(Datum::Null),
+                d => {
+                    let (v, wide) = int(&d)?;
+                    at_width(v.checked_neg(), wide)
+                }
+            },
+            Scalar::IsNull(e, is) => Ok(Datum::Bool((e.eval(row)? == Datum::Null) == *is)),
+            Scalar::ToInt(e, wide) => match e.eval(row)? {
+                Datum::Null => Ok(Datum::Null),
+                d => at_width(Some(int(&d)?.0), *wide),
+            },
+        }
+    }
+
+    /// Whether the row passes: true keeps it, false and NULL drop it.
+    pub fn holds(&self, row: &[Datum]) -> Result<bool, EvalError> {
+        Ok(boolean(self.eval(row))? == Some(true))
+    }
+}

@@ -1,0 +1,222 @@
+//! The model against answers computed by hand, directive by directive.
+
+use engine::Role;
+use model::{Expectation, Model};
+use runner::format::directive::Command;
+
+fn statement(m: &mut Model, sql: &str) -> Expectation {
+    m.expect(&Command::Statement { sql: sql.into() })
+}
+
+fn query(m: &mut Model, sql: &str) -> Expectation {
+    m.expect(&Command::Query {
+        sql: sql.into(),
+        sort: true,
+    })
+}
+
+fn claim(lines: &[&str]) -> Expectation {
+    Expectation::Claim(lines.iter().map(|l| l.to_string()).collect())
+}
+
+fn ok(m: &mut Model, sql: &str) {
+    assert_eq!(statement(m, sql), claim(&["ok"]), "{sql}");
+}
+
+const DIV_ZERO: &str = "error: Evaluation error: division by zero";
+
+#[test]
+fn a_join_with_errors_on_both_sides_counts_each_input_error_once() {
+    let mut m = Model::new();
+    ok(&mut m, "CREATE TABLE t1 (k int, v int)"); // u1
+    ok(&mut m, "CREATE TABLE t2 (k int, w int)"); // u2
+    ok(&mut m, "CREATE VIEW a AS SELECT k, 10 / v AS q FROM t1"); // u3
+    ok(&mut m, "CREATE VIEW b AS SELECT k, 10 / w AS r FROM t2"); // u4
+    ok(&mut m, "CREATE INDEX ia ON a (k)"); // u5
+    ok(&mut m, "CREATE INDEX ib ON b (k)"); // u6
+    ok(&mut m, "INSERT INTO t1 VALUES (1, 1), (2, 0), (3, 5)");
+    ok(
+        &mut m,
+        "INSERT INTO t2 VALUES (1, 0), (2, 2), (3, 1), (4, 0)",
+    );
+    // u7, u8
+    ok(
+        &mut m,
+        "CREATE VIEW j AS SELECT a.k, a.q, b.r FROM a JOIN b ON a.k = b.k",
+    );
+    ok(&mut m, "CREATE INDEX ij ON j (k)");
+    assert_eq!(query(&mut m, "SELECT * FROM j"), claim(&[DIV_ZERO]));
+    // a: one error (k = 2); b: two (k = 1, 4); the join: each once, 3.
+    let counts = "SELECT export_id, count FROM mz_compute_error_counts";
+    assert_eq!(query(&mut m, counts), claim(&["u5 1", "u6 2", "u8 3"]));
+    ok(&mut m, "DELETE FROM t1 WHERE k = 2");
+    ok(&mut m, "DELETE FROM t2 WHERE w = 0");
+    // a: (1, 10), (3, 2); b: (2, 5), (3, 10): only k = 3 joins.
+    assert_eq!(query(&mut m, "SELECT * FROM j"), claim(&["3 2 10"]));
+    assert_eq!(
+        m.expect(&Command::Peek {
+            index: "ij".into(),
+            as_of: None
+        }),
+        claim(&["3 2 10"])
+    );
+    assert_eq!(query(&mut m, counts), claim(&[]));
+}
+
+#[test]
+fn as_of_reads_and_named_peeks_see_the_writes_before_their_time() {
+    let mut m = Model::new();
+    ok(&mut m, "CREATE TABLE t (k int, v int)");
+    ok(&mut m, "INSERT INTO t VALUES (1, 1)"); // commits at 1
+    assert_eq!(query(&mut m, "SELECT * FROM t AS OF 1"), claim(&["1 1"]));
+    assert!(matches!(
+        query(&mut m, "SELECT * FROM t AS OF 2"),
+        Expectation::NoClaim(_)
+    ));
+    assert_eq!(m.expect(&Command::Tick), claim(&["ok"])); // now 2
+    assert_eq!(query(&mut m, "SELECT * FROM t AS OF 2"), claim(&["1 1"]));
+    // Nothing holds t back: its since moved to now.
+    assert_eq!(
+        query(&mut m, "SELECT * FROM t AS OF 1"),
+        claim(&["error: Arrangement compaction frontier ([2]) is beyond the time of the attempted read (1)"])
+    );
+    // A constant read has no since.
+    assert_eq!(query(&mut m, "SELECT 1 + 1 AS OF 1"), claim(&["2"]));
+    let hold = Command::Hold {
+        on: "t".into(),
+        at: 2,
+        name: "h".into(),
+    };
+    assert_eq!(m.expect(&hold), claim(&["ok"]));
+    assert_eq!(m.expect(&Command::Tick), claim(&["ok"])); // now 3
+                                                          // Held at 2: the read is valid, but the model does not follow sinces.
+    assert!(matches!(
+        query(&mut m, "SELECT * FROM t AS OF 2"),
+        Expectation::NoClaim(_)
+    ));
+    assert_eq!(
+        m.expect(&Command::Release { name: "h".into() }),
+        claim(&["ok"])
+    );
+    assert_eq!(query(&mut m, "SELECT * FROM t AS OF 3"), claim(&["1 1"]));
+    ok(&mut m, "CREATE INDEX i ON t (k)");
+    let issue = Command::IssuePeek {
+        index: "i".into(),
+        as_of: None,
+        name: "p".into(),
+    };
+    assert_eq!(m.expect(&issue), claim(&["issued"]));
+    ok(&mut m, "INSERT INTO t VALUES (2, 2)"); // commits at 3
+                                               // The peek answers at its own time, 2.
+    assert_eq!(
+        m.expect(&Command::Await { name: "p".into() }),
+        claim(&["1 1"])
+    );
+    assert_eq!(query(&mut m, "SELECT * FROM t"), claim(&["1 1", "2 2"]));
+}
+
+#[test]
+fn a_reduction_groups_sums_into_bigints_and_skips_nulls() {
+    let mut m = Model::new();
+    ok(&mut m, "CREATE TABLE t (k int, v int)");
+    ok(
+        &mut m,
+        "INSERT INTO t VALUES (1, 5), (1, 7), (2, NULL), (3, -1), (3, 2147483647)",
+    );
+    assert_eq!(
+        query(
+            &mut m,
+            "SELECT k, count(*), count(v), sum(v), min(v), max(v) FROM t GROUP BY k"
+        ),
+        claim(&[
+            "1 2 2 12 5 7",
+            "2 1 0 NULL NULL NULL",
+            "3 2 2 2147483646 -1 2147483647",
+        ])
+    );
+    assert_eq!(
+        query(&mut m, "SELECT count(*), sum(v) FROM t WHERE k > 5"),
+        claim(&["0 NULL"])
+    );
+    // An error in an aggregate's argument is the read's answer.
+    assert_eq!(
+        query(&mut m, "SELECT k, sum(10 / v) FROM t GROUP BY k"),
+        claim(&["1 3", "2 NULL", "3 -10"])
+    );
+    ok(&mut m, "INSERT INTO t VALUES (4, 0)");
+    assert_eq!(
+        query(&mut m, "SELECT k, sum(10 / v) FROM t GROUP BY k"),
+        claim(&[DIV_ZERO])
+    );
+}
+
+#[test]
+fn update_rewrites_matching_rows_and_a_failed_update_changes_nothing() {
+    let mut m = Model::new();
+    ok(&mut m, "CREATE TABLE t (k int, v int)");
+    ok(&mut m, "INSERT INTO t VALUES (1, 1), (2, 2)"); // at 1
+    ok(&mut m, "UPDATE t SET v = 9 WHERE k = 1"); // at 2
+    assert_eq!(query(&mut m, "SELECT * FROM t"), claim(&["1 9", "2 2"]));
+    assert_eq!(
+        statement(&mut m, "UPDATE t SET v = v + 2147483647 WHERE k = 2"),
+        claim(&["error: Evaluation error: integer out of range"])
+    );
+    // Nothing committed: now is still 2.
+    assert_eq!(
+        query(&mut m, "SELECT * FROM t AS OF 2"),
+        claim(&["1 9", "2 2"])
+    );
+    ok(&mut m, "DELETE FROM t WHERE k = 2");
+    assert_eq!(query(&mut m, "SELECT * FROM t AS OF 3"), claim(&["1 9"]));
+}
+
+#[test]
+fn filters_run_before_projections_and_a_false_conjunct_beats_an_error() {
+    let mut m = Model::new();
+    ok(&mut m, "CREATE TABLE t (k int, v int)");
+    ok(&mut m, "INSERT INTO t VALUES (1, 0), (2, 5)");
+    assert_eq!(
+        query(&mut m, "SELECT k, 10 / v FROM t WHERE v > 0"),
+        claim(&["2 2"])
+    );
+    assert_eq!(
+        query(&mut m, "SELECT k FROM t WHERE v <> 0 AND 10 / v > 1"),
+        claim(&["2"])
+    );
+    assert_eq!(query(&mut m, "SELECT k, 10 / v FROM t"), claim(&[DIV_ZERO]));
+}
+
+#[test]
+fn no_claim_where_the_model_cannot_know() {
+    let mut m = Model::new();
+    ok(&mut m, "CREATE TABLE t (k int, v int)");
+    let pause = Command::Pause {
+        role: Role::Maintenance,
+        worker: Some(0),
+    };
+    // Whether worker 0 exists depends on the run, not on the scenario.
+    assert!(matches!(m.expect(&pause), Expectation::NoClaim(_)));
+    assert!(matches!(
+        query(&mut m, "SELECT * FROM t"),
+        Expectation::NoClaim(_)
+    ));
+    let resume = Command::Resume {
+        role: Role::Maintenance,
+        worker: None,
+    };
+    assert_eq!(m.expect(&resume), claim(&["ok"]));
+    assert_eq!(query(&mut m, "SELECT * FROM t"), claim(&[]));
+    // Outside the subset: no claim, no panic, and what it touched is lost.
+    assert!(matches!(
+        statement(&mut m, "INSERT INTO t SELECT k, v FROM t"),
+        Expectation::NoClaim(_)
+    ));
+    assert!(matches!(
+        query(&mut m, "SELECT * FROM t"),
+        Expectation::NoClaim(_)
+    ));
+    assert!(matches!(
+        statement(&mut m, "SELEC garbage ((("),
+        Expectation::NoClaim(_)
+    ));
+}
