@@ -274,6 +274,10 @@ impl Engine {
             published: Counters::get(&counters.published),
             logging_reads: self.logging_reads,
             constant_reads: self.constant_reads,
+            stale_slots: (!self.scheduler.any_paused()).then(|| {
+                let ids = self.registry.slot_ids().into_iter();
+                ids.filter(|id| self.catalog.get(*id).is_none()).collect()
+            }),
         }
     }
 
