@@ -110,4 +110,9 @@ pub struct Witness {
     /// (`SELECT 1`, a view of constants): nothing was there to share, so
     /// they prove nothing about sharing either.
     pub constant_reads: u64,
+    /// Dropped collections that still have a slot in the sharing registry
+    /// (a leak: the slot keeps its point alive for the life of the
+    /// process). `None` while some worker is paused: a drop it has not
+    /// applied yet may still be on its way.
+    pub stale_slots: Option<Vec<repr::GlobalId>>,
 }

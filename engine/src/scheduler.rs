@@ -66,6 +66,10 @@ impl Scheduler {
     pub fn is_paused(&self, unit: Unit) -> bool {
         self.paused.contains(&unit)
     }
+
+    pub fn any_paused(&self) -> bool {
+        !self.paused.is_empty()
+    }
 }
 
 /// One step of SplitMix64: advances `state` and returns a well-mixed value.

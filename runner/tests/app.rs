@@ -65,6 +65,7 @@ impl Target for Fake {
                 published: 1,
                 logging_reads: 0,
                 constant_reads: 0,
+                stale_slots: Some(vec![]),
             }
         } else {
             Witness {
@@ -73,6 +74,7 @@ impl Target for Fake {
                 published: 0,
                 logging_reads: 0,
                 constant_reads: 0,
+                stale_slots: Some(vec![]),
             }
         };
         if self.lie {
@@ -82,6 +84,7 @@ impl Target for Fake {
                 published: 0,
                 logging_reads: 0,
                 constant_reads: 0,
+                stale_slots: Some(vec![]),
             }
         } else {
             honest

@@ -278,6 +278,14 @@ impl Engine {
             published: Counters::get(&counters.published),
             logging_reads: self.logging_reads,
             constant_reads: self.constant_reads,
+            // An index a pending peek still holds is not dropped on the
+            // runtimes yet (see `dropped_under_peek`): its slot is no leak.
+            stale_slots: (!self.scheduler.any_paused()).then(|| {
+                let ids = self.registry.slot_ids().into_iter();
+                ids.filter(|id| self.catalog.get(*id).is_none())
+                    .filter(|id| !self.dropped_under_peek.contains(id))
+                    .collect()
+            }),
         }
     }
 

@@ -92,10 +92,10 @@ pub fn import<'s>(
             let upper = meet(oks_upper, errs_upper);
             match upper {
                 // Not yet complete at `as_of`: follow the upper, emit nothing.
+                // (The upper never goes back, so `u` is never below the
+                // capability: downgrading to its own time changes nothing.)
                 Some(u) if u <= as_of => {
-                    if u > *cap.time() {
-                        cap.downgrade(&u);
-                    }
+                    cap.downgrade(&u);
                     return;
                 }
                 _ if upper == seen => return,

@@ -13,7 +13,7 @@
 
 pub mod import;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -80,6 +80,10 @@ impl PointState {
     }
 
     /// The key a hold is kept under: its own.
+    ///
+    /// Not mutated by `.ci/mutants-sharing`: the identity in every build but
+    /// `mutation-point-frontiers`, whose seeded bug `.ci/mutations` checks.
+    #[mutants::skip]
     fn key(&self, key: HoldKey) -> HoldKey {
         match (key, self.target) {
             // The bug the seeds found: one standing hold per point, joined
@@ -299,20 +303,26 @@ impl Registry {
     /// The point the writer's notes for (id, worker) go to.
     pub fn noted_point(&self, id: GlobalId, worker: usize) -> Option<Arc<Point>> {
         if mutation::PROCESS_WIDE_ALIAS {
-            // The bug the seeds found: the relation looked up without the
-            // worker, so a worker that fell back notes the target instead.
-            let target = self
-                .aliases
-                .lock()
-                .expect("alias lock")
-                .iter()
-                .find(|((alias, _), _)| *alias == id)
-                .map(|(_, target)| *target);
-            if let Some(target) = target {
+            if let Some(target) = self.alias_target_on_any_worker(id) {
                 return self.slots().get(&(target, worker)).cloned();
             }
         }
         self.slots().get(&(id, worker)).cloned()
+    }
+
+    /// The bug the seeds found: the alias relation looked up without the
+    /// worker, so a worker that fell back notes the target instead.
+    ///
+    /// Not mutated by `.ci/mutants-sharing`: called only in the
+    /// `mutation-process-wide-alias` build, which `.ci/mutations` checks.
+    #[mutants::skip]
+    fn alias_target_on_any_worker(&self, id: GlobalId) -> Option<GlobalId> {
+        self.aliases
+            .lock()
+            .expect("alias lock")
+            .iter()
+            .find(|((alias, _), _)| *alias == id)
+            .map(|(_, target)| *target)
     }
 
     /// Whether (id, worker) was established as an alias.
@@ -322,6 +332,18 @@ impl Registry {
             .lock()
             .expect("alias lock")
             .contains_key(&(id, worker))
+    }
+
+    /// The ids that still have a slot on some worker: once every runtime
+    /// has applied a drop, none of them may be a dropped collection's (the
+    /// runner's witness checks it; a leaked slot keeps its point alive).
+    ///
+    /// Not mutated by `.ci/mutants-sharing`: a probe for the witness, and
+    /// on a registry that leaks nothing, any answer without a dropped id
+    /// (an empty one, say) reads the same.
+    #[mutants::skip]
+    pub fn slot_ids(&self) -> BTreeSet<GlobalId> {
+        self.slots().keys().map(|(id, _)| *id).collect()
     }
 
     /// Removes the slot (id, worker); points stay alive while anyone holds them.

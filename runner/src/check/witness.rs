@@ -4,8 +4,9 @@
 //! (which the logging runtime answers itself in every configuration) and
 //! reads of constants only (which have nothing to share), reads
 //! were served through shared imports (`shared_reads > 0`) and none locally
-//! (`local_reads == 0`). Sharing off: nothing was published and no read was
-//! served through a shared import.
+//! (`local_reads == 0`), and no dropped collection kept a slot in the
+//! sharing registry once no worker was paused. Sharing off: nothing was
+//! published and no read was served through a shared import.
 
 use crate::run::replay::RunRecord;
 
@@ -24,6 +25,13 @@ pub fn check(record: &RunRecord) -> Result<(), String> {
         if user_reads > 0 && (w.shared_reads == 0 || w.local_reads != 0) {
             return Err(format!(
                 "{run}: sharing is on and {user_reads} directive(s) returned rows of tables, views or indexes, but not every read was served through a shared import ({counts}; expected shared_reads > 0 and local_reads = 0)"
+            ));
+        }
+        if let Some(stale) = w.stale_slots.as_ref().filter(|s| !s.is_empty()) {
+            let ids: Vec<String> = stale.iter().map(|id| id.to_string()).collect();
+            return Err(format!(
+                "{run}: the sharing registry still holds a slot of dropped collection(s) {} after the run (every runtime applied the drop; a dropped collection's slot must leave the registry)",
+                ids.join(", ")
             ));
         }
     } else if w.published != 0 || w.shared_reads != 0 {
@@ -75,6 +83,7 @@ mod tests {
                 published,
                 logging_reads,
                 constant_reads: 0,
+                stale_slots: Some(vec![]),
             },
         }
     }
@@ -110,6 +119,17 @@ mod tests {
             e.contains("and 1 directive(s) returned rows of tables"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_dropped_collections_slot_left_in_the_registry_fails_sharing() {
+        let mut leaked = record(true, 2, 2, 0, 1);
+        leaked.witness.stale_slots = Some(vec![engine::repr::GlobalId(3)]);
+        let e = check(&leaked).unwrap_err();
+        assert!(e.contains("slot of dropped collection(s) u3"), "{e}");
+        // A paused worker may not have applied the drop yet: not checked.
+        leaked.witness.stale_slots = None;
+        assert!(check(&leaked).is_ok());
     }
 
     #[test]
