@@ -1,0 +1,467 @@
+//! Scenarios from a seed: a list of steps, each one or more datadriven
+//! directives that are valid given the steps before it, biased toward what
+//! breaks sharing (indexes and their re-exports, drops, errors in views,
+//! joins and reductions over indexed inputs, maintenance lagging behind,
+//! live subscribes). The same seed gives the same bytes on every machine:
+//! the generator draws only from its own SplitMix64 and iterates only
+//! vectors.
+
+/// Bumped whenever the same seed would generate a different scenario.
+pub const VERSION: u32 = 1;
+
+/// Sizes and weights of a generated scenario.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    /// Steps after the tables are created.
+    pub steps: usize,
+    /// Tables created up front.
+    pub tables: usize,
+    /// Keys drawn from `0..keys`; values from `-2..=3` (so some are 0).
+    pub keys: i64,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            steps: 30,
+            tables: 2,
+            keys: 4,
+        }
+    }
+}
+
+/// One step: directive blocks (each ending in its `----` line), the name
+/// it creates, and the names it needs. Dropping a step drops every later
+/// step that uses what it creates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub text: String,
+    pub creates: Option<String>,
+    pub uses: Vec<String>,
+}
+
+/// A generated scenario: its seed and steps.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub seed: u64,
+    pub steps: Vec<Step>,
+}
+
+impl Scenario {
+    /// The scenario as a `.dd` file (outputs empty), after `header` lines.
+    pub fn render(&self, header: &[String]) -> String {
+        let mut text = String::new();
+        for line in header {
+            text.push_str(&format!("# {line}\n"));
+        }
+        if !header.is_empty() {
+            text.push('\n');
+        }
+        let blocks: Vec<&str> = self.steps.iter().map(|s| s.text.as_str()).collect();
+        text.push_str(&blocks.join("\n"));
+        text
+    }
+}
+
+/// A relation the scenario can read: its name, its second column and
+/// whether an index arranges it (and the index names).
+#[derive(Clone, Debug)]
+struct Relation {
+    name: String,
+    /// The column beside `k` (every relation starts with `k`).
+    value: String,
+    indexes: Vec<String>,
+    /// A table (writable), not a view.
+    table: bool,
+}
+
+/// SplitMix64: small, fast, and the same on every platform.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    fn range(&mut self, low: i64, high: i64) -> i64 {
+        low + (self.next_u64() % (high - low + 1) as u64) as i64
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+fn block(directive: &str, input: &str) -> String {
+    match input.is_empty() {
+        true => format!("{directive}\n----\n"),
+        false => format!("{directive}\n{input}\n----\n"),
+    }
+}
+
+/// Generates the scenario of `seed`.
+pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
+    let mut g = Generator {
+        rng: Rng::new(seed),
+        config: config.clone(),
+        relations: Vec::new(),
+        steps: Vec::new(),
+        next: 0,
+        subscribes: Vec::new(),
+        writes: 0,
+    };
+    for _ in 0..config.tables.max(1) {
+        g.create_table();
+    }
+    for _ in 0..config.steps {
+        g.step();
+    }
+    // Every subscribe still live ends with a last fetch and a cancel.
+    for name in std::mem::take(&mut g.subscribes) {
+        g.push(block(&format!("fetch name={name}"), ""), None, vec![]);
+        g.push(block(&format!("cancel name={name}"), ""), None, vec![]);
+    }
+    Scenario {
+        seed,
+        steps: g.steps,
+    }
+}
+
+struct Generator {
+    rng: Rng,
+    config: GenConfig,
+    relations: Vec<Relation>,
+    steps: Vec<Step>,
+    next: usize,
+    subscribes: Vec<String>,
+    writes: usize,
+}
+
+impl Generator {
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.next += 1;
+        format!("{prefix}{}", self.next)
+    }
+
+    fn push(&mut self, text: String, creates: Option<String>, uses: Vec<String>) {
+        self.steps.push(Step {
+            text,
+            creates,
+            uses,
+        });
+    }
+
+    fn tables(&self) -> Vec<String> {
+        let tables = self.relations.iter().filter(|r| r.table);
+        tables.map(|r| r.name.clone()).collect()
+    }
+
+    fn create_table(&mut self) {
+        let name = self.fresh("t");
+        let sql = format!("CREATE TABLE {name} (k int, v int)");
+        self.push(block("statement", &sql), Some(name.clone()), vec![]);
+        self.relations.push(Relation {
+            name,
+            value: "v".into(),
+            indexes: Vec::new(),
+            table: true,
+        });
+    }
+
+    fn values(&mut self) -> String {
+        let rows = 1 + self.rng.below(3);
+        let keys = self.config.keys;
+        let values: Vec<String> = (0..rows)
+            .map(|_| {
+                let k = self.rng.range(0, keys - 1);
+                let v = self.rng.range(-2, 3);
+                format!("({k}, {v})")
+            })
+            .collect();
+        values.join(", ")
+    }
+
+    /// A write statement to a random table, as (sql, table).
+    fn write(&mut self) -> (String, String) {
+        let tables = self.tables();
+        let table = self.rng.pick(&tables).clone();
+        let k = self.rng.range(0, self.config.keys - 1);
+        let sql = match self.rng.below(6) {
+            0 => format!("DELETE FROM {table} WHERE k = {k}"),
+            1 => format!(
+                "UPDATE {table} SET v = {} WHERE k = {k}",
+                self.rng.range(-2, 3)
+            ),
+            _ => format!("INSERT INTO {table} VALUES {}", self.values()),
+        };
+        self.writes += 1;
+        (sql, table)
+    }
+
+    fn step(&mut self) {
+        match self.rng.below(22) {
+            0..=3 => {
+                let (sql, table) = self.write();
+                self.push(block("statement", &sql), None, vec![table]);
+            }
+            4..=6 => self.create_index(),
+            7 | 8 => self.error_view(),
+            9 | 10 => self.join_view(),
+            11 => self.reduce_view(),
+            12 | 13 => self.read(),
+            14 => self.drop_index(),
+            15 => self.lagging_writes(),
+            16 | 17 => self.error_counts(),
+            18 => self.subscribe(),
+            19 => self.fetch(),
+            20 => self.push(block("tick", ""), None, vec![]),
+            _ => self.peek(),
+        }
+    }
+
+    /// A new view is often indexed at once: errors and joins then live
+    /// in arrangements, where sharing and delta joins read them.
+    fn maybe_index_last(&mut self) {
+        if self.rng.below(2) == 0 {
+            let last = self.relations.len() - 1;
+            self.index_relation(last);
+        }
+    }
+
+    fn create_index(&mut self) {
+        let i = self.rng.below(self.relations.len());
+        self.index_relation(i);
+    }
+
+    fn index_relation(&mut self, i: usize) {
+        let name = self.fresh("i");
+        let on = self.relations[i].name.clone();
+        let sql = format!("CREATE INDEX {name} ON {on} (k)");
+        self.push(block("statement", &sql), Some(name.clone()), vec![on]);
+        self.relations[i].indexes.push(name);
+    }
+
+    fn error_view(&mut self) {
+        let r = self.rng.pick(&self.relations).clone();
+        let name = self.fresh("v");
+        let c = self.rng.range(1, 12);
+        let sql = format!(
+            "CREATE VIEW {name} AS SELECT k, {c} / {} AS q FROM {}",
+            r.value, r.name
+        );
+        self.push(block("statement", &sql), Some(name.clone()), vec![r.name]);
+        self.relations.push(Relation {
+            name,
+            value: "q".into(),
+            indexes: Vec::new(),
+            table: false,
+        });
+        self.maybe_index_last();
+    }
+
+    fn join_view(&mut self) {
+        let a = self.rng.pick(&self.relations).clone();
+        let b = self.rng.pick(&self.relations).clone();
+        let name = self.fresh("j");
+        let three = self.rng.below(3) == 0;
+        let (sql, uses) = if three {
+            let c = self.rng.pick(&self.relations).clone();
+            let sql = format!(
+                "CREATE VIEW {name} AS SELECT a.k, a.{} AS x, c.{} AS y FROM {} a JOIN {} b ON a.k = b.k JOIN {} c ON b.k = c.k",
+                a.value, c.value, a.name, b.name, c.name
+            );
+            (sql, vec![a.name, b.name, c.name])
+        } else {
+            let sql = format!(
+                "CREATE VIEW {name} AS SELECT a.k, a.{} AS x, b.{} AS y FROM {} a JOIN {} b ON a.k = b.k",
+                a.value, b.value, a.name, b.name
+            );
+            (sql, vec![a.name, b.name])
+        };
+        self.push(block("statement", &sql), Some(name.clone()), uses);
+        self.relations.push(Relation {
+            name,
+            value: "x".into(),
+            indexes: Vec::new(),
+            table: false,
+        });
+        self.maybe_index_last();
+    }
+
+    fn reduce_view(&mut self) {
+        let r = self.rng.pick(&self.relations).clone();
+        let name = self.fresh("r");
+        let sql = format!(
+            "CREATE VIEW {name} AS SELECT k, count(*) AS n, sum({}) AS s FROM {} GROUP BY k",
+            r.value, r.name
+        );
+        self.push(block("statement", &sql), Some(name.clone()), vec![r.name]);
+        self.relations.push(Relation {
+            name,
+            value: "n".into(),
+            indexes: Vec::new(),
+            table: false,
+        });
+        self.maybe_index_last();
+    }
+
+    fn read(&mut self) {
+        let r = self.rng.pick(&self.relations).clone();
+        let k = self.rng.range(0, self.config.keys - 1);
+        let sql = match self.rng.below(3) {
+            0 => format!("SELECT * FROM {} WHERE k = {k}", r.name),
+            1 if self.writes > 1 => {
+                let back = 1 + self.rng.below(self.writes.min(3));
+                // A read in the past: refused (compaction) unless held, the
+                // same in every configuration.
+                format!("SELECT * FROM {} AS OF {}", r.name, self.writes - back)
+            }
+            _ => format!("SELECT * FROM {}", r.name),
+        };
+        self.push(block("query", &sql), None, vec![r.name]);
+    }
+
+    fn peek(&mut self) {
+        let indexed: Vec<(String, String)> = self
+            .relations
+            .iter()
+            .flat_map(|r| r.indexes.iter().map(move |i| (i.clone(), r.name.clone())))
+            .collect();
+        if indexed.is_empty() {
+            return self.read();
+        }
+        let (index, _) = self.rng.pick(&indexed).clone();
+        self.push(block(&format!("peek index={index}"), ""), None, vec![index]);
+    }
+
+    fn drop_index(&mut self) {
+        let with: Vec<usize> = (0..self.relations.len())
+            .filter(|i| !self.relations[*i].indexes.is_empty())
+            .collect();
+        if with.is_empty() {
+            return self.create_index();
+        }
+        let r = *self.rng.pick(&with);
+        let at = self.rng.below(self.relations[r].indexes.len());
+        let index = self.relations[r].indexes.remove(at);
+        let text = block("statement", &format!("DROP INDEX {index}"));
+        self.push(text, None, vec![index]);
+    }
+
+    /// Maintenance falls behind a few writes, then catches up; nothing is
+    /// read meanwhile (Solo pauses its one runtime, sharing only
+    /// maintenance, so a pending read's diagnosis differs by design).
+    fn lagging_writes(&mut self) {
+        let mut text = block("pause runtime=maintenance", "");
+        let mut uses = Vec::new();
+        for _ in 0..1 + self.rng.below(2) {
+            let (sql, table) = self.write();
+            text.push('\n');
+            text.push_str(&block("statement", &sql));
+            uses.push(table);
+        }
+        text.push('\n');
+        text.push_str(&block("resume runtime=maintenance", ""));
+        self.push(text, None, uses);
+    }
+
+    fn error_counts(&mut self) {
+        let sql = "SELECT export_id, count FROM mz_compute_error_counts";
+        self.push(block("query", sql), None, vec![]);
+    }
+
+    fn subscribe(&mut self) {
+        let r = self.rng.pick(&self.relations).clone();
+        let name = self.fresh("s");
+        let sql = format!("SUBSCRIBE TO (SELECT * FROM {})", r.name);
+        let text = block(&format!("subscribe name={name}"), &sql);
+        self.push(text, Some(name.clone()), vec![r.name]);
+        self.subscribes.push(name);
+    }
+
+    fn fetch(&mut self) {
+        if self.subscribes.is_empty() {
+            return self.subscribe();
+        }
+        let name = self.rng.pick(&self.subscribes).clone();
+        self.push(block(&format!("fetch name={name}"), ""), None, vec![name]);
+    }
+}
+
+/// `steps` without those at `removed` and every step that depends on what
+/// they create, so the result is still valid by construction.
+pub fn without(steps: &[Step], removed: &[usize]) -> Vec<Step> {
+    let mut gone: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let dropped = removed.contains(&i) || step.uses.iter().any(|u| gone.contains(u));
+        if dropped {
+            gone.extend(step.creates.iter().cloned());
+            continue;
+        }
+        out.push(step.clone());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_seed_gives_the_same_bytes() {
+        let config = GenConfig::default();
+        for seed in 0..50 {
+            let a = generate(seed, &config).render(&[]);
+            let b = generate(seed, &config).render(&[]);
+            assert_eq!(a, b);
+        }
+        assert_ne!(
+            generate(1, &config).render(&[]),
+            generate(2, &config).render(&[])
+        );
+    }
+
+    #[test]
+    fn every_generated_file_parses() {
+        let config = GenConfig::default();
+        for seed in 0..200 {
+            let text = generate(seed, &config).render(&[format!("seed {seed}")]);
+            let path = std::path::Path::new("gen.dd");
+            if let Err(e) = runner::format::Script::parse(path, "gen.dd", &text) {
+                panic!("seed {seed}: {e}\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn removing_a_create_removes_its_dependents() {
+        let step = |creates: Option<&str>, uses: &[&str]| Step {
+            text: String::new(),
+            creates: creates.map(String::from),
+            uses: uses.iter().map(|u| u.to_string()).collect(),
+        };
+        let steps = vec![
+            step(Some("t1"), &[]),
+            step(Some("v2"), &["t1"]),
+            step(None, &["v2"]),
+            step(Some("t3"), &[]),
+            step(None, &["t3"]),
+        ];
+        let kept = without(&steps, &[0]);
+        assert_eq!(kept, vec![steps[3].clone(), steps[4].clone()]);
+    }
+}
