@@ -4,7 +4,7 @@
 //! `DataflowError`s carrying the real system's texts.
 
 use crate::plan::{AggregateFunc, BinaryOp, ScalarExpr, UnaryOp};
-use crate::repr::{DataflowError, Datum, ScalarType};
+use crate::repr::{DataflowError, Datum, Numeric, ScalarType};
 
 /// The real system's text for a value beyond an integer type's bounds.
 fn out_of_range(typ: ScalarType) -> DataflowError {
@@ -227,6 +227,9 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Text => Ok(Datum::Text(s.to_string())),
         ScalarType::Int32 => s.trim().parse().map(Datum::Int32).map_err(invalid),
         ScalarType::Int64 => s.trim().parse().map(Datum::Int64).map_err(invalid),
+        ScalarType::Numeric => Numeric::parse(s.trim())
+            .map(Datum::Numeric)
+            .ok_or_else(|| format!("invalid input syntax for type numeric: \"{s}\"")),
         ScalarType::Bool => match s.trim().to_lowercase().as_str() {
             "t" | "true" | "y" | "yes" | "on" | "1" => Ok(Datum::Bool(true)),
             "f" | "false" | "n" | "no" | "off" | "0" => Ok(Datum::Bool(false)),
@@ -261,6 +264,7 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         (Datum::Int32(i), ScalarType::Bool) => Datum::Bool(i != 0),
         (Datum::Bool(b), ScalarType::Int32) => Datum::Int32(b.into()),
         (Datum::Bool(b), ScalarType::Bool) => Datum::Bool(b),
+        (Datum::Numeric(n), ScalarType::Numeric) => Datum::Numeric(n),
         (d, to) => return Err(format!("cannot cast {d} to {}", to.name())),
     })
 }
@@ -313,6 +317,26 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
                     .map_err(|_| int8_out_of_range())
             })
         }
+        AggregateFunc::Avg => {
+            let (mut sum, mut n) = (0i128, 0i128);
+            for (d, m) in non_null() {
+                let i = match d {
+                    Datum::Int32(i) => i64::from(*i),
+                    Datum::Int64(i) => *i,
+                    d => return Err(type_error("avg", d)),
+                };
+                let m = i128::from(*m);
+                sum = i128::from(i)
+                    .checked_mul(m)
+                    .and_then(|t| sum.checked_add(t))
+                    .ok_or_else(numeric_out_of_range)?;
+                n += m;
+            }
+            if n == 0 {
+                return Ok(Datum::Null);
+            }
+            average(sum, n).map(Datum::Numeric)
+        }
         AggregateFunc::Min => Ok(non_null()
             .map(|(d, _)| d)
             .min()
@@ -326,11 +350,46 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
     }
 }
 
+fn numeric_out_of_range() -> DataflowError {
+    DataflowError::eval("numeric out of range")
+}
+
+/// `sum / n` as PostgreSQL's numeric division gives it (`n > 0`): rounded
+/// half away from zero at the display scale `select_div_scale` picks, at
+/// least 16 significant digits counted in base-10000 digits.
+fn average(sum: i128, n: i128) -> Result<Numeric, DataflowError> {
+    // The weight and leading digit of a value in base 10000 (0 for zero).
+    fn lead(v: i128) -> (i64, u128) {
+        let (mut v, mut weight) = (v.unsigned_abs(), 0);
+        while v >= 10_000 {
+            v /= 10_000;
+            weight += 1;
+        }
+        (weight, v)
+    }
+    let ((w1, d1), (w2, d2)) = (lead(sum), lead(n));
+    let qweight = w1 - w2 - i64::from(d1 <= d2);
+    let scale = u32::try_from((16 - 4 * qweight).max(0)).map_err(|_| numeric_out_of_range())?;
+    let scaled = 10i128
+        .checked_pow(scale)
+        .and_then(|p| sum.checked_mul(p))
+        .ok_or_else(numeric_out_of_range)?;
+    let (q, r) = (scaled / n, scaled % n);
+    let mantissa = if 2 * r.abs() >= n {
+        q + scaled.signum()
+    } else {
+        q
+    };
+    Ok(Numeric { mantissa, scale })
+}
+
 /// A global aggregate's value over no input rows: 0 for counts, else NULL.
 pub fn empty_aggregate(func: AggregateFunc) -> Datum {
     match func {
         AggregateFunc::CountAll | AggregateFunc::Count => Datum::Int64(0),
-        AggregateFunc::Sum | AggregateFunc::Min | AggregateFunc::Max => Datum::Null,
+        AggregateFunc::Sum | AggregateFunc::Avg | AggregateFunc::Min | AggregateFunc::Max => {
+            Datum::Null
+        }
     }
 }
 
@@ -501,6 +560,36 @@ mod tests {
         for func in [Sum, Min, Max] {
             assert_eq!(aggregate(func, &nulls), Ok(Null));
         }
+    }
+
+    #[test]
+    fn avg_is_a_numeric_at_postgres_division_scale() {
+        let avg = |vals: &[i64]| {
+            let values: Vec<_> = vals.iter().map(|v| (Int(*v), 1)).collect();
+            aggregate(Avg, &values).map(|d| d.to_string())
+        };
+        assert_eq!(avg(&[1, 2]), Ok("1.5000000000000000".into()));
+        assert_eq!(avg(&[1, 2, 4]), Ok("2.3333333333333333".into()));
+        assert_eq!(avg(&[-1, -2]), Ok("-1.5000000000000000".into()));
+        assert_eq!(avg(&[-1, -2, -4]), Ok("-2.3333333333333333".into()));
+        assert_eq!(avg(&[2, 3, 3]), Ok("2.6666666666666667".into()));
+        assert_eq!(
+            avg(&[1_000_000, 2_000_000]),
+            Ok("1500000.000000000000".into())
+        );
+        assert_eq!(avg(&[10_000, 10_000]), Ok("10000.0000000000000000".into()));
+        assert_eq!(avg(&[0, 0]), Ok("0.00000000000000000000".into()));
+        assert_eq!(aggregate(Avg, &[(Datum::Null, 2)]), Ok(Datum::Null));
+    }
+
+    #[test]
+    fn numerics_order_by_value() {
+        let n = |s: &str| Numeric::parse(s).unwrap();
+        assert!(n("-1.5") < n("-1.25"));
+        assert!(n("-0.5") < n("0.5"));
+        assert!(n("1.25") < n("1.5"));
+        assert!(n("2") > n("1.99"));
+        assert_eq!(n("-0.05").to_string(), "-0.05");
     }
 
     #[test]

@@ -65,6 +65,8 @@ pub enum AggregateFunc {
     /// `count(expr)`: counts non-NULL values.
     Count,
     Sum,
+    /// `avg(expr)` of integers: a `numeric` (`eval::average`).
+    Avg,
     Min,
     Max,
 }

@@ -6,7 +6,7 @@
 
 use crate::timeline::{Read, Timeline};
 use crate::translate::{statements, Statement};
-use engine::repr::Datum;
+use engine::repr::{Datum, Numeric};
 use engine::Outcome;
 use postgres::types::Type;
 use postgres::{Client, SimpleQueryMessage};
@@ -243,7 +243,13 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
     let converted = match typ {
         Some(&Type::BOOL) => Some(Datum::Bool(text == "t")),
         Some(&Type::INT2 | &Type::INT4) => text.parse::<i32>().ok().map(Datum::Int32),
-        Some(&Type::INT8 | &Type::NUMERIC) => text.parse::<i64>().ok().map(Datum::Int64),
+        Some(&Type::INT8) => text.parse::<i64>().ok().map(Datum::Int64),
+        // An integral numeric (a `sum` of bigints) is a bigint in the engine.
+        Some(&Type::NUMERIC) => text
+            .parse::<i64>()
+            .ok()
+            .map(Datum::Int64)
+            .or_else(|| Numeric::parse(text).map(Datum::Numeric)),
         _ => None,
     };
     converted.unwrap_or_else(|| Datum::Text(text.to_string()))
@@ -259,7 +265,10 @@ mod tests {
         assert_eq!(datum(Some(&Type::NUMERIC), Some("12")), Datum::Int64(12));
         assert_eq!(
             datum(Some(&Type::NUMERIC), Some("2.5000")),
-            Datum::Text("2.5000".into())
+            Datum::Numeric(Numeric {
+                mantissa: 25000,
+                scale: 4
+            })
         );
         assert_eq!(datum(Some(&Type::BOOL), Some("f")), Datum::Bool(false));
         assert_eq!(datum(Some(&Type::TEXT), Some("t")), Datum::Text("t".into()));

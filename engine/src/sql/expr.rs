@@ -547,6 +547,10 @@ impl<'a> ExprContext<'a> {
                 let arg = arg.expect_integer(|t| format!("function sum({t}) does not exist"))?;
                 (arg, Some(ScalarType::Int64), true)
             }
+            AggregateFunc::Avg => {
+                let arg = arg.expect_integer(|t| format!("function avg({t}) does not exist"))?;
+                (arg, Some(ScalarType::Numeric), true)
+            }
             AggregateFunc::Min | AggregateFunc::Max => {
                 let typ = arg.typ;
                 (arg, typ, true)
@@ -772,9 +776,7 @@ fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>, bool), 
         "sum" => AggregateFunc::Sum,
         "min" => AggregateFunc::Min,
         "max" => AggregateFunc::Max,
-        // PostgreSQL's avg of integers is a numeric, a type this engine
-        // does not have: refused rather than answered in another type.
-        "avg" => return Err("avg is not supported (its result is a numeric)".into()),
+        "avg" => AggregateFunc::Avg,
         _ => return Err(format!("function {name} does not exist")),
     };
     if f.over.is_some() {
