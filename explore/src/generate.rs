@@ -254,6 +254,19 @@ impl Generator {
         self.relations[i].indexes.push(name);
     }
 
+    /// Creates view `name` (whose second column is `value`) and, half the
+    /// time, an index on it.
+    fn add_view(&mut self, name: String, sql: String, uses: Vec<String>, value: &str) {
+        self.push(block("statement", &sql), Some(name.clone()), uses);
+        self.relations.push(Relation {
+            name,
+            value: value.into(),
+            indexes: Vec::new(),
+            table: false,
+        });
+        self.maybe_index_last();
+    }
+
     fn error_view(&mut self) {
         let r = self.rng.pick(&self.relations).clone();
         let name = self.fresh("v");
@@ -262,14 +275,7 @@ impl Generator {
             "CREATE VIEW {name} AS SELECT k, {c} / {} AS q FROM {}",
             r.value, r.name
         );
-        self.push(block("statement", &sql), Some(name.clone()), vec![r.name]);
-        self.relations.push(Relation {
-            name,
-            value: "q".into(),
-            indexes: Vec::new(),
-            table: false,
-        });
-        self.maybe_index_last();
+        self.add_view(name, sql, vec![r.name], "q");
     }
 
     fn join_view(&mut self) {
@@ -291,14 +297,7 @@ impl Generator {
             );
             (sql, vec![a.name, b.name])
         };
-        self.push(block("statement", &sql), Some(name.clone()), uses);
-        self.relations.push(Relation {
-            name,
-            value: "x".into(),
-            indexes: Vec::new(),
-            table: false,
-        });
-        self.maybe_index_last();
+        self.add_view(name, sql, uses, "x");
     }
 
     fn reduce_view(&mut self) {
@@ -308,14 +307,7 @@ impl Generator {
             "CREATE VIEW {name} AS SELECT k, count(*) AS n, sum({}) AS s FROM {} GROUP BY k",
             r.value, r.name
         );
-        self.push(block("statement", &sql), Some(name.clone()), vec![r.name]);
-        self.relations.push(Relation {
-            name,
-            value: "n".into(),
-            indexes: Vec::new(),
-            table: false,
-        });
-        self.maybe_index_last();
+        self.add_view(name, sql, vec![r.name], "n");
     }
 
     fn read(&mut self) {

@@ -169,6 +169,8 @@ impl ComputeState {
                     Import::Index { key, .. } if desc.joins == JoinPlan::Delta => Some(key),
                     _ => None,
                 };
+                // Where it may look it up: the trace or the shared point.
+                let mut lookup = None;
                 let pair = match import {
                     Import::Table(source) | Import::Index { id: source, .. } => {
                         let local = match import {
@@ -180,11 +182,8 @@ impl ComputeState {
                         };
                         match local {
                             Some(traces) => {
-                                if let Some(key) = lookup_key {
-                                    let source = LookupSource::Local(traces.oks.clone());
-                                    let key = key.clone();
-                                    inputs.lookups.insert(*id, Lookup { key, source });
-                                }
+                                lookup =
+                                    lookup_key.map(|_| LookupSource::Local(traces.oks.clone()));
                                 if read {
                                     Counters::bump(&counters.local_reads);
                                 }
@@ -204,14 +203,10 @@ impl ComputeState {
                                 if read {
                                     Counters::bump(&counters.shared_reads);
                                 }
-                                if let Some(key) = lookup_key {
-                                    let source = LookupSource::Shared {
-                                        point: Arc::clone(&peer.point),
-                                        registry: Arc::clone(registry),
-                                    };
-                                    let key = key.clone();
-                                    inputs.lookups.insert(*id, Lookup { key, source });
-                                }
+                                lookup = lookup_key.map(|_| LookupSource::Shared {
+                                    point: Arc::clone(&peer.point),
+                                    registry: Arc::clone(registry),
+                                });
                                 let reader =
                                     Reader::new(Arc::clone(&peer.point), registry.reader_id());
                                 import::import(
@@ -233,6 +228,10 @@ impl ComputeState {
                     }
                 };
                 inputs.collections.insert(*id, pair);
+                if let (Some(key), Some(source)) = (lookup_key, lookup) {
+                    let key = key.clone();
+                    inputs.lookups.insert(*id, Lookup { key, source });
+                }
             }
             let (oks, errs) = render::render(scope, &desc.plan, &inputs, as_of, index);
             (export(oks, errs), inputs.joins.into_inner())
