@@ -250,8 +250,10 @@ impl Engine {
             }
         }
         self.catalog.remove(id);
+        // A named hold on it stays known, as the real system's read hold
+        // stays its holder's: it holds nothing now (the read policy only
+        // advances live collections) and `release` still ends it.
         self.sinces.remove(&id);
-        self.holds.retain(|_, (on, _)| *on != id);
         match entry.detail {
             // A pending peek holds its index as the real system's read hold
             // does: the index stays maintained until the peek is answered or
