@@ -7,7 +7,7 @@
 //! vectors.
 
 /// Bumped whenever the same seed would generate a different scenario.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Sizes and weights of a generated scenario.
 #[derive(Clone, Debug)]
@@ -30,13 +30,13 @@ impl Default for GenConfig {
     }
 }
 
-/// One step: directive blocks (each ending in its `----` line), the name
+/// One step: directive blocks (each ending in its `----` line), the names
 /// it creates, and the names it needs. Dropping a step drops every later
 /// step that uses what it creates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     pub text: String,
-    pub creates: Option<String>,
+    pub creates: Vec<String>,
     pub uses: Vec<String>,
 }
 
@@ -51,7 +51,7 @@ impl Scenario {
     /// The scenario as a `.dd` file (outputs empty), after `header` lines.
     pub fn render(&self, header: &[String]) -> String {
         let mut text = String::new();
-        for line in header {
+        for line in header.iter().flat_map(|h| h.lines()) {
             text.push_str(&format!("# {line}\n"));
         }
         if !header.is_empty() {
@@ -121,7 +121,9 @@ pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
         steps: Vec::new(),
         next: 0,
         subscribes: Vec::new(),
-        writes: 0,
+        peeks: Vec::new(),
+        holds: Vec::new(),
+        now: 0,
     };
     for _ in 0..config.tables.max(1) {
         g.create_table();
@@ -129,11 +131,7 @@ pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
     for _ in 0..config.steps {
         g.step();
     }
-    // Every subscribe still live ends with a last fetch and a cancel.
-    for name in std::mem::take(&mut g.subscribes) {
-        g.push(block(&format!("fetch name={name}"), ""), None, vec![]);
-        g.push(block(&format!("cancel name={name}"), ""), None, vec![]);
-    }
+    g.finish();
     Scenario {
         seed,
         steps: g.steps,
@@ -147,7 +145,12 @@ struct Generator {
     steps: Vec<Step>,
     next: usize,
     subscribes: Vec<String>,
-    writes: usize,
+    /// Named peeks not yet awaited, with their times.
+    peeks: Vec<(String, u64)>,
+    /// Holds not yet released.
+    holds: Vec<String>,
+    /// The engine's clock: every write and `tick` advances it by one.
+    now: u64,
 }
 
 impl Generator {
@@ -156,7 +159,7 @@ impl Generator {
         format!("{prefix}{}", self.next)
     }
 
-    fn push(&mut self, text: String, creates: Option<String>, uses: Vec<String>) {
+    fn push(&mut self, text: String, creates: Vec<String>, uses: Vec<String>) {
         self.steps.push(Step {
             text,
             creates,
@@ -172,7 +175,7 @@ impl Generator {
     fn create_table(&mut self) {
         let name = self.fresh("t");
         let sql = format!("CREATE TABLE {name} (k int, v int)");
-        self.push(block("statement", &sql), Some(name.clone()), vec![]);
+        self.push(block("statement", &sql), vec![name.clone()], vec![]);
         self.relations.push(Relation {
             name,
             value: "v".into(),
@@ -207,29 +210,59 @@ impl Generator {
             ),
             _ => format!("INSERT INTO {table} VALUES {}", self.values()),
         };
-        self.writes += 1;
+        self.now += 1;
         (sql, table)
     }
 
     fn step(&mut self) {
-        match self.rng.below(22) {
-            0..=3 => {
+        match self.rng.below(30) {
+            0..=4 => {
                 let (sql, table) = self.write();
-                self.push(block("statement", &sql), None, vec![table]);
+                self.push(block("statement", &sql), vec![], vec![table]);
             }
-            4..=6 => self.create_index(),
-            7 | 8 => self.error_view(),
-            9 | 10 => self.join_view(),
-            11 => self.reduce_view(),
-            12 | 13 => self.read(),
-            14 => self.drop_index(),
-            15 => self.lagging_writes(),
-            16 | 17 => self.error_counts(),
-            18 => self.subscribe(),
-            19 => self.fetch(),
-            20 => self.push(block("tick", ""), None, vec![]),
-            _ => self.peek(),
+            5..=7 => self.create_index(),
+            8 | 9 => self.error_view(),
+            10 | 11 => self.join_view(),
+            12 => self.reduce_view(),
+            13 | 14 => self.read(),
+            15 => self.drop_index(),
+            16 => self.maintenance_lag(),
+            17 => self.interactive_lag(),
+            18 => self.staggered_index(),
+            19 => self.error_counts(),
+            20 => self.frontiers(),
+            21 => self.subscribe(),
+            22 => self.fetch(),
+            23 => self.tick(),
+            24 | 25 => self.peek(),
+            26 => self.named_peek(),
+            27 => self.await_peek(),
+            28 => self.hold(),
+            _ => self.release(),
         }
+    }
+
+    /// Ends the scenario with nothing outstanding: every subscribe
+    /// fetched a last time and cancelled, time moved up to every named
+    /// peek's, and every named peek awaited.
+    fn finish(&mut self) {
+        for name in std::mem::take(&mut self.subscribes) {
+            let text = block(&format!("fetch name={name}"), "") + "\n";
+            let text = text + &block(&format!("cancel name={name}"), "");
+            self.push(text, vec![], vec![name]);
+        }
+        let latest = self.peeks.iter().map(|(_, at)| *at).max().unwrap_or(0);
+        while self.now < latest {
+            self.tick();
+        }
+        for (name, _) in std::mem::take(&mut self.peeks) {
+            self.push(block(&format!("await name={name}"), ""), vec![], vec![name]);
+        }
+    }
+
+    fn tick(&mut self) {
+        self.now += 1;
+        self.push(block("tick", ""), vec![], vec![]);
     }
 
     /// A new view is often indexed at once: errors and joins then live
@@ -247,17 +280,45 @@ impl Generator {
     }
 
     fn index_relation(&mut self, i: usize) {
+        let (text, name, on) = self.index_text(i);
+        self.push(text, vec![name], vec![on]);
+    }
+
+    /// `CREATE INDEX` on relation `i` (a re-export if it has one already),
+    /// as (text, index, relation).
+    fn index_text(&mut self, i: usize) -> (String, String, String) {
         let name = self.fresh("i");
         let on = self.relations[i].name.clone();
         let sql = format!("CREATE INDEX {name} ON {on} (k)");
-        self.push(block("statement", &sql), Some(name.clone()), vec![on]);
-        self.relations[i].indexes.push(name);
+        self.relations[i].indexes.push(name.clone());
+        (block("statement", &sql), name, on)
+    }
+
+    /// A relation with an index if there is one (a second index on it
+    /// re-exports the first), else any relation.
+    fn indexed_or_any(&mut self) -> usize {
+        let with: Vec<usize> = (0..self.relations.len())
+            .filter(|i| !self.relations[*i].indexes.is_empty())
+            .collect();
+        match with.is_empty() {
+            true => self.rng.below(self.relations.len()),
+            false => *self.rng.pick(&with),
+        }
+    }
+
+    /// Every live index.
+    fn indexes(&self) -> Vec<String> {
+        let each = self
+            .relations
+            .iter()
+            .flat_map(|r| r.indexes.iter().cloned());
+        each.collect()
     }
 
     /// Creates view `name` (whose second column is `value`) and, half the
     /// time, an index on it.
     fn add_view(&mut self, name: String, sql: String, uses: Vec<String>, value: &str) {
-        self.push(block("statement", &sql), Some(name.clone()), uses);
+        self.push(block("statement", &sql), vec![name.clone()], uses);
         self.relations.push(Relation {
             name,
             value: value.into(),
@@ -310,33 +371,108 @@ impl Generator {
         self.add_view(name, sql, vec![r.name], "n");
     }
 
-    fn read(&mut self) {
+    /// A read of a random relation, as (text, relation): a fast-path peek
+    /// when the relation is indexed and the read is a `SELECT *` (whole,
+    /// of one key or in the past), else a transient dataflow importing it.
+    fn read_text(&mut self) -> (String, String) {
         let r = self.rng.pick(&self.relations).clone();
         let k = self.rng.range(0, self.config.keys - 1);
-        let sql = match self.rng.below(3) {
+        let sql = match self.rng.below(4) {
             0 => format!("SELECT * FROM {} WHERE k = {k}", r.name),
-            1 if self.writes > 1 => {
-                let back = 1 + self.rng.below(self.writes.min(3));
+            1 if self.now > 1 => {
+                let back = 1 + self.rng.below((self.now as usize).min(3));
                 // A read in the past: refused (compaction) unless held, the
                 // same in every configuration.
-                format!("SELECT * FROM {} AS OF {}", r.name, self.writes - back)
+                format!("SELECT * FROM {} AS OF {}", r.name, self.now - back as u64)
             }
+            2 => format!("SELECT k, count(*) FROM {} GROUP BY k", r.name),
             _ => format!("SELECT * FROM {}", r.name),
         };
-        self.push(block("query", &sql), None, vec![r.name]);
+        (block("query", &sql), r.name)
     }
 
+    fn read(&mut self) {
+        let (text, relation) = self.read_text();
+        self.push(text, vec![], vec![relation]);
+    }
+
+    /// A fast-path peek on an index, now or (a third of the time) one or
+    /// two times in the past, refused unless something holds it there.
     fn peek(&mut self) {
-        let indexed: Vec<(String, String)> = self
-            .relations
-            .iter()
-            .flat_map(|r| r.indexes.iter().map(move |i| (i.clone(), r.name.clone())))
-            .collect();
-        if indexed.is_empty() {
+        let indexes = self.indexes();
+        if indexes.is_empty() {
             return self.read();
         }
-        let (index, _) = self.rng.pick(&indexed).clone();
-        self.push(block(&format!("peek index={index}"), ""), None, vec![index]);
+        let index = self.rng.pick(&indexes).clone();
+        let directive = match self.rng.below(3) {
+            0 if self.now > 0 => {
+                let back = 1 + self.rng.below((self.now as usize).min(2));
+                format!("peek index={index} as-of={}", self.now - back as u64)
+            }
+            _ => format!("peek index={index}"),
+        };
+        self.push(block(&directive, ""), vec![], vec![index]);
+    }
+
+    /// A named peek on `index` at `at`, as its block and name; it holds
+    /// the index until it is awaited.
+    fn named_peek_text(&mut self, index: &str, at: u64) -> (String, String) {
+        let name = self.fresh("p");
+        self.peeks.push((name.clone(), at));
+        let directive = format!("peek index={index} as-of={at} name={name}");
+        (block(&directive, ""), name)
+    }
+
+    /// A named peek at now or a time still to come.
+    fn named_peek(&mut self) {
+        let indexes = self.indexes();
+        if indexes.is_empty() {
+            return self.create_index();
+        }
+        let index = self.rng.pick(&indexes).clone();
+        let at = self.now + self.rng.below(3) as u64;
+        let (text, name) = self.named_peek_text(&index, at);
+        self.push(text, vec![name], vec![index]);
+    }
+
+    /// Awaits a named peek whose time has come; time moves on when none
+    /// has.
+    fn await_peek(&mut self) {
+        let due: Vec<usize> = (0..self.peeks.len())
+            .filter(|i| self.peeks[*i].1 <= self.now)
+            .collect();
+        match (due.is_empty(), self.peeks.is_empty()) {
+            (_, true) => self.named_peek(),
+            (true, false) => self.tick(),
+            (false, false) => {
+                let (name, _) = self.peeks.remove(*self.rng.pick(&due));
+                let text = block(&format!("await name={name}"), "");
+                self.push(text, vec![], vec![name]);
+            }
+        }
+    }
+
+    /// A read hold on an index, at now or the next time.
+    fn hold(&mut self) {
+        let indexes = self.indexes();
+        if indexes.is_empty() {
+            return self.create_index();
+        }
+        let index = self.rng.pick(&indexes).clone();
+        let name = self.fresh("h");
+        let at = self.now + self.rng.below(2) as u64;
+        let directive = format!("hold on={index} at={at} name={name}");
+        self.holds.push(name.clone());
+        self.push(block(&directive, ""), vec![name], vec![index]);
+    }
+
+    fn release(&mut self) {
+        if self.holds.is_empty() {
+            return self.hold();
+        }
+        let name = self.holds.remove(self.rng.below(self.holds.len()));
+        let text = block(&format!("release name={name}"), "");
+        self.push(text, vec![], vec![name]);
     }
 
     fn drop_index(&mut self) {
@@ -350,29 +486,95 @@ impl Generator {
         let at = self.rng.below(self.relations[r].indexes.len());
         let index = self.relations[r].indexes.remove(at);
         let text = block("statement", &format!("DROP INDEX {index}"));
-        self.push(text, None, vec![index]);
+        self.push(text, vec![], vec![index]);
     }
 
-    /// Maintenance falls behind a few writes, then catches up; nothing is
-    /// read meanwhile (Solo pauses its one runtime, sharing only
-    /// maintenance, so a pending read's diagnosis differs by design).
-    fn lagging_writes(&mut self) {
+    /// Maintenance falls behind a few writes and, half the time, a new
+    /// index (a re-export where one exists) with a named peek on it, then
+    /// catches up. Nothing is read meanwhile: Solo pauses its one
+    /// runtime, sharing only maintenance, so a pending read's diagnosis
+    /// differs by design.
+    fn maintenance_lag(&mut self) {
         let mut text = block("pause runtime=maintenance", "");
-        let mut uses = Vec::new();
-        for _ in 0..1 + self.rng.below(2) {
+        let (mut creates, mut uses) = (Vec::new(), Vec::new());
+        let before = self.rng.below(2);
+        let after = self.rng.below(2);
+        for n in 0..before + 1 + after {
+            if n == before && self.rng.below(2) == 0 {
+                let i = self.indexed_or_any();
+                let (index_text, index, on) = self.index_text(i);
+                let (peek, peek_name) = self.named_peek_text(&index, self.now);
+                text = text + "\n" + &index_text + "\n" + &peek;
+                creates.extend([index, peek_name]);
+                uses.push(on);
+            } else {
+                let (sql, table) = self.write();
+                text = text + "\n" + &block("statement", &sql);
+                uses.push(table);
+            }
+        }
+        text = text + "\n" + &block("resume runtime=maintenance", "");
+        self.push(text, creates, uses);
+    }
+
+    /// The interactive runtime falls behind: an index is created, read
+    /// (the read stays pending, as every read does while the runtime that
+    /// serves it is paused, in Solo and under sharing alike) and written
+    /// past, then the runtime catches up with all of it at once.
+    fn interactive_lag(&mut self) {
+        let mut text = block("pause runtime=interactive", "");
+        let (mut creates, mut uses) = (Vec::new(), Vec::new());
+        if self.rng.below(3) > 0 {
+            let i = self.rng.below(self.relations.len());
+            let (index_text, index, on) = self.index_text(i);
+            text = text + "\n" + &index_text;
+            creates.push(index);
+            uses.push(on);
+        }
+        if self.rng.below(2) == 0 {
+            let (read, relation) = self.read_text();
+            text = text + "\n" + &read;
+            uses.push(relation);
+        }
+        for _ in 0..self.rng.below(3) {
             let (sql, table) = self.write();
-            text.push('\n');
-            text.push_str(&block("statement", &sql));
+            text = text + "\n" + &block("statement", &sql);
             uses.push(table);
         }
-        text.push('\n');
-        text.push_str(&block("resume runtime=maintenance", ""));
-        self.push(text, None, uses);
+        text = text + "\n" + &block("resume runtime=interactive", "");
+        self.push(text, creates, uses);
+    }
+
+    /// An index (a re-export where one exists) that maintenance worker 0
+    /// renders only after the interactive runtime bound its point, and the
+    /// other workers before it: whether an alias or its fallback serves
+    /// it differs per worker. With one worker, worker 0 is every worker.
+    fn staggered_index(&mut self) {
+        let i = self.indexed_or_any();
+        let (index_text, index, on) = self.index_text(i);
+        let mut text = block("pause runtime=interactive", "");
+        text = text + "\n" + &block("pause runtime=maintenance worker=0", "");
+        text = text + "\n" + &index_text;
+        for line in [
+            "pause runtime=maintenance",
+            "resume runtime=interactive",
+            "resume runtime=maintenance",
+        ] {
+            text = text + "\n" + &block(line, "");
+        }
+        self.push(text, vec![index], vec![on]);
     }
 
     fn error_counts(&mut self) {
         let sql = "SELECT export_id, count FROM mz_compute_error_counts";
-        self.push(block("query", sql), None, vec![]);
+        self.push(block("query", sql), vec![], vec![]);
+    }
+
+    /// Each index's since and upper, the same on every worker unless one
+    /// worker's sharing went wrong.
+    fn frontiers(&mut self) {
+        let sql = "SELECT DISTINCT export_id, since, upper FROM mz_arrangement_frontiers";
+        self.push(block("query", sql), vec![], vec![]);
     }
 
     fn subscribe(&mut self) {
@@ -380,7 +582,7 @@ impl Generator {
         let name = self.fresh("s");
         let sql = format!("SUBSCRIBE TO (SELECT * FROM {})", r.name);
         let text = block(&format!("subscribe name={name}"), &sql);
-        self.push(text, Some(name.clone()), vec![r.name]);
+        self.push(text, vec![name.clone()], vec![r.name]);
         self.subscribes.push(name);
     }
 
@@ -389,7 +591,7 @@ impl Generator {
             return self.subscribe();
         }
         let name = self.rng.pick(&self.subscribes).clone();
-        self.push(block(&format!("fetch name={name}"), ""), None, vec![name]);
+        self.push(block(&format!("fetch name={name}"), ""), vec![], vec![name]);
     }
 }
 
@@ -443,7 +645,7 @@ mod tests {
     fn removing_a_create_removes_its_dependents() {
         let step = |creates: Option<&str>, uses: &[&str]| Step {
             text: String::new(),
-            creates: creates.map(String::from),
+            creates: creates.into_iter().map(String::from).collect(),
             uses: uses.iter().map(|u| u.to_string()).collect(),
         };
         let steps = vec![

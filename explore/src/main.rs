@@ -5,18 +5,16 @@
 //!
 //! ```text
 //! cargo run --release -p explore -- [--seeds A..B] [--jobs N] [--partition K/N]
-//!                                   [--out DIR] [--steps N]
+//!                                   [--out DIR] [--steps N] [--max-failures N]
 //! ```
 
 use std::path::PathBuf;
 use std::process::exit;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use explore::check::{check, Failure, Matrix};
-use explore::generate::{generate, GenConfig, Scenario, VERSION};
-use explore::shrink::shrink;
+use explore::generate::{generate, GenConfig, Scenario, Step, VERSION};
+use explore::shrink::{shrink, shrink_rows};
 
 struct Options {
     seeds: std::ops::Range<u64>,
@@ -25,12 +23,28 @@ struct Options {
     partition: (u64, u64),
     out: PathBuf,
     config: GenConfig,
+    /// Stop taking new seeds once this many failed (a mutation's check).
+    max_failures: usize,
+    /// (j, m): of the partition's seeds, every m-th from the j-th (the
+    /// share of one of `--jobs m` processes).
+    job: (u64, u64),
 }
 
 fn usage(message: &str) -> ! {
     eprintln!("explore: {message}");
-    eprintln!("usage: explore [--seeds A..B] [--jobs N] [--partition K/N] [--out DIR] [--steps N]");
+    eprintln!("usage: explore [--seeds A..B] [--jobs N] [--partition K/N] [--out DIR] [--steps N] [--max-failures N]");
     exit(2)
+}
+
+/// `K/N` with 1 <= K <= N.
+fn fraction(text: &str, flag: &str) -> (u64, u64) {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+    match parsed {
+        Some((k, n)) if k >= 1 && k <= n => (k, n),
+        _ => usage(&format!("{flag} takes K/N with 1 <= K <= N, not {text}")),
+    }
 }
 
 fn parse(args: &[String]) -> Options {
@@ -40,6 +54,8 @@ fn parse(args: &[String]) -> Options {
         partition: (1, 1),
         out: PathBuf::from("explore-out"),
         config: GenConfig::default(),
+        max_failures: usize::MAX,
+        job: (1, 1),
     };
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
@@ -61,19 +77,11 @@ fn parse(args: &[String]) -> Options {
                 options.seeds = number(a)..number(b);
             }
             "--jobs" => options.jobs = number(&value()).max(1) as usize,
-            "--partition" => {
-                let text = value();
-                let (k, n) = text
-                    .split_once('/')
-                    .unwrap_or_else(|| usage("--partition takes K/N"));
-                let (k, n) = (number(k), number(n));
-                if n == 0 || k == 0 || k > n {
-                    usage("--partition K/N needs 1 <= K <= N");
-                }
-                options.partition = (k, n);
-            }
+            "--partition" => options.partition = fraction(&value(), "--partition"),
+            "--job" => options.job = fraction(&value(), "--job"),
             "--out" => options.out = PathBuf::from(value()),
             "--steps" => options.config.steps = number(&value()) as usize,
+            "--max-failures" => options.max_failures = number(&value()).max(1) as usize,
             other => usage(&format!("unknown argument {other}")),
         }
     }
@@ -86,38 +94,58 @@ struct Found {
     failure: Failure,
     text: String,
     golden: Option<String>,
-    steps: (usize, usize),
+    /// Directives before and after shrinking.
+    directives: (usize, usize),
 }
 
-fn header(seed: u64, failure: &Failure, options: &Options) -> Vec<String> {
+fn header(seed: u64, failure: &Failure, options: &Options, workers: Option<usize>) -> Vec<String> {
     let out = options.out.display();
-    vec![
+    let mut lines: Vec<String> = workers
+        .map(|w| format!("workers: {w}"))
+        .into_iter()
+        .collect();
+    lines.extend([
         format!("Found by the explorer: seed {seed}, generator version {VERSION}, {} steps.", options.config.steps),
         format!("Failure: {failure}"),
         format!("Regenerate: cargo run --release -p explore -- --seeds {seed}..{} --steps {} --out {out}", seed + 1, options.config.steps),
         format!("Replay: cargo run -p runner -- {out}/testdata --filter explore/seed-{seed}.dd"),
-    ]
+    ]);
+    lines
 }
 
+/// Whether `steps` fail the way `failure` did under `matrix`.
+fn fails_alike(seed: u64, steps: &[Step], matrix: &Matrix, failure: &Failure) -> bool {
+    let candidate = Scenario {
+        seed,
+        steps: steps.to_vec(),
+    };
+    check(&candidate.render(&[]), matrix)
+        .failure
+        .is_some_and(|f| f.same_as(failure))
+}
+
+/// Generates and checks `seed`; a failure is shrunk (steps, then one
+/// worker if that still fails alike, then rows and values) and written
+/// with a header that says how to reproduce it.
 fn explore_seed(seed: u64, options: &Options, matrix: &Matrix) -> Option<Found> {
     let scenario = generate(seed, &options.config);
     let failure = check(&scenario.render(&[]), matrix).failure?;
-    let shrunk = shrink(&scenario.steps, |steps| {
-        let candidate = Scenario {
-            seed,
-            steps: steps.to_vec(),
-        };
-        check(&candidate.render(&[]), matrix)
-            .failure
-            .is_some_and(|f| f.same_as(&failure))
+    let steps = shrink(&scenario.steps, |steps| {
+        fails_alike(seed, steps, matrix, &failure)
     });
-    let scenario_shrunk = Scenario {
-        seed,
-        steps: shrunk,
+    let one_worker = Matrix {
+        workers: vec![1],
+        ..matrix.clone()
     };
+    let narrowed =
+        matrix.workers != one_worker.workers && fails_alike(seed, &steps, &one_worker, &failure);
+    let matrix = if narrowed { &one_worker } else { matrix };
+    let steps = shrink_rows(&steps, |steps| fails_alike(seed, steps, matrix, &failure));
+    let scenario_shrunk = Scenario { seed, steps };
     let last = check(&scenario_shrunk.render(&[]), matrix);
     let failure = last.failure.unwrap_or(failure);
-    let text = scenario_shrunk.render(&header(seed, &failure, options));
+    let workers = narrowed.then_some(1);
+    let text = scenario_shrunk.render(&header(seed, &failure, options, workers));
     // The golden: the reference run's outputs of the file as written.
     let golden = runner::format::Script::parse(std::path::Path::new("x.dd"), "x.dd", &text)
         .ok()
@@ -128,8 +156,14 @@ fn explore_seed(seed: u64, options: &Options, matrix: &Matrix) -> Option<Found> 
         failure,
         text,
         golden,
-        steps: (scenario.steps.len(), scenario_shrunk.steps.len()),
+        directives: (directives(&scenario), directives(&scenario_shrunk)),
     })
+}
+
+/// Directives in a scenario: each block ends in one `----` line.
+fn directives(scenario: &Scenario) -> usize {
+    let text = scenario.render(&[]);
+    text.lines().filter(|l| *l == "----").count()
 }
 
 fn write(found: &Found, out: &std::path::Path) -> std::io::Result<()> {
@@ -148,50 +182,103 @@ fn write(found: &Found, out: &std::path::Path) -> std::io::Result<()> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = parse(&args);
-    let matrix = Matrix::default();
+    if options.jobs > 1 {
+        return jobs(&args, &options);
+    }
     let (k, n) = options.partition;
-    let seeds: Vec<u64> = options.seeds.clone().filter(|s| s % n == k - 1).collect();
+    let (j, m) = options.job;
+    let seeds = options.seeds.clone().filter(|s| s % n == k - 1);
+    let seeds: Vec<u64> = seeds
+        .enumerate()
+        .filter(|(i, _)| *i as u64 % m == j - 1)
+        .map(|(_, s)| s)
+        .collect();
     let start = Instant::now();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let found: Mutex<Vec<Found>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..options.jobs {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&seed) = seeds.get(i) else { break };
-                if let Some(f) = explore_seed(seed, &options, &matrix) {
-                    eprintln!(
-                        "seed {seed}: {} (shrunk {} -> {} steps)",
-                        f.failure, f.steps.0, f.steps.1
-                    );
-                    found.lock().expect("found").push(f);
-                }
-                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if d.is_multiple_of(10) || d == seeds.len() {
-                    eprintln!("explored {d}/{}", seeds.len());
-                }
-            });
+    let matrix = Matrix::default();
+    let mut found = Vec::new();
+    let mut explored = 0;
+    for &seed in &seeds {
+        if found.len() >= options.max_failures {
+            break;
         }
-    });
-    let mut found = found.into_inner().expect("found");
-    found.sort_by_key(|f| f.seed);
-    for f in &found {
-        if let Err(e) = write(f, &options.out) {
-            eprintln!("explore: cannot write seed {}: {e}", f.seed);
+        if let Some(f) = explore_seed(seed, &options, &matrix) {
+            eprintln!(
+                "seed {seed}: {} (shrunk {} -> {} directives)",
+                f.failure, f.directives.0, f.directives.1
+            );
+            if let Err(e) = write(&f, &options.out) {
+                eprintln!("explore: cannot write seed {seed}: {e}");
+            }
+            found.push(f);
+        }
+        explored += 1;
+        if explored % 10 == 0 {
+            eprintln!("explored {explored}/{}", seeds.len());
         }
     }
     let seconds = start.elapsed().as_secs_f64();
-    println!(
-        "explored {} scenarios in {:.1} s ({:.2}/s), {} failures{}",
-        seeds.len(),
-        seconds,
-        seeds.len() as f64 / seconds.max(1e-9),
-        found.len(),
-        match found.is_empty() {
-            true => String::new(),
-            false => format!(" (written under {})", options.out.display()),
-        }
-    );
+    println!("{}", summary(explored, seconds, found.len(), &options));
     exit(if found.is_empty() { 0 } else { 1 })
+}
+
+/// `--jobs N`: N child processes of this binary, each exploring every
+/// N-th of the seeds. Processes, not threads, so that a panic on an
+/// engine's worker thread is only ever attributed to the one run of its
+/// process (panics are caught per process).
+fn jobs(args: &[String], options: &Options) {
+    let start = Instant::now();
+    let exe = std::env::current_exe().unwrap_or_else(|e| usage(&format!("no executable: {e}")));
+    let children: Vec<_> = (1..=options.jobs)
+        .map(|j| {
+            let job = format!("{j}/{}", options.jobs);
+            let mut command = std::process::Command::new(&exe);
+            command.args(args).args(["--jobs", "1", "--job", &job]);
+            command.stdout(std::process::Stdio::piped());
+            command
+                .spawn()
+                .unwrap_or_else(|e| usage(&format!("cannot start a job: {e}")))
+        })
+        .collect();
+    let (mut explored, mut failures, mut broken) = (0, 0, false);
+    for child in children {
+        let output = child.wait_with_output();
+        let counts = output.as_ref().ok().and_then(|o| {
+            let text = String::from_utf8_lossy(&o.stdout);
+            text.lines().last().and_then(counts_of)
+        });
+        match counts {
+            Some((e, f)) => (explored, failures) = (explored + e, failures + f),
+            None => broken = true,
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!("{}", summary(explored, seconds, failures, options));
+    if broken {
+        eprintln!("explore: a job ended without its summary");
+        exit(2)
+    }
+    exit(if failures == 0 { 0 } else { 1 })
+}
+
+/// The last line of a run: `explored N scenarios in S s (R/s), F failures`.
+fn summary(explored: usize, seconds: f64, failures: usize, options: &Options) -> String {
+    format!(
+        "explored {} scenarios in {:.1} s ({:.2}/s), {} failures{}",
+        explored,
+        seconds,
+        explored as f64 / seconds.max(1e-9),
+        failures,
+        match failures {
+            0 => String::new(),
+            _ => format!(" (written under {})", options.out.display()),
+        }
+    )
+}
+
+/// (explored, failures) of a `summary` line.
+fn counts_of(line: &str) -> Option<(usize, usize)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let explored = words.get(1)?.parse().ok()?;
+    let at = words.iter().position(|w| w.starts_with("failures"))?;
+    Some((explored, words.get(at.checked_sub(1)?)?.parse().ok()?))
 }
