@@ -4,8 +4,16 @@
 //! witness) plus one agreement cannot give: the independent model's claims
 //! against the reference run.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use engine::Witness;
+use engine::{Config, Outcome as EngineOutcome};
+use runner::format::directive::Command;
+use runner::run::target::Target;
 
 use runner::check::{divergence, witness};
 use runner::format::Script;
@@ -113,14 +121,71 @@ fn directive_of(script: &Script, block: usize) -> String {
     text.split_whitespace().next().unwrap_or("").to_string()
 }
 
-/// Checks the scenario `text` under every run of `matrix`.
-pub fn check(text: &str, matrix: &Matrix) -> Outcome {
+/// Where checking time went, summed over checks.
+#[derive(Clone, Debug, Default)]
+pub struct Spent {
+    pub parsing: Duration,
+    /// Replaying, per configuration (in the matrix's order).
+    pub replaying: Vec<(String, Duration)>,
+    /// Replaying by what took the time: starting an engine (its timely
+    /// runtimes), each kind of directive, dropping the engine.
+    pub by_kind: BTreeMap<&'static str, Duration>,
+    /// Holding the runs to each other, to the witness and to the model.
+    pub judging: Duration,
+}
+
+impl Spent {
+    fn replayed(&mut self, configuration: &str, time: Duration) {
+        match self.replaying.iter_mut().find(|(c, _)| c == configuration) {
+            Some((_, spent)) => *spent += time,
+            None => self.replaying.push((configuration.to_string(), time)),
+        }
+    }
+
+    pub fn total(&self) -> Duration {
+        self.parsing + self.judging + self.replaying.iter().map(|(_, d)| *d).sum::<Duration>()
+    }
+}
+
+impl fmt::Display for Spent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let replaying: Duration = self.replaying.iter().map(|(_, d)| *d).sum();
+        let each: Vec<String> = self
+            .replaying
+            .iter()
+            .map(|(c, d)| format!("{c} {:.1}", d.as_secs_f64()))
+            .collect();
+        let mut by_kind: Vec<(&str, Duration)> =
+            self.by_kind.iter().map(|(k, d)| (*k, *d)).collect();
+        by_kind.sort_by_key(|k| std::cmp::Reverse(k.1));
+        let by_kind: Vec<String> = by_kind
+            .iter()
+            .map(|(k, d)| format!("{k} {:.1}", d.as_secs_f64()))
+            .collect();
+        write!(
+            f,
+            "parsing {:.1} s, replaying {:.1} s ({}; {}), judging {:.1} s",
+            self.parsing.as_secs_f64(),
+            replaying.as_secs_f64(),
+            each.join(", "),
+            by_kind.join(", "),
+            self.judging.as_secs_f64()
+        )
+    }
+}
+
+/// Checks the scenario `text` under every run of `matrix`, adding the
+/// time it takes to `spent`.
+pub fn check(text: &str, matrix: &Matrix, spent: &mut Spent) -> Outcome {
     let nothing = |failure| Outcome {
         failure: Some(failure),
         script: None,
         reference: Vec::new(),
     };
-    let script = match Script::parse(Path::new("explore.dd"), "explore.dd", text) {
+    let start = Instant::now();
+    let parsed = Script::parse(Path::new("explore.dd"), "explore.dd", text);
+    spent.parsing += start.elapsed();
+    let script = match parsed {
         Ok(script) => script,
         Err(e) => {
             return nothing(Failure {
@@ -131,8 +196,25 @@ pub fn check(text: &str, matrix: &Matrix) -> Outcome {
         }
     };
     let mut records: Vec<RunRecord> = Vec::new();
+    let by_kind = Arc::new(Mutex::new(BTreeMap::new()));
+    let engine = |config: &Config| -> Box<dyn Target> {
+        let start = Instant::now();
+        let inner = target::engine(config);
+        let by_kind = Arc::clone(&by_kind);
+        add(&by_kind, "start-up", start.elapsed());
+        Box::new(Timed {
+            inner: Some(inner),
+            by_kind,
+        })
+    };
     for run in matrix.runs() {
-        match replay(&script, &run, &target::engine) {
+        let start = Instant::now();
+        let replayed = replay(&script, &run, &engine);
+        spent.replayed(&run.configuration, start.elapsed());
+        for (kind, time) in std::mem::take(&mut *by_kind.lock().expect("times")) {
+            *spent.by_kind.entry(kind).or_default() += time;
+        }
+        match replayed {
             Ok(record) => records.push(record),
             Err(panic) => {
                 let message = format!("{run}: {}", panic.panic.message);
@@ -152,12 +234,66 @@ pub fn check(text: &str, matrix: &Matrix) -> Outcome {
             }
         }
     }
+    let start = Instant::now();
     let reference = divergence::reference(&records, script.blocks.len());
     let failure = failure_of(&script, &records, &reference);
+    spent.judging += start.elapsed();
     Outcome {
         failure,
         script: Some(script),
         reference,
+    }
+}
+
+type Times = Arc<Mutex<BTreeMap<&'static str, Duration>>>;
+
+fn add(times: &Times, kind: &'static str, time: Duration) {
+    *times.lock().expect("times").entry(kind).or_default() += time;
+}
+
+/// The engine, timed per kind of directive.
+struct Timed {
+    inner: Option<Box<dyn Target>>,
+    by_kind: Times,
+}
+
+/// What a directive does, for where the time goes.
+fn kind_of(command: &Command) -> &'static str {
+    match command {
+        Command::Statement { sql } => {
+            let first = sql.split_whitespace().next().unwrap_or("");
+            match first.to_ascii_uppercase().as_str() {
+                "CREATE" => "create",
+                "DROP" => "drop",
+                _ => "write",
+            }
+        }
+        Command::Query { sql, .. } if sql.contains("mz_") => "introspection",
+        Command::Query { .. } => "read",
+        Command::Peek { .. } | Command::IssuePeek { .. } | Command::Await { .. } => "peek",
+        Command::Subscribe { .. } | Command::Fetch { .. } | Command::Cancel { .. } => "subscribe",
+        _ => "control",
+    }
+}
+
+impl Target for Timed {
+    fn execute(&mut self, command: &Command) -> EngineOutcome {
+        let start = Instant::now();
+        let outcome = self.inner.as_mut().expect("live").execute(command);
+        add(&self.by_kind, kind_of(command), start.elapsed());
+        outcome
+    }
+
+    fn witness(&self) -> Witness {
+        self.inner.as_ref().expect("live").witness()
+    }
+}
+
+impl Drop for Timed {
+    fn drop(&mut self) {
+        let start = Instant::now();
+        drop(self.inner.take());
+        add(&self.by_kind, "shut-down", start.elapsed());
     }
 }
 

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::exit;
 use std::time::Instant;
 
-use explore::check::{check, Failure, Matrix};
+use explore::check::{check, Failure, Matrix, Spent};
 use explore::generate::{generate, GenConfig, Scenario, Step, VERSION};
 use explore::shrink::{shrink, shrink_rows};
 
@@ -113,13 +113,42 @@ fn header(seed: u64, failure: &Failure, options: &Options, workers: Option<usize
     lines
 }
 
+/// Where the time went: generating, the first check of each scenario,
+/// and the checks of shrinking.
+#[derive(Default)]
+struct Times {
+    generating: std::time::Duration,
+    exploring: Spent,
+    shrinking: Spent,
+}
+
+impl Times {
+    fn describe(&self) -> String {
+        let checks = self.exploring.total() + self.shrinking.total();
+        let share = self.shrinking.total().as_secs_f64() / checks.as_secs_f64().max(1e-9);
+        format!(
+            "time: generating {:.2} s; first checks: {}; shrinking ({:.0}% of checking): {}",
+            self.generating.as_secs_f64(),
+            self.exploring,
+            100.0 * share,
+            self.shrinking
+        )
+    }
+}
+
 /// Whether `steps` fail the way `failure` did under `matrix`.
-fn fails_alike(seed: u64, steps: &[Step], matrix: &Matrix, failure: &Failure) -> bool {
+fn fails_alike(
+    seed: u64,
+    steps: &[Step],
+    matrix: &Matrix,
+    failure: &Failure,
+    spent: &mut Spent,
+) -> bool {
     let candidate = Scenario {
         seed,
         steps: steps.to_vec(),
     };
-    check(&candidate.render(&[]), matrix)
+    check(&candidate.render(&[]), matrix, spent)
         .failure
         .is_some_and(|f| f.same_as(failure))
 }
@@ -127,22 +156,27 @@ fn fails_alike(seed: u64, steps: &[Step], matrix: &Matrix, failure: &Failure) ->
 /// Generates and checks `seed`; a failure is shrunk (steps, then one
 /// worker if that still fails alike, then rows and values) and written
 /// with a header that says how to reproduce it.
-fn explore_seed(seed: u64, options: &Options, matrix: &Matrix) -> Option<Found> {
+fn explore_seed(seed: u64, options: &Options, matrix: &Matrix, times: &mut Times) -> Option<Found> {
+    let start = Instant::now();
     let scenario = generate(seed, &options.config);
-    let failure = check(&scenario.render(&[]), matrix).failure?;
+    times.generating += start.elapsed();
+    let failure = check(&scenario.render(&[]), matrix, &mut times.exploring).failure?;
+    let spent = &mut times.shrinking;
     let steps = shrink(&scenario.steps, |steps| {
-        fails_alike(seed, steps, matrix, &failure)
+        fails_alike(seed, steps, matrix, &failure, spent)
     });
     let one_worker = Matrix {
         workers: vec![1],
         ..matrix.clone()
     };
-    let narrowed =
-        matrix.workers != one_worker.workers && fails_alike(seed, &steps, &one_worker, &failure);
+    let narrowed = matrix.workers != one_worker.workers
+        && fails_alike(seed, &steps, &one_worker, &failure, spent);
     let matrix = if narrowed { &one_worker } else { matrix };
-    let steps = shrink_rows(&steps, |steps| fails_alike(seed, steps, matrix, &failure));
+    let steps = shrink_rows(&steps, |steps| {
+        fails_alike(seed, steps, matrix, &failure, spent)
+    });
     let scenario_shrunk = Scenario { seed, steps };
-    let last = check(&scenario_shrunk.render(&[]), matrix);
+    let last = check(&scenario_shrunk.render(&[]), matrix, spent);
     let failure = last.failure.unwrap_or(failure);
     let workers = narrowed.then_some(1);
     let text = scenario_shrunk.render(&header(seed, &failure, options, workers));
@@ -197,11 +231,12 @@ fn main() {
     let matrix = Matrix::default();
     let mut found = Vec::new();
     let mut explored = 0;
+    let mut times = Times::default();
     for &seed in &seeds {
         if found.len() >= options.max_failures {
             break;
         }
-        if let Some(f) = explore_seed(seed, &options, &matrix) {
+        if let Some(f) = explore_seed(seed, &options, &matrix, &mut times) {
             eprintln!(
                 "seed {seed}: {} (shrunk {} -> {} directives)",
                 f.failure, f.directives.0, f.directives.1
@@ -217,6 +252,7 @@ fn main() {
         }
     }
     let seconds = start.elapsed().as_secs_f64();
+    println!("{}", times.describe());
     println!("{}", summary(explored, seconds, found.len(), &options));
     exit(if found.is_empty() { 0 } else { 1 })
 }
@@ -240,12 +276,15 @@ fn jobs(args: &[String], options: &Options) {
         })
         .collect();
     let (mut explored, mut failures, mut broken) = (0, 0, false);
-    for child in children {
+    for (j, child) in (1..).zip(children) {
         let output = child.wait_with_output();
-        let counts = output.as_ref().ok().and_then(|o| {
-            let text = String::from_utf8_lossy(&o.stdout);
-            text.lines().last().and_then(counts_of)
-        });
+        let text = output.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+        let text = text.unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        for line in lines.iter().rev().skip(1).rev() {
+            println!("job {j}/{}: {line}", options.jobs);
+        }
+        let counts = lines.last().and_then(|l| counts_of(l));
         match counts {
             Some((e, f)) => (explored, failures) = (explored + e, failures + f),
             None => broken = true,
