@@ -197,8 +197,8 @@ impl Generator {
         values.join(", ")
     }
 
-    /// A write statement to a random table, as (sql, table).
-    fn write(&mut self) -> (String, String) {
+    /// A write statement to a random table, as (block, table).
+    fn write_text(&mut self) -> (String, String) {
         let tables = self.tables();
         let table = self.rng.pick(&tables).clone();
         let k = self.rng.range(0, self.config.keys - 1);
@@ -211,14 +211,14 @@ impl Generator {
             _ => format!("INSERT INTO {table} VALUES {}", self.values()),
         };
         self.now += 1;
-        (sql, table)
+        (block("statement", &sql), table)
     }
 
     fn step(&mut self) {
         match self.rng.below(32) {
             0..=4 => {
-                let (sql, table) = self.write();
-                self.push(block("statement", &sql), vec![], vec![table]);
+                let (write, table) = self.write_text();
+                self.push(write, vec![], vec![table]);
             }
             5..=7 => self.create_index(),
             8 | 9 => self.error_view(),
@@ -519,8 +519,8 @@ impl Generator {
                 creates.extend([index, peek_name]);
                 uses.push(on);
             } else {
-                let (sql, table) = self.write();
-                text = text + "\n" + &block("statement", &sql);
+                let (write, table) = self.write_text();
+                text = text + "\n" + &write;
                 uses.push(table);
             }
         }
@@ -548,8 +548,8 @@ impl Generator {
             uses.push(relation);
         }
         for _ in 0..self.rng.below(3) {
-            let (sql, table) = self.write();
-            text = text + "\n" + &block("statement", &sql);
+            let (write, table) = self.write_text();
+            text = text + "\n" + &write;
             uses.push(table);
         }
         text = text + "\n" + &block("resume runtime=interactive", "");
