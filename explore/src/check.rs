@@ -49,6 +49,27 @@ impl Default for Matrix {
 }
 
 impl Matrix {
+    /// The matrix as the runner's `suite.yaml`, so that `runner
+    /// OUT/testdata` replays what the explorer wrote under the same runs.
+    pub fn suite_yaml(&self) -> String {
+        let mut yaml = String::from("# The explorer's run matrix.\nconfigurations:\n");
+        for (name, sharing, delta) in &self.configurations {
+            let joins = if *delta { ", joins: delta" } else { "" };
+            yaml += &format!("  {name}: {{sharing: {sharing}{joins}}}\n");
+        }
+        let workers: Vec<String> = self.workers.iter().map(usize::to_string).collect();
+        let schedules: Vec<String> = self
+            .schedules
+            .iter()
+            .map(|s| match s {
+                Schedule::RoundRobin => "round-robin".to_string(),
+                Schedule::Seed(seed) => seed.to_string(),
+            })
+            .collect();
+        yaml += &format!("workers: [{}]\n", workers.join(", "));
+        yaml + &format!("schedules: [{}]\n", schedules.join(", "))
+    }
+
     pub fn runs(&self) -> Vec<Run> {
         let mut runs = Vec::new();
         for (configuration, sharing, delta_joins) in &self.configurations {
@@ -196,6 +217,7 @@ pub fn check(text: &str, matrix: &Matrix, spent: &mut Spent) -> Outcome {
         }
     };
     let mut records: Vec<RunRecord> = Vec::new();
+    let mut panicked = None;
     let by_kind = Arc::new(Mutex::new(BTreeMap::new()));
     let engine = |config: &Config| -> Box<dyn Target> {
         let start = Instant::now();
@@ -216,27 +238,24 @@ pub fn check(text: &str, matrix: &Matrix, spent: &mut Spent) -> Outcome {
         }
         match replayed {
             Ok(record) => records.push(record),
+            // The first panic is the failure; the other runs still play,
+            // so that the golden has the reference run's outputs.
             Err(panic) => {
-                let message = format!("{run}: {}", panic.panic.message);
                 let directive = match panic.stage {
                     runner::run::replay::Stage::Directive(b) => directive_of(&script, b),
                     _ => String::new(),
                 };
-                return Outcome {
-                    failure: Some(Failure {
-                        kind: Kind::Panic,
-                        directive,
-                        message,
-                    }),
-                    script: Some(script),
-                    reference: Vec::new(),
-                };
+                panicked.get_or_insert(Failure {
+                    kind: Kind::Panic,
+                    directive,
+                    message: format!("{run}: {}", panic.panic.message),
+                });
             }
         }
     }
     let start = Instant::now();
     let reference = divergence::reference(&records, script.blocks.len());
-    let failure = failure_of(&script, &records, &reference);
+    let failure = panicked.or_else(|| failure_of(&script, &records, &reference));
     spent.judging += start.elapsed();
     Outcome {
         failure,
@@ -339,4 +358,26 @@ fn failure_of(
         });
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use runner::suite::Suite;
+
+    /// The `suite.yaml` written beside found files describes exactly the
+    /// explorer's runs, so the runner replays them the same way.
+    #[test]
+    fn the_suite_yaml_is_the_matrix() {
+        let matrix = Matrix::default();
+        let suite = Suite::parse("suite.yaml", &matrix.suite_yaml()).expect("parses");
+        let names: Vec<(String, bool, bool)> = suite
+            .configurations
+            .iter()
+            .map(|c| (c.name.clone(), c.sharing, c.delta_joins))
+            .collect();
+        assert_eq!(names, matrix.configurations);
+        assert_eq!(suite.workers, matrix.workers);
+        assert_eq!(suite.schedules, matrix.schedules);
+    }
 }

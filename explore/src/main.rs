@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release -p explore -- [--seeds A..B] [--jobs N] [--partition K/N]
-//!                                   [--out DIR] [--steps N] [--max-failures N]
+//!                                   [--out DIR] [--steps N] [--max-failures N] [--seconds N]
 //! ```
 
 use std::path::PathBuf;
@@ -25,6 +25,8 @@ struct Options {
     config: GenConfig,
     /// Stop taking new seeds once this many failed (a mutation's check).
     max_failures: usize,
+    /// Stop taking new seeds after this long (a time budget).
+    seconds: Option<f64>,
     /// (j, m): of the partition's seeds, every m-th from the j-th (the
     /// share of one of `--jobs m` processes).
     job: (u64, u64),
@@ -32,7 +34,7 @@ struct Options {
 
 fn usage(message: &str) -> ! {
     eprintln!("explore: {message}");
-    eprintln!("usage: explore [--seeds A..B] [--jobs N] [--partition K/N] [--out DIR] [--steps N] [--max-failures N]");
+    eprintln!("usage: explore [--seeds A..B] [--jobs N] [--partition K/N] [--out DIR] [--steps N] [--max-failures N] [--seconds N]");
     exit(2)
 }
 
@@ -55,6 +57,7 @@ fn parse(args: &[String]) -> Options {
         out: PathBuf::from("explore-out"),
         config: GenConfig::default(),
         max_failures: usize::MAX,
+        seconds: None,
         job: (1, 1),
     };
     let mut rest = args.iter();
@@ -82,6 +85,7 @@ fn parse(args: &[String]) -> Options {
             "--out" => options.out = PathBuf::from(value()),
             "--steps" => options.config.steps = number(&value()) as usize,
             "--max-failures" => options.max_failures = number(&value()).max(1) as usize,
+            "--seconds" => options.seconds = Some(number(&value()) as f64),
             other => usage(&format!("unknown argument {other}")),
         }
     }
@@ -200,10 +204,12 @@ fn directives(scenario: &Scenario) -> usize {
     text.lines().filter(|l| *l == "----").count()
 }
 
-fn write(found: &Found, out: &std::path::Path) -> std::io::Result<()> {
+/// Writes `found` under `out`, beside the `suite.yaml` of `matrix`.
+fn write(found: &Found, out: &std::path::Path, matrix: &Matrix) -> std::io::Result<()> {
     let name = format!("seed-{}.dd", found.seed);
     let scenarios = out.join("testdata/explore");
     std::fs::create_dir_all(&scenarios)?;
+    std::fs::write(out.join("testdata/suite.yaml"), matrix.suite_yaml())?;
     std::fs::write(scenarios.join(&name), &found.text)?;
     if let Some(golden) = &found.golden {
         let goldens = out.join("goldens/explore");
@@ -233,7 +239,10 @@ fn main() {
     let mut explored = 0;
     let mut times = Times::default();
     for &seed in &seeds {
-        if found.len() >= options.max_failures {
+        let out_of_time = options
+            .seconds
+            .is_some_and(|s| start.elapsed().as_secs_f64() >= s);
+        if found.len() >= options.max_failures || out_of_time {
             break;
         }
         if let Some(f) = explore_seed(seed, &options, &matrix, &mut times) {
@@ -241,7 +250,7 @@ fn main() {
                 "seed {seed}: {} (shrunk {} -> {} directives)",
                 f.failure, f.directives.0, f.directives.1
             );
-            if let Err(e) = write(&f, &options.out) {
+            if let Err(e) = write(&f, &options.out, &matrix) {
                 eprintln!("explore: cannot write seed {seed}: {e}");
             }
             found.push(f);
