@@ -245,6 +245,11 @@ fn main() {
         if found.len() >= options.max_failures || out_of_time {
             break;
         }
+        // Where a job killed from outside (out of memory, say) was.
+        if options.job.1 > 1 {
+            let _ = std::fs::create_dir_all(&options.out);
+            let _ = std::fs::write(running(&options.out, options.job.0), seed.to_string());
+        }
         if let Some(f) = explore_seed(seed, &options, &matrix, &mut times) {
             eprintln!(
                 "seed {seed}: {} (shrunk {} -> {} directives)",
@@ -260,6 +265,7 @@ fn main() {
             eprintln!("explored {explored}/{}", seeds.len());
         }
     }
+    let _ = std::fs::remove_file(running(&options.out, options.job.0));
     let seconds = start.elapsed().as_secs_f64();
     println!("{}", times.describe());
     println!("{}", summary(explored, seconds, found.len(), &options));
@@ -287,6 +293,10 @@ fn jobs(args: &[String], options: &Options) {
     let (mut explored, mut failures, mut broken) = (0, 0, false);
     for (j, child) in (1..).zip(children) {
         let output = child.wait_with_output();
+        let status = match &output {
+            Ok(o) => o.status.to_string(),
+            Err(e) => e.to_string(),
+        };
         let text = output.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
         let text = text.unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
@@ -296,16 +306,29 @@ fn jobs(args: &[String], options: &Options) {
         let counts = lines.last().and_then(|l| counts_of(l));
         match counts {
             Some((e, f)) => (explored, failures) = (explored + e, failures + f),
-            None => broken = true,
+            None => {
+                let seed = std::fs::read_to_string(running(&options.out, j));
+                eprintln!(
+                    "explore: job {j}/{} ended without its summary ({}) while exploring seed {}",
+                    options.jobs,
+                    status,
+                    seed.unwrap_or_else(|_| "?".into())
+                );
+                broken = true;
+            }
         }
     }
     let seconds = start.elapsed().as_secs_f64();
     println!("{}", summary(explored, seconds, failures, options));
     if broken {
-        eprintln!("explore: a job ended without its summary");
         exit(2)
     }
     exit(if failures == 0 { 0 } else { 1 })
+}
+
+/// The file in which job `j` of `--jobs` keeps the seed it is exploring.
+fn running(out: &std::path::Path, j: u64) -> PathBuf {
+    out.join(format!("running-job-{j}"))
 }
 
 /// The last line of a run: `explored N scenarios in S s (R/s), F failures`.
