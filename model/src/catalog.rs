@@ -61,6 +61,10 @@ pub struct State {
     pub subscribed: bool,
     /// A write may or may not have advanced the clock.
     pub time_uncertain: bool,
+    /// A pending named peek holds an index that was dropped: the engine
+    /// keeps maintaining it (and counting its errors) until the peek is
+    /// answered, which the model does not claim.
+    pub dropped_index_held: bool,
 }
 
 impl State {
@@ -137,6 +141,9 @@ impl State {
         }
         if self.subscribed {
             return Err("error counts after a subscribe");
+        }
+        if self.dropped_index_held {
+            return Err("error counts while a pending peek holds a dropped index");
         }
         let mut rows = vec![];
         for index in self.indexes() {

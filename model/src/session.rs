@@ -86,6 +86,14 @@ impl Model {
     /// runner prints them), or no claim. Either way the model's state
     /// follows the command.
     pub fn expect(&mut self, command: &Command) -> Expectation {
+        let objects = &self.state.objects;
+        let live = |p: &Peek| {
+            matches!(
+                objects.get(&p.index).map(|o| &o.kind),
+                Some(Kind::Index { .. })
+            )
+        };
+        self.state.dropped_index_held = self.peeks.values().flatten().any(|p| !live(p));
         match command {
             Command::Statement { sql } => self.statement(sql),
             Command::Query { sql, sort } => claim(self.query(sql, *sort)),
