@@ -18,8 +18,6 @@ pub enum Detail {
 pub struct IndexDetail {
     pub on: GlobalId,
     pub key: Vec<usize>,
-    /// The index's dataflow id (a re-export's dataflow has no operators).
-    pub dataflow_id: u64,
     /// Set when the index re-exports another index's arrangement.
     pub reexport_of: Option<GlobalId>,
     /// What its dataflow imports (tables or indexes).

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::builtin::Relation;
-use crate::catalog::{Catalog, Detail};
+use crate::catalog::Catalog;
 use crate::protocol::WorkerReport;
 use crate::repr::{Datum, GlobalId, Row};
 
@@ -110,13 +110,13 @@ fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]
             })
             .unwrap_or_default(),
         Relation::ErrorCountsRaw => raw_counts(reports).into_iter().map(count_row).collect(),
-        Relation::ErrorCountsPerWorker => per_worker_counts(catalog, reports)
+        Relation::ErrorCountsPerWorker => per_worker_counts(reports)
             .into_iter()
             .map(count_row)
             .collect(),
         Relation::ErrorCounts => {
             let mut totals: BTreeMap<GlobalId, i64> = BTreeMap::new();
-            for (id, _worker, count) in per_worker_counts(catalog, reports) {
+            for (id, _worker, count) in per_worker_counts(reports) {
                 *totals.entry(id).or_insert(0) += count;
             }
             totals
@@ -194,45 +194,24 @@ fn raw_counts(reports: &[WorkerReport]) -> BTreeSet<Count> {
         .flat_map(|r| {
             r.exports
                 .iter()
-                .filter(|e| e.logs_errors && e.errors != 0)
+                .filter(|e| e.logged_by.is_none() && e.errors != 0)
                 .map(move |e| (e.id, r.worker, e.errors))
         })
         .collect()
 }
 
-/// Raw counts, plus each re-export whose dataflow has no operators inherits
-/// its dependency's rows, transitively, as a set union.
-fn per_worker_counts(catalog: &Catalog, reports: &[WorkerReport]) -> BTreeSet<Count> {
+/// Raw counts, plus each re-export's inherited from the export on the same
+/// worker that logs the errors they hold together.
+fn per_worker_counts(reports: &[WorkerReport]) -> BTreeSet<Count> {
     let raw = raw_counts(reports);
-    let with_operators: BTreeSet<u64> = reports
-        .iter()
-        .filter(|r| r.worker == 0)
-        .flat_map(|r| r.dataflows.iter().map(|(id, _)| *id))
-        .collect();
     let mut out = raw.clone();
-    for entry in catalog.entries() {
-        let Detail::Index(detail) = &entry.detail else {
-            continue;
-        };
-        if with_operators.contains(&detail.dataflow_id) {
-            continue;
-        }
-        // Follow the chain of operator-less re-exports to where counts are logged.
-        let mut seen = BTreeSet::new();
-        let mut frontier: Vec<GlobalId> = detail.imports.clone();
-        while let Some(dep) = frontier.pop() {
-            if !seen.insert(dep) {
-                continue;
-            }
-            for (id, worker, count) in raw.iter().filter(|(id, _, _)| *id == dep) {
-                let _ = id;
-                out.insert((entry.id, *worker, *count));
-            }
-            if let Some(d) = catalog.get(dep).and_then(|e| e.index()) {
-                if !with_operators.contains(&d.dataflow_id) {
-                    frontier.extend(d.imports.iter().copied());
-                }
-            }
+    for r in reports {
+        for e in &r.exports {
+            let Some(owner) = e.logged_by else { continue };
+            let logged = raw
+                .iter()
+                .filter(|(id, w, _)| *id == owner && *w == r.worker);
+            out.extend(logged.map(|(_, w, count)| (e.id, *w, *count)));
         }
     }
     out

@@ -242,9 +242,10 @@ pub struct ExportReport {
     pub records: i64,
     /// Net multiplicity of the errs trace.
     pub errors: i64,
-    /// Whether the export logs error counts itself: it maintains its errs,
-    /// or the export that did was dropped and it is the first left holding them.
-    pub logs_errors: bool,
+    /// Who logs the error counts of the export's errs: `None` if the export
+    /// does (it maintains them, or the export that did was dropped and it
+    /// is the first left holding them), else that export, on this worker.
+    pub logged_by: Option<GlobalId>,
     /// How each join of the export's dataflow was rendered.
     pub joins: Vec<String>,
 }

@@ -27,7 +27,10 @@ impl ComputeState {
                 true => export.maintained_by.joins.clone(),
                 false => Vec::new(),
             };
-            let logs_errors = export.has_operators || !self.owner_alive(id);
+            let logged_by = match export.has_operators {
+                true => None,
+                false => self.owner(id),
+            };
             report.exports.push(ExportReport {
                 id,
                 dataflow_id,
@@ -35,7 +38,7 @@ impl ComputeState {
                 upper,
                 records,
                 errors,
-                logs_errors,
+                logged_by,
                 joins,
             });
         }
@@ -50,13 +53,14 @@ impl ComputeState {
         self.replies.send(Reply::Report { request, report });
     }
 
-    /// For a re-export: whether an earlier export with operators still holds
-    /// the traces (then it logs the error counts, and the re-export inherits them).
-    fn owner_alive(&self, id: GlobalId) -> bool {
+    /// For a re-export: the earliest export still holding its traces, if
+    /// earlier than itself (that one logs the error counts, and every
+    /// later holder inherits them, however many re-exports in).
+    fn owner(&self, id: GlobalId) -> Option<GlobalId> {
         let export = &self.exports[&id];
-        self.exports
-            .iter()
-            .any(|(other, e)| *other < id && e.traces.same_traces(&export.traces))
+        let mut holders = self.exports.iter();
+        let first = holders.find(|(_, e)| e.traces.same_traces(&export.traces));
+        first.map(|(owner, _)| *owner).filter(|owner| *owner < id)
     }
 
     /// The meet of the since of every handle this worker holds on `id`'s traces.

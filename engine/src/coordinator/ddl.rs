@@ -214,7 +214,6 @@ impl Engine {
             detail: Detail::Index(IndexDetail {
                 on,
                 key,
-                dataflow_id,
                 reexport_of,
                 imports,
             }),
