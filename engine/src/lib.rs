@@ -115,4 +115,10 @@ pub struct Witness {
     /// process). `None` while some worker is paused: a drop it has not
     /// applied yet may still be on its way.
     pub stale_slots: Option<Vec<repr::GlobalId>>,
+    /// Points found astray after a maintenance step: a published point
+    /// whose batches or uppers were not exactly those of the traces it
+    /// publishes (readers would walk superseded batches, and the point
+    /// would keep them alive beside the merged ones), or a retired point,
+    /// still held by someone, that kept its batches.
+    pub points_astray: u64,
 }

@@ -66,6 +66,7 @@ impl Target for Fake {
                 logging_reads: 0,
                 constant_reads: 0,
                 stale_slots: Some(vec![]),
+                points_astray: 0,
             }
         } else {
             Witness {
@@ -75,6 +76,7 @@ impl Target for Fake {
                 logging_reads: 0,
                 constant_reads: 0,
                 stale_slots: Some(vec![]),
+                points_astray: 0,
             }
         };
         if self.lie {
@@ -85,6 +87,7 @@ impl Target for Fake {
                 logging_reads: 0,
                 constant_reads: 0,
                 stale_slots: Some(vec![]),
+                points_astray: 0,
             }
         } else {
             honest

@@ -8,8 +8,10 @@
 //! This module holds the state and dispatches each command; its children
 //! hold what the commands do: `install` (tables, dataflows, re-exports),
 //! `peeks`, `subscribe`, `report` (introspection) and `publication`
-//! (sharing). The state's fields are private to them.
+//! (sharing), and `audit`, the witness's check of the publications. The
+//! state's fields are private to them.
 
+mod audit;
 mod install;
 mod peeks;
 mod publication;
@@ -18,7 +20,7 @@ mod subscribe;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use differential_dataflow::input::InputSession;
 use timely::worker::Worker;
@@ -28,7 +30,7 @@ use crate::peek;
 use crate::protocol::{Board, Command, Context, Reply, RuntimeRole};
 use crate::repr::{Diff, GlobalId, Row, Timestamp};
 use crate::runtime::{ReplySender, WorkerLogic};
-use crate::sharing::{HoldKey, Registry};
+use crate::sharing::{HoldKey, Point, Registry};
 use publication::{Peer, Publication};
 use subscribe::Subscription;
 
@@ -86,6 +88,9 @@ pub struct ComputeState {
     published_as: BTreeMap<GlobalId, GlobalId>,
     /// Interactive: a bundle per table and index maintenance publishes.
     peers: BTreeMap<GlobalId, Peer>,
+    /// Maintenance: points this worker retired, checked while somebody
+    /// still holds them (`audit`).
+    retired: Vec<Weak<Point>>,
 }
 
 impl WorkerLogic for ComputeState {
@@ -109,6 +114,7 @@ impl WorkerLogic for ComputeState {
             publications: BTreeMap::new(),
             published_as: BTreeMap::new(),
             peers: BTreeMap::new(),
+            retired: Vec::new(),
         }
     }
 
@@ -146,6 +152,7 @@ impl WorkerLogic for ComputeState {
         let answered = self.process_peeks();
         let sent = self.send_subscribes();
         let published = self.publish(worker);
+        self.audit_publications();
         answered || sent || published
     }
 }

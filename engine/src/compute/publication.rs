@@ -17,7 +17,7 @@ use crate::sharing::{HoldKey, Point};
 
 /// A maintenance worker's publication of one arrangement into a point.
 pub(super) struct Publication {
-    point: Arc<Point>,
+    pub(super) point: Arc<Point>,
     /// The publisher's own handles: the point's hold on the traces.
     pub(super) traces: IndexTraces,
     /// The ids published through it on this worker that are still live.
@@ -107,12 +107,14 @@ impl ComputeState {
             } else {
                 let publication = self.publications.remove(&key).expect("present");
                 publication.point.retire();
+                self.retired(&publication.point);
             }
         }
     }
 
     /// Maintenance, after every step: each publication's handles follow
-    /// the point's since, and changed batches or uppers are published; a
+    /// the point's since, then changed batches or uppers are published (so
+    /// every point presents its traces as they are after the step); a
     /// draining publication no import reads any more ends.
     pub(super) fn publish(&mut self, worker: &mut Worker) -> bool {
         let drained: Vec<GlobalId> = self
@@ -124,6 +126,7 @@ impl ComputeState {
         for key in &drained {
             let publication = self.publications.remove(key).expect("listed");
             publication.point.retire();
+            self.retired(&publication.point);
         }
         if !drained.is_empty() {
             self.drop_unused_dataflows(worker);
@@ -136,6 +139,11 @@ impl ComputeState {
                 publication.applied = Some(since);
                 active = true;
             }
+        }
+        // Only once every handle is compacted: compacting through one
+        // publication's handles may merge batches of traces another
+        // publication (a re-export's fallback) publishes too.
+        for publication in self.publications.values_mut() {
             let (oks, errs) = publication.traces.chains();
             let published = Some((
                 pointers(&oks.batches),

@@ -286,6 +286,7 @@ impl Engine {
                     .filter(|id| !self.dropped_under_peek.contains(id))
                     .collect()
             }),
+            points_astray: Counters::get(&counters.points_astray),
         }
     }
 

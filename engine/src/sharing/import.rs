@@ -90,17 +90,12 @@ pub fn import<'s>(
             };
             let (oks_upper, errs_upper) = reader.point.uppers();
             let upper = meet(oks_upper, errs_upper);
-            match upper {
-                // Not yet complete at `as_of`: follow the upper, emit nothing.
-                // (The upper never goes back, so `u` is never below the
-                // capability: downgrading to its own time changes nothing.)
-                Some(u) if u <= as_of => {
-                    cap.downgrade(&u);
-                    return;
-                }
-                _ if upper == seen => return,
-                _ => {}
+            if upper == seen {
+                return;
             }
+            // Below `as_of` everything presents at `as_of`: until the upper
+            // passes it, the updates emitted are pieces of that snapshot,
+            // and the hold stays at `as_of` (a hold never moves back).
             let lower = seen.expect("a sealed import stops");
             let snapshot = reader.point.snapshot();
             let mut session = output.session(&*cap);

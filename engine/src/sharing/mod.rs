@@ -219,6 +219,10 @@ pub struct Counters {
     pub shared_reads: AtomicU64,
     pub local_reads: AtomicU64,
     pub published: AtomicU64,
+    /// Points a maintenance worker found, after one of its steps, not
+    /// presenting its traces' batches, or still holding batches once
+    /// retired (the witness's check, `compute/audit.rs`).
+    pub points_astray: AtomicU64,
 }
 
 impl Counters {

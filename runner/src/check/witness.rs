@@ -5,7 +5,9 @@
 //! reads of constants only (which have nothing to share), reads
 //! were served through shared imports (`shared_reads > 0`) and none locally
 //! (`local_reads == 0`), and no dropped collection kept a slot in the
-//! sharing registry once no worker was paused. Sharing off: nothing was
+//! sharing registry once no worker was paused, and no point was found
+//! astray after a maintenance step (presenting other batches than its
+//! traces', or keeping batches once retired). Sharing off: nothing was
 //! published and no read was served through a shared import.
 
 use crate::run::replay::RunRecord;
@@ -25,6 +27,12 @@ pub fn check(record: &RunRecord) -> Result<(), String> {
         if user_reads > 0 && (w.shared_reads == 0 || w.local_reads != 0) {
             return Err(format!(
                 "{run}: sharing is on and {user_reads} directive(s) returned rows of tables, views or indexes, but not every read was served through a shared import ({counts}; expected shared_reads > 0 and local_reads = 0)"
+            ));
+        }
+        if w.points_astray > 0 {
+            return Err(format!(
+                "{run}: {} time(s) a maintenance step left a sharing point astray (a published point not presenting exactly its traces' batches and uppers, or a retired point still holding batches)",
+                w.points_astray
             ));
         }
         if let Some(stale) = w.stale_slots.as_ref().filter(|s| !s.is_empty()) {
@@ -84,6 +92,7 @@ mod tests {
                 logging_reads,
                 constant_reads: 0,
                 stale_slots: Some(vec![]),
+                points_astray: 0,
             },
         }
     }
@@ -130,6 +139,21 @@ mod tests {
         // A paused worker may not have applied the drop yet: not checked.
         leaked.witness.stale_slots = None;
         assert!(check(&leaked).is_ok());
+    }
+
+    #[test]
+    fn a_point_astray_after_a_maintenance_step_fails_sharing() {
+        let mut astray = record(true, 2, 2, 0, 1);
+        astray.witness.points_astray = 2;
+        let e = check(&astray).unwrap_err();
+        assert!(
+            e.contains("2 time(s) a maintenance step left a sharing point astray"),
+            "{e}"
+        );
+        // Even a run that read nothing.
+        let mut quiet = record(true, 0, 0, 0, 1);
+        quiet.witness.points_astray = 1;
+        assert!(check(&quiet).is_err());
     }
 
     #[test]
