@@ -1,115 +1,112 @@
-//! A timely runtime whose workers never run free: each worker thread waits
-//! for the coordinator to tell it to take one step, so a single scheduler
-//! decides the interleaving of every worker of every runtime.
+//! A timely runtime whose workers never run free: the coordinator steps
+//! each worker itself, one call at a time, so a single scheduler decides
+//! the interleaving of every worker of every runtime.
 //!
-//! Each worker owns a `State` built on its own thread (it holds `Rc`s and
-//! trace handles that never cross threads). The coordinator sends commands,
-//! values of the logic's own command type that the worker queues and hands
-//! to its logic at the start of its next step, and learns whether the step did any work, which is how quiescence
-//! is detected without a wall clock.
+//! Every worker of the runtime is built on the coordinator's own thread
+//! (timely's process allocators work the same whichever thread builds and
+//! steps them), so a step is a function call rather than a hand-off to a
+//! worker thread and back. Each worker owns a `State` (it holds `Rc`s and
+//! trace handles). The coordinator sends commands, values of the logic's
+//! own command type that the worker queues and hands to its logic at the
+//! start of its next step, and learns whether the step did any work, which
+//! is how quiescence is detected without a wall clock.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
+use timely::communication::{Allocator, AllocatorBuilder};
 use timely::logging::{StartStop, TimelyEvent, TimelyEventBuilder};
 use timely::worker::Worker;
 use timely::WorkerConfig;
-
-enum ToWorker<C> {
-    Command(C),
-    Step,
-}
-
-/// What a worker says back.
-pub enum FromWorker<R> {
-    /// A reply produced by a command or by the worker's own step logic.
-    Reply(R),
-    /// The step finished; `active` if anything ran or remains scheduled.
-    Stepped { active: bool },
-    /// The worker panicked; its runtime is unusable.
-    Panicked(String),
-}
 
 /// Per-worker logic the runtime calls around each step.
 pub trait WorkerLogic: 'static {
     /// What the coordinator asks of a worker: plain data, so a command can
     /// be logged, compared and sent to every worker alike.
-    type Command: Send + 'static;
-    type Reply: Send + 'static;
+    type Command: 'static;
+    type Reply: 'static;
     /// State every worker of the runtime shares with the coordinator.
-    type Shared: Clone + Send + Sync + 'static;
-    /// Called on the worker thread once, before any command.
+    type Shared: Clone + 'static;
+    /// Called once per worker, before any command.
     fn new(worker: &mut Worker, replies: ReplySender<Self::Reply>, shared: Self::Shared) -> Self;
-    /// Carries out one command, on the worker thread, before the step.
+    /// Carries out one command, before the step.
     fn handle(&mut self, worker: &mut Worker, command: Self::Command);
     /// Called after every step (answering peeks, publishing frontiers).
     /// Returns whether it did anything that counts as activity.
     fn after_step(&mut self, worker: &mut Worker) -> bool;
 }
 
-/// A worker's way back to the coordinator.
+/// A worker's way back to the coordinator: replies wait here until the
+/// step that produced them returns.
 pub struct ReplySender<R> {
-    sender: Sender<FromWorker<R>>,
+    replies: Rc<RefCell<Vec<R>>>,
 }
 
 impl<R> ReplySender<R> {
     pub fn send(&self, reply: R) {
-        // The coordinator outlives every worker; a send can only fail while
-        // the engine is being torn down, when nothing listens any more.
-        let _ = self.sender.send(FromWorker::Reply(reply));
+        self.replies.borrow_mut().push(reply);
     }
 }
 
-/// A running timely instance with `workers` stepped threads.
+/// One worker: timely's, the logic's state, and the commands queued for
+/// its next step.
+struct Slot<S: WorkerLogic> {
+    /// Dropped before `worker` (it holds handles into the worker's dataflows).
+    state: Option<S>,
+    worker: Worker,
+    queued: Vec<S::Command>,
+    /// Operators scheduled so far, counted from timely's `Schedule` log events.
+    scheduled: Rc<Cell<u64>>,
+}
+
+/// A running timely instance with `workers` workers, stepped on the
+/// coordinator's thread.
 pub struct Runtime<S: WorkerLogic> {
-    senders: Vec<Sender<ToWorker<S::Command>>>,
-    replies: Receiver<FromWorker<S::Reply>>,
-    guards: Option<timely::communication::WorkerGuards<()>>,
+    slots: Vec<RefCell<Slot<S>>>,
+    replies: Rc<RefCell<Vec<S::Reply>>>,
+    /// The message of a worker's panic: the runtime is unusable after it.
+    panicked: RefCell<Option<String>>,
 }
 
 impl<S: WorkerLogic> Runtime<S> {
     pub fn new(workers: usize, shared: S::Shared) -> Self {
-        let (reply_tx, replies) = channel();
-        let mut senders = Vec::with_capacity(workers);
-        let mut inboxes = Vec::with_capacity(workers);
-        for _ in 0..workers {
-            let (tx, rx) = channel::<ToWorker<S::Command>>();
-            senders.push(tx);
-            inboxes.push(Mutex::new(Some((rx, reply_tx.clone()))));
-        }
-        drop(reply_tx);
-        let inboxes = Arc::new(inboxes);
-        let config = timely::Config {
-            communication: timely::CommunicationConfig::Process(workers),
-            worker: WorkerConfig::default(),
-        };
-        let guards = timely::execute(config, move |worker| {
-            let (inbox, reply_tx) = inboxes[worker.index()]
-                .lock()
-                .expect("inbox lock")
-                .take()
-                .expect("each worker takes its inbox once");
-            run_worker::<S>(worker, inbox, reply_tx, shared.clone());
-        })
-        .expect("timely runtime starts");
+        let replies = Rc::new(RefCell::new(Vec::new()));
+        let (builders, _others) = timely::CommunicationConfig::Process(workers)
+            .try_build()
+            .expect("timely allocators build");
+        let slots = build_allocators(builders)
+            .into_iter()
+            .map(|allocator| {
+                let mut worker =
+                    Worker::new(WorkerConfig::default(), allocator, Some(Instant::now()));
+                let scheduled = count_schedules(&mut worker);
+                let sender = ReplySender {
+                    replies: Rc::clone(&replies),
+                };
+                let state = S::new(&mut worker, sender, shared.clone());
+                RefCell::new(Slot {
+                    state: Some(state),
+                    worker,
+                    queued: Vec::new(),
+                    scheduled,
+                })
+            })
+            .collect();
         Runtime {
-            senders,
+            slots,
             replies,
-            guards: Some(guards),
+            panicked: RefCell::new(None),
         }
     }
 
     pub fn workers(&self) -> usize {
-        self.senders.len()
+        self.slots.len()
     }
 
     /// Queues `command` on `worker`; it runs at that worker's next step.
     pub fn command(&self, worker: usize, command: S::Command) {
-        self.senders[worker]
-            .send(ToWorker::Command(command))
-            .expect("worker alive");
+        self.slots[worker].borrow_mut().queued.push(command);
     }
 
     /// Queues `command` on every worker.
@@ -123,106 +120,113 @@ impl<S: WorkerLogic> Runtime<S> {
     }
 
     /// Steps `worker` once; replies it produced go to `on_reply`.
-    /// Returns whether the step was active. A worker panic is re-raised here.
+    /// Returns whether the step was active. A worker panic is re-raised
+    /// here, and every later step of the runtime panics.
     pub fn step(&self, worker: usize, mut on_reply: impl FnMut(S::Reply)) -> bool {
-        self.senders[worker]
-            .send(ToWorker::Step)
-            .expect("worker alive");
-        loop {
-            match self.replies.recv().expect("worker alive") {
-                FromWorker::Reply(reply) => on_reply(reply),
-                FromWorker::Stepped { active } => return active,
-                FromWorker::Panicked(message) => panic!("worker {worker} panicked: {message}"),
+        if let Some(message) = self.panicked.borrow().as_ref() {
+            panic!("runtime unusable: a worker panicked: {message}");
+        }
+        let mut slot = self.slots[worker].borrow_mut();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| slot.step()));
+        drop(slot);
+        // Replies sent before a panic are still delivered.
+        let replies = std::mem::take(&mut *self.replies.borrow_mut());
+        replies.into_iter().for_each(&mut on_reply);
+        match outcome {
+            Ok(active) => active,
+            Err(payload) => {
+                let message = panic_message(&payload);
+                *self.panicked.borrow_mut() = Some(message.clone());
+                panic!("worker {worker} panicked: {message}")
             }
         }
+    }
+}
+
+impl<S: WorkerLogic> Slot<S> {
+    /// The queued commands, one timely step, then the logic's own step.
+    fn step(&mut self) -> bool {
+        let state = self.state.as_mut().expect("state lives until drop");
+        let ran_commands = !self.queued.is_empty();
+        for command in self.queued.drain(..) {
+            state.handle(&mut self.worker, command);
+        }
+        let before = self.scheduled.get();
+        self.worker.step();
+        if let Some(mut registry) = self.worker.log_register() {
+            registry.flush();
+        }
+        // An operator that activates itself, or a message to a peer, shows
+        // up as scheduling in a later step, so a round of steps without any
+        // is quiescence.
+        let stepped = self.scheduled.get() != before;
+        let answered = state.after_step(&mut self.worker);
+        ran_commands || stepped || answered
     }
 }
 
 impl<S: WorkerLogic> Drop for Runtime<S> {
     fn drop(&mut self) {
-        // Closing the inboxes ends every worker's loop; then join them.
-        self.senders.clear();
-        if let Some(guards) = self.guards.take() {
-            for result in guards.join() {
-                // A panic was already reported through `Panicked`.
-                let _ = result;
+        // Each worker drops its state, then its dataflows: nothing waits on
+        // a peer to finish a dataflow (after a panic, one never would).
+        for slot in &self.slots {
+            let mut slot = slot.borrow_mut();
+            drop(slot.state.take());
+            for dataflow in slot.worker.installed_dataflows() {
+                slot.worker.drop_dataflow(dataflow);
             }
         }
     }
 }
 
-fn run_worker<S: WorkerLogic>(
-    worker: &mut Worker,
-    inbox: Receiver<ToWorker<S::Command>>,
-    replies: Sender<FromWorker<S::Reply>>,
-    shared: S::Shared,
-) {
+/// Builds every worker's allocator. A process allocator's build waits
+/// for each peer's to start, so they are built at once on scoped threads
+/// and handed back to this one.
+fn build_allocators(builders: Vec<AllocatorBuilder>) -> Vec<Allocator> {
+    /// A freshly built allocator on its way from the thread that built it.
+    struct Built(Allocator);
+    // SAFETY: a process allocator's `Rc`s are created by its own build and
+    // never cloned outside it; the building thread ends right after handing
+    // it over, so no other thread keeps a reference to them.
+    unsafe impl Send for Built {}
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = builders
+            .into_iter()
+            .map(|builder| {
+                scope.spawn(move || match builder {
+                    AllocatorBuilder::Process(process) => {
+                        Built(Allocator::Process(process.build()))
+                    }
+                    _ => unreachable!("a process configuration builds process allocators"),
+                })
+            })
+            .collect();
+        let built = handles
+            .into_iter()
+            .map(|h| h.join().expect("allocator builds"));
+        built.map(|Built(allocator)| allocator).collect()
+    })
+}
+
+/// Registers a logger that counts the operators `worker` schedules.
+fn count_schedules(worker: &mut Worker) -> Rc<Cell<u64>> {
     let scheduled = Rc::new(Cell::new(0u64));
-    {
-        let scheduled = Rc::clone(&scheduled);
-        worker
-            .log_register()
-            .expect("logging registry")
-            .insert::<TimelyEventBuilder, _>("timely", move |_time, events| {
-                if let Some(events) = events {
-                    for (_, event) in events.iter() {
-                        if let TimelyEvent::Schedule(schedule) = event {
-                            if schedule.start_stop == StartStop::Start {
-                                scheduled.set(scheduled.get() + 1);
-                            }
+    let counter = Rc::clone(&scheduled);
+    worker
+        .log_register()
+        .expect("logging registry")
+        .insert::<TimelyEventBuilder, _>("timely", move |_time, events| {
+            if let Some(events) = events {
+                for (_, event) in events.iter() {
+                    if let TimelyEvent::Schedule(schedule) = event {
+                        if schedule.start_stop == StartStop::Start {
+                            counter.set(counter.get() + 1);
                         }
                     }
                 }
-            });
-    }
-    let mut state = S::new(
-        worker,
-        ReplySender {
-            sender: replies.clone(),
-        },
-        shared,
-    );
-    let mut queued: Vec<S::Command> = Vec::new();
-    while let Ok(message) = inbox.recv() {
-        match message {
-            ToWorker::Command(command) => queued.push(command),
-            ToWorker::Step => {
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let ran_commands = !queued.is_empty();
-                    for command in queued.drain(..) {
-                        state.handle(worker, command);
-                    }
-                    let before = scheduled.get();
-                    worker.step();
-                    if let Some(mut registry) = worker.log_register() {
-                        registry.flush();
-                    }
-                    // An operator that activates itself, or a message to a
-                    // peer, shows up as scheduling in a later step, so a
-                    // round of steps without any is quiescence.
-                    let stepped = scheduled.get() != before;
-                    let answered = state.after_step(worker);
-                    ran_commands || stepped || answered
-                }));
-                match outcome {
-                    Ok(active) => {
-                        let _ = replies.send(FromWorker::Stepped { active });
-                    }
-                    Err(payload) => {
-                        let _ = replies.send(FromWorker::Panicked(panic_message(&payload)));
-                        break;
-                    }
-                }
             }
-        }
-    }
-    // Once this returns, timely steps the worker until its dataflows are
-    // complete, which needs every peer; after a peer's panic that never
-    // happens. Dropping them lets every worker thread end on its own.
-    drop(state);
-    for dataflow in worker.installed_dataflows() {
-        worker.drop_dataflow(dataflow);
-    }
+        });
+    scheduled
 }
 
 /// The text of a panic payload.
@@ -240,7 +244,7 @@ pub fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
 mod tests {
     use super::*;
     use differential_dataflow::input::{Input, InputSession};
-    use std::cell::RefCell;
+    use std::sync::mpsc::channel;
 
     /// A worker holding one input that counts, per worker, what reached it
     /// after an exchange, so a test can see messages cross workers.

@@ -1,0 +1,224 @@
+//! Whether a `tick` costs more the more ticks came before it: a table, an
+//! index and a few rows, then many ticks, on an engine with sharing off and
+//! 1 worker and one with sharing on and 3 workers (seed 7), side by side in
+//! one process. Prints each side's time for its first and last window of
+//! ticks (growth: last/first, 1.00x when a tick's cost does not depend on
+//! history) and the shared/solo ratio per run.
+//!
+//! ```text
+//! cargo bench -p engine --bench ticks [-- --ticks N --window N --rounds N]
+//! ```
+//!
+//! Each flag can also be set as `TICKS_BENCH_<NAME>`; a flag wins over the
+//! variable. Other arguments (cargo passes `--bench`) are ignored.
+
+use std::io::Write;
+use std::process::exit;
+use std::time::{Duration, Instant};
+
+use engine::repr::Datum;
+use engine::{Config, Engine, JoinPlan, Outcome};
+
+/// Goal for shared (3 workers) over solo (1 worker), per run.
+const SHARED_GOAL: f64 = 2.0;
+/// Goal for the last window of ticks over the first.
+const GROWTH_GOAL: f64 = 1.2;
+
+struct Options {
+    ticks: usize,
+    /// Ticks in the first and in the last window compared for growth.
+    window: usize,
+    rounds: usize,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Options {
+        let options = Options {
+            ticks: setting(args, "ticks", 10_000),
+            window: setting(args, "window", 1_000),
+            rounds: setting(args, "rounds", 3),
+        };
+        if options.window == 0 || options.rounds == 0 || options.ticks < 2 * options.window {
+            usage("--window and --rounds must be at least 1, --ticks at least two windows");
+        }
+        options
+    }
+}
+
+/// `--name N`, `--name=N` or `TICKS_BENCH_NAME`, else `default`.
+fn setting<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
+    let flag = format!("--{name}");
+    let mut text = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if *arg == flag {
+            let value = rest
+                .next()
+                .unwrap_or_else(|| usage(&format!("{flag} needs a value")));
+            text = Some(value.clone());
+        } else if let Some(value) = arg.strip_prefix(&flag).and_then(|a| a.strip_prefix('=')) {
+            text = Some(value.to_string());
+        }
+    }
+    let variable = format!("TICKS_BENCH_{}", name.to_uppercase());
+    match text.or_else(|| std::env::var(&variable).ok()) {
+        None => default,
+        Some(text) => text
+            .parse()
+            .unwrap_or_else(|_| usage(&format!("{flag}: not a count: {text:?}"))),
+    }
+}
+
+fn usage(message: &str) -> ! {
+    eprintln!("ticks bench: {message}");
+    exit(2)
+}
+
+/// The two sides: (name, sharing, workers, seed).
+const SIDES: [(&str, bool, usize, Option<u64>); 2] = [
+    ("solo w1", false, 1, Some(7)),
+    ("shared w3", true, 3, Some(7)),
+];
+
+/// One run's figures.
+#[derive(Clone, Copy)]
+struct Measurement {
+    total: Duration,
+    first: Duration,
+    last: Duration,
+}
+
+impl Measurement {
+    fn growth(&self) -> f64 {
+        self.last.as_secs_f64() / self.first.as_secs_f64()
+    }
+}
+
+/// Builds the engine, then ticks, timing every tick; checks the rows are
+/// still there at the end, so a broken engine cannot post a good figure.
+fn run(options: &Options, sharing: bool, workers: usize, seed: Option<u64>) -> Measurement {
+    let mut engine = Engine::new(Config {
+        sharing,
+        workers,
+        seed,
+        joins: JoinPlan::Linear,
+    });
+    for sql in [
+        "CREATE TABLE t (k int, v int)",
+        "CREATE INDEX t_k ON t (k)",
+        "INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)",
+    ] {
+        expect(sql, engine.statement(sql), Outcome::Ok);
+    }
+    let mut times = Vec::with_capacity(options.ticks);
+    for _ in 0..options.ticks {
+        let start = Instant::now();
+        let outcome = engine.tick();
+        times.push(start.elapsed());
+        expect("tick", outcome, Outcome::Ok);
+    }
+    let int = |k| Datum::Int32(k);
+    let rows = (1..=3).map(|k| vec![int(k), int(10 * k)]).collect();
+    expect(
+        "SELECT * FROM t",
+        engine.query("SELECT * FROM t"),
+        Outcome::Rows(rows),
+    );
+    let sum = |ts: &[Duration]| ts.iter().sum::<Duration>();
+    Measurement {
+        total: sum(&times),
+        first: sum(&times[..options.window]),
+        last: sum(&times[times.len() - options.window..]),
+    }
+}
+
+fn expect(what: &str, got: Outcome, expected: Outcome) {
+    if got != expected {
+        panic!("{what}: expected {expected:?}, got {got:?}");
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = Options::parse(&args);
+    println!(
+        "ticks bench: ticks {}, window {}, rounds {}",
+        options.ticks, options.window, options.rounds
+    );
+    println!();
+    println!(
+        "{:<6}{:<11}{:>12}{:>14}{:>14}{:>9}",
+        "round", "side", "total ms", "first ms", "last ms", "growth"
+    );
+    let mut runs: [Vec<Measurement>; 2] = [Vec::new(), Vec::new()];
+    for round in 0..options.rounds {
+        let mut order = [0, 1];
+        order.rotate_left(round % 2);
+        for side in order {
+            let (name, sharing, workers, seed) = SIDES[side];
+            let m = run(&options, sharing, workers, seed);
+            println!(
+                "{:<6}{:<11}{:>12.1}{:>14.1}{:>14.1}{:>8.2}x",
+                round + 1,
+                name,
+                millis(m.total),
+                millis(m.first),
+                millis(m.last),
+                m.growth()
+            );
+            std::io::stdout().flush().expect("stdout");
+            runs[side].push(m);
+        }
+    }
+    println!();
+    println!(
+        "{:<11}{:>12}{:>14}{:>14}{:>9}{:>12}",
+        "median", "total ms", "first ms", "last ms", "growth", "us/tick"
+    );
+    let medians = runs.map(|runs| {
+        let median = |f: fn(&Measurement) -> Duration| {
+            let mut values: Vec<Duration> = runs.iter().map(f).collect();
+            values.sort();
+            values[values.len() / 2]
+        };
+        let mut growths: Vec<f64> = runs.iter().map(Measurement::growth).collect();
+        growths.sort_by(f64::total_cmp);
+        (
+            median(|m| m.total),
+            median(|m| m.first),
+            median(|m| m.last),
+            growths[growths.len() / 2],
+        )
+    });
+    for ((name, ..), (total, first, last, growth)) in SIDES.iter().zip(&medians) {
+        println!(
+            "{:<11}{:>12.1}{:>14.1}{:>14.1}{:>8.2}x{:>12.1}",
+            name,
+            millis(*total),
+            millis(*first),
+            millis(*last),
+            growth,
+            millis(*total) * 1e3 / options.ticks as f64
+        );
+    }
+    let ratio = millis(medians[1].0) / millis(medians[0].0);
+    println!("{:<11}{:>11.2}x", "shared/solo", ratio);
+    println!();
+    goal("shared w3 / solo w1", ratio, SHARED_GOAL);
+    for ((name, ..), (.., growth)) in SIDES.iter().zip(&medians) {
+        goal(&format!("growth {name}"), *growth, GROWTH_GOAL);
+    }
+}
+
+fn goal(what: &str, ratio: f64, limit: f64) {
+    let verdict = if ratio <= limit {
+        "within goal"
+    } else {
+        "over goal"
+    };
+    println!("goal {what:<20} {ratio:>6.2}x <= {limit:.2}x: {verdict}");
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
