@@ -187,7 +187,9 @@ fn build_allocators(builders: Vec<AllocatorBuilder>) -> Vec<Allocator> {
     struct Built(Allocator);
     // SAFETY: a process allocator's `Rc`s are created by its own build and
     // never cloned outside it; the building thread ends right after handing
-    // it over, so no other thread keeps a reference to them.
+    // it over, so no other thread keeps a reference to them. (Its peers'
+    // buzzers unpark the building threads, which have ended: harmless,
+    // since workers are stepped by call here and never park.)
     unsafe impl Send for Built {}
     std::thread::scope(|scope| {
         let handles: Vec<_> = builders
