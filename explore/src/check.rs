@@ -2,7 +2,8 @@
 //! runner, replayed under every run of a matrix on fresh engines, and held
 //! to the suite's checks (no panic, runs agree, each configuration's
 //! witness) plus one agreement cannot give: the independent model's claims
-//! against the reference run.
+//! against the reference run. It also keeps where the time went (`Spent`),
+//! since replaying is nearly all of an exploration's cost.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -10,12 +11,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use engine::Witness;
-use engine::{Config, Outcome as EngineOutcome};
+use engine::{Config, Outcome as EngineOutcome, Witness};
+use runner::check::{divergence, witness};
 use runner::format::directive::Command;
 use runner::run::target::Target;
-
-use runner::check::{divergence, witness};
 use runner::format::Script;
 use runner::run::replay::{replay, RunRecord};
 use runner::run::target;
