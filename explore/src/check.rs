@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 use engine::{Config, Outcome as EngineOutcome, Witness};
 use runner::check::{divergence, witness};
 use runner::format::directive::Command;
-use runner::run::target::Target;
 use runner::format::Script;
 use runner::run::replay::{replay, RunRecord};
 use runner::run::target;
+use runner::run::target::Target;
 use runner::suite::matrix::Run;
 use runner::suite::Schedule;
 
