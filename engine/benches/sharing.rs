@@ -14,7 +14,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
-use std::process::exit;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -28,6 +27,8 @@ const MEMORY_GOAL: f64 = 1.2;
 
 #[path = "sharing/bare.rs"]
 mod bare;
+#[path = "common/settings.rs"]
+mod settings;
 
 // ----- heap accounting -------------------------------------------------------
 
@@ -124,33 +125,12 @@ impl Options {
     }
 }
 
-/// `--name N`, `--name=N` or `SHARING_BENCH_NAME`, else `default`.
 fn setting<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    let flag = format!("--{name}");
-    let mut text = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        if *arg == flag {
-            let value = rest
-                .next()
-                .unwrap_or_else(|| usage(&format!("{flag} needs a value")));
-            text = Some(value.clone());
-        } else if let Some(value) = arg.strip_prefix(&flag).and_then(|a| a.strip_prefix('=')) {
-            text = Some(value.to_string());
-        }
-    }
-    let variable = format!("SHARING_BENCH_{}", name.to_uppercase());
-    match text.or_else(|| std::env::var(&variable).ok()) {
-        None => default,
-        Some(text) => text
-            .parse()
-            .unwrap_or_else(|_| usage(&format!("{flag}: not a count: {text:?}"))),
-    }
+    settings::setting("sharing", args, name, default)
 }
 
 fn usage(message: &str) -> ! {
-    eprintln!("sharing bench: {message}");
-    exit(2)
+    settings::usage("sharing", message)
 }
 
 // ----- workload --------------------------------------------------------------

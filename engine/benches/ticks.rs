@@ -13,11 +13,13 @@
 //! variable. Other arguments (cargo passes `--bench`) are ignored.
 
 use std::io::Write;
-use std::process::exit;
 use std::time::{Duration, Instant};
 
 use engine::repr::Datum;
 use engine::{Config, Engine, JoinPlan, Outcome};
+
+#[path = "common/settings.rs"]
+mod settings;
 
 /// Goal for shared (3 workers) over solo (1 worker), per run.
 const SHARED_GOAL: f64 = 2.0;
@@ -45,33 +47,12 @@ impl Options {
     }
 }
 
-/// `--name N`, `--name=N` or `TICKS_BENCH_NAME`, else `default`.
 fn setting<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    let flag = format!("--{name}");
-    let mut text = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        if *arg == flag {
-            let value = rest
-                .next()
-                .unwrap_or_else(|| usage(&format!("{flag} needs a value")));
-            text = Some(value.clone());
-        } else if let Some(value) = arg.strip_prefix(&flag).and_then(|a| a.strip_prefix('=')) {
-            text = Some(value.to_string());
-        }
-    }
-    let variable = format!("TICKS_BENCH_{}", name.to_uppercase());
-    match text.or_else(|| std::env::var(&variable).ok()) {
-        None => default,
-        Some(text) => text
-            .parse()
-            .unwrap_or_else(|_| usage(&format!("{flag}: not a count: {text:?}"))),
-    }
+    settings::setting("ticks", args, name, default)
 }
 
 fn usage(message: &str) -> ! {
-    eprintln!("ticks bench: {message}");
-    exit(2)
+    settings::usage("ticks", message)
 }
 
 /// The two sides: (name, sharing, workers, seed).
