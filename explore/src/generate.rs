@@ -303,13 +303,19 @@ impl Generator {
     /// A relation with an index if there is one (a second index on it
     /// re-exports the first), else any relation.
     fn indexed_or_any(&mut self) -> usize {
-        let with: Vec<usize> = (0..self.relations.len())
-            .filter(|i| !self.relations[*i].indexes.is_empty())
-            .collect();
+        let with = self.indexed();
         match with.is_empty() {
             true => self.rng.below(self.relations.len()),
             false => *self.rng.pick(&with),
         }
+    }
+
+    /// The positions of the relations that have an index.
+    fn indexed(&self) -> Vec<usize> {
+        let relations = 0..self.relations.len();
+        relations
+            .filter(|i| !self.relations[*i].indexes.is_empty())
+            .collect()
     }
 
     /// Every live index.
@@ -505,9 +511,7 @@ impl Generator {
     }
 
     fn drop_index(&mut self) {
-        let with: Vec<usize> = (0..self.relations.len())
-            .filter(|i| !self.relations[*i].indexes.is_empty())
-            .collect();
+        let with = self.indexed();
         if with.is_empty() {
             return self.create_index();
         }
