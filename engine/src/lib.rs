@@ -121,4 +121,8 @@ pub struct Witness {
     /// would keep them alive beside the merged ones), or a retired point,
     /// still held by someone, that kept its batches.
     pub points_astray: u64,
+    /// Dataflows found still installed after a step though nothing used
+    /// them any more (a dropped index, an answered read, a drained
+    /// publication): each should leave timely in the step that ends it.
+    pub unused_dataflows: u64,
 }

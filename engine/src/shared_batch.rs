@@ -103,11 +103,14 @@ impl<C: Cursor> Cursor for SharedCursor<C> {
     fn val<'a>(&self, storage: &'a Self::Storage) -> Self::Val<'a> {
         self.0.val(storage)
     }
+    // Through this cursor's own validity tests rather than the inner
+    // `get_key`: `CursorList` finds keys only by `get_key`, so this is
+    // where every read of a shared batch asks whether a key is valid.
     fn get_key<'a>(&self, storage: &'a Self::Storage) -> Option<Self::Key<'a>> {
-        self.0.get_key(storage)
+        self.key_valid(storage).then(|| self.key(storage))
     }
     fn get_val<'a>(&self, storage: &'a Self::Storage) -> Option<Self::Val<'a>> {
-        self.0.get_val(storage)
+        self.val_valid(storage).then(|| self.val(storage))
     }
     fn map_times<L: FnMut(Self::TimeGat<'_>, Self::DiffGat<'_>)>(
         &mut self,

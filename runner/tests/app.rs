@@ -67,6 +67,7 @@ impl Target for Fake {
                 constant_reads: 0,
                 stale_slots: Some(vec![]),
                 points_astray: 0,
+                unused_dataflows: 0,
             }
         } else {
             Witness {
@@ -77,6 +78,7 @@ impl Target for Fake {
                 constant_reads: 0,
                 stale_slots: Some(vec![]),
                 points_astray: 0,
+                unused_dataflows: 0,
             }
         };
         if self.lie {
@@ -88,6 +90,7 @@ impl Target for Fake {
                 constant_reads: 0,
                 stale_slots: Some(vec![]),
                 points_astray: 0,
+                unused_dataflows: 0,
             }
         } else {
             honest

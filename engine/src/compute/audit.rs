@@ -1,7 +1,12 @@
-//! The witness's look at a maintenance worker's publications, after each
-//! of its steps.
+//! The witness's look at a worker's dataflows and, on maintenance, its
+//! publications, after each of its steps.
 //!
-//! Two claims, counted in the registry's `points_astray` when broken: a
+//! A worker keeps no dataflow installed that nothing uses any more (counted
+//! in the registry's `unused_dataflows`): a dropped index, an answered read
+//! or a drained publication takes its dataflow out of timely in the step
+//! that ends it, so it stops costing steps and memory at once.
+//!
+//! Two claims on publications, counted in `points_astray` when broken: a
 //! published point presents exactly the batches and uppers of the traces it
 //! publishes (a point behind its traces keeps superseded batches alive
 //! beside the merged ones, so memory is held twice, and readers walk
@@ -9,6 +14,7 @@
 //! no batches and reads as sealed. The checks live outside the sharing
 //! code they check, as the runner's witness does.
 
+use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
 use super::ComputeState;
@@ -20,6 +26,15 @@ impl ComputeState {
     /// lives.
     pub(super) fn retired(&mut self, point: &Arc<Point>) {
         self.retired.push(Arc::downgrade(point));
+    }
+
+    /// Counts the dataflows only this worker's list still holds: what
+    /// `drop_unused_dataflows` should have removed already.
+    pub(super) fn audit_dataflows(&self) {
+        let unused = self.dataflows.iter().filter(|d| Rc::strong_count(d) == 1);
+        for _ in unused {
+            Counters::bump(&self.registry.counters.unused_dataflows);
+        }
     }
 
     /// Checks every publication of this worker and every retired point

@@ -153,6 +153,7 @@ impl WorkerLogic for ComputeState {
         let sent = self.send_subscribes();
         let published = self.publish(worker);
         self.audit_publications();
+        self.audit_dataflows();
         answered || sent || published
     }
 }

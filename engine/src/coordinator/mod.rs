@@ -287,6 +287,7 @@ impl Engine {
                     .collect()
             }),
             points_astray: Counters::get(&counters.points_astray),
+            unused_dataflows: Counters::get(&counters.unused_dataflows),
         }
     }
 

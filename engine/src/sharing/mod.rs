@@ -223,6 +223,9 @@ pub struct Counters {
     /// presenting its traces' batches, or still holding batches once
     /// retired (the witness's check, `compute/audit.rs`).
     pub points_astray: AtomicU64,
+    /// Dataflows a worker found, after one of its steps, still installed
+    /// though nothing uses them (`compute/audit.rs`), in any configuration.
+    pub unused_dataflows: AtomicU64,
 }
 
 impl Counters {

@@ -8,7 +8,8 @@
 //! sharing registry once no worker was paused, and no point was found
 //! astray after a maintenance step (presenting other batches than its
 //! traces', or keeping batches once retired). Sharing off: nothing was
-//! published and no read was served through a shared import.
+//! published and no read was served through a shared import. Either way:
+//! no worker kept a dataflow installed past the step that ended its use.
 
 use crate::run::replay::RunRecord;
 
@@ -20,6 +21,12 @@ pub fn check(record: &RunRecord) -> Result<(), String> {
         "shared_reads={}, local_reads={}, published={}, logging_reads={}, constant_reads={}",
         w.shared_reads, w.local_reads, w.published, w.logging_reads, w.constant_reads
     );
+    if w.unused_dataflows > 0 {
+        return Err(format!(
+            "{run}: {} time(s) a worker ended a step with a dataflow installed that nothing used any more (a dropped index's, an answered read's or a drained publication's dataflow must leave in the step that ends its use)",
+            w.unused_dataflows
+        ));
+    }
     let user_reads = (record.reads as u64)
         .saturating_sub(w.logging_reads)
         .saturating_sub(w.constant_reads);
@@ -93,6 +100,7 @@ mod tests {
                 constant_reads: 0,
                 stale_slots: Some(vec![]),
                 points_astray: 0,
+                unused_dataflows: 0,
             },
         }
     }
@@ -154,6 +162,19 @@ mod tests {
         let mut quiet = record(true, 0, 0, 0, 1);
         quiet.witness.points_astray = 1;
         assert!(check(&quiet).is_err());
+    }
+
+    #[test]
+    fn a_dataflow_left_installed_unused_fails_either_configuration() {
+        for sharing in [true, false] {
+            let mut lingering = record(sharing, 0, 0, 0, 0);
+            lingering.witness.unused_dataflows = 1;
+            let e = check(&lingering).unwrap_err();
+            assert!(
+                e.contains("1 time(s) a worker ended a step with a dataflow installed"),
+                "{e}"
+            );
+        }
     }
 
     #[test]
