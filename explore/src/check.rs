@@ -8,16 +8,13 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use engine::{Config, Outcome as EngineOutcome, Witness};
+use engine::Config;
 use runner::check::{divergence, witness};
-use runner::format::directive::Command;
 use runner::format::Script;
 use runner::run::replay::{replay, RunRecord};
-use runner::run::target;
-use runner::run::target::Target;
+use runner::run::timed::Times;
 use runner::suite::matrix::Run;
 use runner::suite::Schedule;
 
@@ -217,22 +214,13 @@ pub fn check(text: &str, matrix: &Matrix, spent: &mut Spent) -> Outcome {
     };
     let mut records: Vec<RunRecord> = Vec::new();
     let mut panicked = None;
-    let by_kind = Arc::new(Mutex::new(BTreeMap::new()));
-    let engine = |config: &Config| -> Box<dyn Target> {
-        let start = Instant::now();
-        let inner = target::engine(config);
-        let by_kind = Arc::clone(&by_kind);
-        add(&by_kind, "start-up", start.elapsed());
-        Box::new(Timed {
-            inner: Some(inner),
-            by_kind,
-        })
-    };
+    let times = Times::default();
+    let engine = |config: &Config| times.engine(config);
     for run in matrix.runs() {
         let start = Instant::now();
         let replayed = replay(&script, &run, &engine);
         spent.replayed(&run.configuration, start.elapsed());
-        for (kind, time) in std::mem::take(&mut *by_kind.lock().expect("times")) {
+        for (kind, time) in times.take() {
             *spent.by_kind.entry(kind).or_default() += time;
         }
         match replayed {
@@ -260,58 +248,6 @@ pub fn check(text: &str, matrix: &Matrix, spent: &mut Spent) -> Outcome {
         failure,
         script: Some(script),
         reference,
-    }
-}
-
-type Times = Arc<Mutex<BTreeMap<&'static str, Duration>>>;
-
-fn add(times: &Times, kind: &'static str, time: Duration) {
-    *times.lock().expect("times").entry(kind).or_default() += time;
-}
-
-/// The engine, timed per kind of directive.
-struct Timed {
-    inner: Option<Box<dyn Target>>,
-    by_kind: Times,
-}
-
-/// What a directive does, for where the time goes.
-fn kind_of(command: &Command) -> &'static str {
-    match command {
-        Command::Statement { sql } => {
-            let first = sql.split_whitespace().next().unwrap_or("");
-            match first.to_ascii_uppercase().as_str() {
-                "CREATE" => "create",
-                "DROP" => "drop",
-                _ => "write",
-            }
-        }
-        Command::Query { sql, .. } if sql.contains("mz_") => "introspection",
-        Command::Query { .. } => "read",
-        Command::Peek { .. } | Command::IssuePeek { .. } | Command::Await { .. } => "peek",
-        Command::Subscribe { .. } | Command::Fetch { .. } | Command::Cancel { .. } => "subscribe",
-        _ => "control",
-    }
-}
-
-impl Target for Timed {
-    fn execute(&mut self, command: &Command) -> EngineOutcome {
-        let start = Instant::now();
-        let outcome = self.inner.as_mut().expect("live").execute(command);
-        add(&self.by_kind, kind_of(command), start.elapsed());
-        outcome
-    }
-
-    fn witness(&self) -> Witness {
-        self.inner.as_ref().expect("live").witness()
-    }
-}
-
-impl Drop for Timed {
-    fn drop(&mut self) {
-        let start = Instant::now();
-        drop(self.inner.take());
-        add(&self.by_kind, "shut-down", start.elapsed());
     }
 }
 

@@ -4,3 +4,4 @@
 pub mod capture;
 pub mod replay;
 pub mod target;
+pub mod timed;
