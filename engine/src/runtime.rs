@@ -180,9 +180,10 @@ impl<S: WorkerLogic> Drop for Runtime<S> {
 }
 
 /// Builds every worker's allocator. A process allocator's build waits
-/// for each peer's to start, so they are built at once on scoped threads
-/// and handed back to this one.
-fn build_allocators(builders: Vec<AllocatorBuilder>) -> Vec<Allocator> {
+/// for each peer's to start, so all but one are built at once on scoped
+/// threads and handed back to this one, which builds the last itself (a
+/// single worker's build waits for nobody: no thread at all).
+fn build_allocators(mut builders: Vec<AllocatorBuilder>) -> Vec<Allocator> {
     /// A freshly built allocator on its way from the thread that built it.
     struct Built(Allocator);
     // SAFETY: a process allocator's `Rc`s are created by its own build and
@@ -191,22 +192,23 @@ fn build_allocators(builders: Vec<AllocatorBuilder>) -> Vec<Allocator> {
     // buzzers unpark the building threads, which have ended: harmless,
     // since workers are stepped by call here and never park.)
     unsafe impl Send for Built {}
+    let build = |builder| match builder {
+        AllocatorBuilder::Process(process) => Allocator::Process(process.build()),
+        _ => unreachable!("a process configuration builds process allocators"),
+    };
+    let last = builders.pop().expect("at least one worker");
     std::thread::scope(|scope| {
         let handles: Vec<_> = builders
             .into_iter()
-            .map(|builder| {
-                scope.spawn(move || match builder {
-                    AllocatorBuilder::Process(process) => {
-                        Built(Allocator::Process(process.build()))
-                    }
-                    _ => unreachable!("a process configuration builds process allocators"),
-                })
-            })
+            .map(|builder| scope.spawn(move || Built(build(builder))))
             .collect();
-        let built = handles
+        let last = build(last);
+        let mut built: Vec<Allocator> = handles
             .into_iter()
-            .map(|h| h.join().expect("allocator builds"));
-        built.map(|Built(allocator)| allocator).collect()
+            .map(|h| h.join().expect("allocator builds").0)
+            .collect();
+        built.push(last);
+        built
     })
 }
 
