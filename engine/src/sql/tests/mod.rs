@@ -73,6 +73,15 @@ fn catalog() -> TestCatalog {
             vec![col("export_id", Text, false), col("count", Int64, false)],
         ),
         ("nn", Table, vec![col("a", Int, false), col("b", Int, true)]),
+        (
+            "widths",
+            Table,
+            vec![
+                col("i", Int, true),
+                col("l", Int64, true),
+                col("s", Text, true),
+            ],
+        ),
     ])
 }
 

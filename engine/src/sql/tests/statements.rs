@@ -53,6 +53,43 @@ fn insert() {
     assert_eq!(s, Statement::Insert { table: T, rows });
 }
 
+/// A literal of its column's own type is taken as it is (`plain_literal`);
+/// the same text in parentheses goes through planning and evaluation.
+/// Both must give the same row or the same error.
+#[test]
+fn plain_literals_insert_what_planned_ones_do() {
+    let literals = [
+        "0",
+        "7",
+        "007",
+        "2147483647",
+        "2147483648",
+        "-3",
+        "9223372036854775807",
+        "9223372036854775808",
+        "1.5",
+        "1e3",
+        "'x'",
+        "''",
+        "'12'",
+        "NULL",
+        "true",
+    ];
+    for column in ["i", "l", "s"] {
+        for literal in literals {
+            let plain = plan(
+                &format!("INSERT INTO widths ({column}) VALUES ({literal})"),
+                &catalog(),
+            );
+            let planned = plan(
+                &format!("INSERT INTO widths ({column}) VALUES (({literal}))"),
+                &catalog(),
+            );
+            assert_eq!(plain, planned, "{column} = {literal}");
+        }
+    }
+}
+
 #[test]
 fn insert_errors() {
     assert_eq!(
