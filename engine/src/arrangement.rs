@@ -8,11 +8,12 @@
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use differential_dataflow::operators::arrange::TraceAgent;
 use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
 use differential_dataflow::trace::implementations::ord_neu::{OrdKeyBatch, OrdValBatch};
-use differential_dataflow::trace::implementations::spine_fueled::Spine;
+use differential_dataflow::trace::implementations::spine_fueled::{Spine, SpineBatch};
 use differential_dataflow::trace::implementations::{KeyBatcher, ValBatcher, Vector};
 use differential_dataflow::trace::{Cursor, TraceReader};
 use differential_dataflow::VecCollection;
@@ -173,6 +174,34 @@ pub fn upper_of<Tr: TraceReader<Time = Timestamp>>(trace: &mut Tr) -> Frontier {
     upper.first().copied()
 }
 
+/// The identity of a shared batch: what says a chain changed.
+pub fn batch_id<B>(batch: &Shared<B>) -> usize {
+    Arc::as_ptr(&batch.0) as usize
+}
+
+/// Whether `trace` holds exactly the batches `ids` names, in order, and has
+/// upper `upper`: what `all_batches` and `upper_of` would read, checked in
+/// place, cloning no batch and allocating nothing (a publisher asks after
+/// every step, and most steps change nothing).
+pub fn holds_exactly<B, Tr>(trace: &Tr, ids: &[usize], upper: Frontier) -> bool
+where
+    B: SpineBatch,
+    Tr: TraceReader<Time = Timestamp, Batch = Shared<B>>,
+{
+    let mut ids = ids.iter();
+    let mut same = true;
+    // `read_upper`: the last span's upper, the minimum if there is none.
+    let mut last: Frontier = Some(0);
+    trace.map_spans(|span| {
+        // `batches_through` keeps the spans with updates.
+        if let Some(batch) = span.inner.as_ref().filter(|b| b.len() > 0) {
+            same &= ids.next() == Some(&batch_id(batch));
+        }
+        last = span.upper().first().copied();
+    });
+    same && ids.next().is_none() && last == upper
+}
+
 /// Every batch `trace` holds (clones of the spine's own `Rc`s or `Arc`s).
 pub fn all_batches<Tr: TraceReader>(trace: &mut Tr) -> Vec<Tr::Batch> {
     trace
@@ -222,4 +251,52 @@ pub fn net_errors(trace: &mut ErrsTrace) -> i64 {
         cursor.step_key(&storage);
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use differential_dataflow::input::Input;
+
+    use super::*;
+    use crate::repr::Datum;
+
+    /// `holds_exactly` agrees with reading the chain anew: the same batches
+    /// and upper hold; another upper, a missing batch or a new one do not.
+    #[test]
+    fn holds_exactly_tells_when_a_chain_changed() {
+        timely::execute_directly(|worker| {
+            let (mut input, mut traces) = worker.dataflow::<u64, _, _>(|scope| {
+                let (input, rows) = scope.new_collection::<Row, i64>();
+                let errs = rows.clone().flat_map(|_| None);
+                (input, arrange(rows.map(|r| (r.clone(), r)), errs))
+            });
+            let read = |traces: &mut IndexTraces| {
+                let (oks, _) = traces.chains();
+                (
+                    oks.batches.iter().map(batch_id).collect::<Vec<_>>(),
+                    oks.upper,
+                )
+            };
+            let mut before: Option<(Vec<usize>, Frontier)> = None;
+            for time in 1..4u64 {
+                input.update(vec![Datum::Int64(time as i64)], 1);
+                input.advance_to(time);
+                input.flush();
+                while traces.upper() != Some(time) {
+                    worker.step();
+                }
+                let (ids, upper) = read(&mut traces);
+                assert!(!ids.is_empty());
+                assert!(holds_exactly(&traces.oks, &ids, upper));
+                assert!(!holds_exactly(&traces.oks, &ids, Some(time + 1)));
+                assert!(!holds_exactly(&traces.oks, &ids[1..], upper));
+                let mut more = ids.clone();
+                more.push(0);
+                assert!(!holds_exactly(&traces.oks, &more, upper));
+                if let Some((ids, upper)) = before.replace((ids, upper)) {
+                    assert!(!holds_exactly(&traces.oks, &ids, upper), "time {time}");
+                }
+            }
+        });
+    }
 }

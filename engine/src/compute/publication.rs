@@ -8,11 +8,10 @@ use std::sync::Arc;
 use timely::worker::Worker;
 
 use super::{ComputeState, LiveDataflow};
-use crate::arrangement::{Frontier, IndexTraces};
+use crate::arrangement::{batch_id, holds_exactly, Frontier, IndexTraces};
 use crate::mutation;
 use crate::protocol::RuntimeRole;
 use crate::repr::{GlobalId, Timestamp};
-use crate::shared_batch::Shared;
 use crate::sharing::{HoldKey, Point};
 
 /// A maintenance worker's publication of one arrangement into a point.
@@ -24,13 +23,20 @@ pub(super) struct Publication {
     ids: BTreeSet<GlobalId>,
     /// The since last applied to `traces`.
     applied: Option<Frontier>,
-    /// What was last published: batch pointers and uppers.
-    published: Option<(Vec<usize>, Vec<usize>, Frontier, Frontier)>,
+    /// What was last published.
+    published: Option<Published>,
     /// Set once its last id is dropped while imports still read the
     /// point: it goes on publishing, keeping the dataflow that maintains
     /// the traces alive, until the last import is gone. (In Solo an
     /// importing dataflow keeps that dataflow alive the same way.)
     draining: Option<Option<Rc<LiveDataflow>>>,
+}
+
+/// What a publication last published: its batches' identities and uppers.
+struct Published {
+    oks: Vec<usize>,
+    errs: Vec<usize>,
+    uppers: (Frontier, Frontier),
 }
 
 /// The interactive runtime's bundle for a collection maintenance publishes:
@@ -144,18 +150,17 @@ impl ComputeState {
         // publication's handles may merge batches of traces another
         // publication (a re-export's fallback) publishes too.
         for publication in self.publications.values_mut() {
-            let (oks, errs) = publication.traces.chains();
-            let published = Some((
-                pointers(&oks.batches),
-                pointers(&errs.batches),
-                oks.upper,
-                errs.upper,
-            ));
-            if publication.published != published {
-                publication.point.update(oks, errs);
-                publication.published = published;
-                active = true;
+            if publication.is_current() {
+                continue;
             }
+            let (oks, errs) = publication.traces.chains();
+            publication.published = Some(Published {
+                oks: oks.batches.iter().map(batch_id).collect(),
+                errs: errs.batches.iter().map(batch_id).collect(),
+                uppers: (oks.upper, errs.upper),
+            });
+            publication.point.update(oks, errs);
+            active = true;
         }
         active
     }
@@ -177,7 +182,12 @@ impl ComputeState {
     }
 }
 
-/// The identities of a chain's batches: what says it changed.
-fn pointers<B>(batches: &[Shared<B>]) -> Vec<usize> {
-    batches.iter().map(|b| Arc::as_ptr(&b.0) as usize).collect()
+impl Publication {
+    /// Whether the point still presents what the traces hold.
+    fn is_current(&self) -> bool {
+        self.published.as_ref().is_some_and(|p| {
+            holds_exactly(&self.traces.oks, &p.oks, p.uppers.0)
+                && holds_exactly(&self.traces.errs, &p.errs, p.uppers.1)
+        })
+    }
 }
