@@ -5,7 +5,7 @@
 //! ```text
 //! cargo bench -p engine --bench sharing [-- --rows N --workers N --rounds N
 //!                                           --chunk N --lookups N --counts N --scans N
-//!                                           --joins N]
+//!                                           --joins N --series true]
 //! ```
 //!
 //! Each flag can also be set as `SHARING_BENCH_<NAME>` (e.g.
@@ -96,6 +96,9 @@ struct Options {
     rounds: usize,
     /// Rows per INSERT statement.
     chunk: u64,
+    /// Load with `INSERT ... SELECT ... FROM generate_series(..)` instead of
+    /// literal `VALUES` (the same rows; no SQL text per row to parse).
+    series: bool,
     /// Point lookups (`SELECT * ... WHERE k = n`, fast-path peeks).
     lookups: u64,
     /// Aggregate reads (`SELECT count(*), sum(..)`, slow-path dataflows).
@@ -113,6 +116,7 @@ impl Options {
             workers: setting(args, "workers", 2),
             rounds: setting(args, "rounds", 3),
             chunk: setting(args, "chunk", 10_000),
+            series: setting(args, "series", false),
             lookups: setting(args, "lookups", 200),
             counts: setting(args, "counts", 3),
             scans: setting(args, "scans", 1),
@@ -168,7 +172,15 @@ impl Workload {
         let inserts = (0..rows)
             .step_by(chunk as usize)
             .map(|start| {
-                let values: Vec<String> = (start..rows.min(start + chunk))
+                let end = rows.min(start + chunk);
+                if options.series {
+                    // `value`, in SQL.
+                    return format!(
+                        "INSERT INTO t SELECT x, x % 1000 FROM generate_series({start}, {}) AS x",
+                        end - 1
+                    );
+                }
+                let values: Vec<String> = (start..end)
                     .map(|k| format!("({k}, {})", value(k)))
                     .collect();
                 format!("INSERT INTO t VALUES {}", values.join(", "))
@@ -396,9 +408,10 @@ fn main() {
     let options = Options::parse(&args);
     let workload = Workload::new(&options);
     println!(
-        "sharing bench: rows {}, rows per INSERT {}, workers {}, lookups {}, aggregates {}, index peeks {}, delta joins {}, rounds {}",
+        "sharing bench: rows {}, rows per INSERT {} ({}), workers {}, lookups {}, aggregates {}, index peeks {}, delta joins {}, rounds {}",
         options.rows,
         options.chunk,
+        if options.series { "generate_series" } else { "VALUES" },
         options.workers,
         options.lookups,
         options.counts,
