@@ -19,6 +19,7 @@ use differential_dataflow::trace::{Cursor, TraceReader};
 use differential_dataflow::VecCollection;
 use timely::progress::Antichain;
 
+use crate::packed::PackedRow;
 use crate::render::{Errs, Oks};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::shared_batch::Shared;
@@ -34,9 +35,11 @@ pub fn meet(a: Frontier, b: Frontier) -> Frontier {
     }
 }
 
-pub type OksBatch = OrdValBatch<Vector<((Row, Row), Timestamp, Diff)>>;
+/// Keys and rows packed (`PackedRow`): no allocation per datum.
+pub type OksBatch = OrdValBatch<Vector<((PackedRow, PackedRow), Timestamp, Diff)>>;
 pub type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
-/// Rows arranged by key, the value being the whole row; batches behind `Arc`.
+/// Rows arranged by key, the value being the whole row, both packed;
+/// batches behind `Arc`.
 pub type OksTrace = TraceAgent<Spine<Shared<OksBatch>>>;
 /// Errors arranged by themselves; batches behind `Arc`.
 pub type ErrsTrace = TraceAgent<Spine<Shared<ErrsBatch>>>;
@@ -141,20 +144,23 @@ pub fn import_local<'s>(
             .errs
             .import_frontier_core(scope, &format!("Import {id} errs"), since.clone(), until);
     (
-        oks.as_collection(|_key: &Row, row: &Row| row.clone()),
+        oks.as_collection(|_key: &PackedRow, row: &PackedRow| row.unpack()),
         errs.as_collection(|err: &DataflowError, _: &()| err.clone()),
     )
 }
 
-/// Arranges keyed rows and errors into the two traces of an index.
+/// Arranges keyed rows and errors into the two traces of an index (key
+/// and row packed on the way in).
 pub fn arrange<'s>(
     rows: VecCollection<'s, Timestamp, (Row, Row), Diff>,
     errs: Errs<'s>,
 ) -> IndexTraces {
-    let oks = rows.arrange_named::<ValBatcher<Row, Row, Timestamp, Diff>, Spine<Shared<OksBatch>>>(
-        "ArrangeBy[oks]",
-        ValBatcher::new,
-    );
+    let oks = rows
+        .map(|(key, row)| (PackedRow::pack(&key), PackedRow::pack(&row)))
+        .arrange_named::<ValBatcher<PackedRow, PackedRow, Timestamp, Diff>, Spine<Shared<OksBatch>>>(
+            "ArrangeBy[oks]",
+            ValBatcher::new,
+        );
     let errs = errs
         .map(|e| (e, ()))
         .arrange_named::<KeyBatcher<DataflowError, Timestamp, Diff>, Spine<Shared<ErrsBatch>>>(

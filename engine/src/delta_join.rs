@@ -26,6 +26,7 @@ use timely::progress::Antichain;
 
 use crate::arrangement::{all_batches, OksBatch, OksTrace};
 use crate::mutation;
+use crate::packed::PackedRow;
 use crate::plan::RelationPlan;
 use crate::render::{enforce_equivalences, keyed, Errs, Inputs, Oks};
 use crate::repr::{Diff, GlobalId, Row, Timestamp};
@@ -271,8 +272,9 @@ pub fn half_join<'s>(
                             let (mut cursor, storage) = cursor_list(batches.clone());
                             let mut session = output.session(&capability);
                             for ((key, parts), diff) in changes {
-                                cursor.seek_key(&storage, &key);
-                                if !cursor.key_valid(&storage) || cursor.key(&storage) != &key {
+                                let packed = PackedRow::pack(&key);
+                                cursor.seek_key(&storage, &packed);
+                                if !cursor.key_valid(&storage) || cursor.key(&storage) != &packed {
                                     continue;
                                 }
                                 while cursor.val_valid(&storage) {
@@ -284,7 +286,7 @@ pub fn half_join<'s>(
                                     });
                                     if count != 0 {
                                         let mut parts = parts.clone();
-                                        parts[slot] = cursor.val(&storage).clone();
+                                        parts[slot] = cursor.val(&storage).unpack();
                                         session.give(((key.clone(), parts), time, diff * count));
                                     }
                                     cursor.step_val(&storage);

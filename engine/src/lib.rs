@@ -13,6 +13,7 @@ mod delta_join;
 mod eval;
 mod introspection;
 mod mutation;
+mod packed;
 mod peek;
 mod plan;
 mod protocol;

@@ -8,6 +8,7 @@ use differential_dataflow::trace::{Cursor, TraceReader};
 use timely::progress::Antichain;
 
 use crate::arrangement::{upper_of, Chain, ErrsBatch, IndexTraces, OksBatch};
+use crate::packed::PackedRow;
 use crate::protocol::{Frontiers, PeekRequest, PeekResponse};
 use crate::render::passes;
 use crate::repr::{Row, Timestamp};
@@ -103,11 +104,12 @@ impl Pending {
         }
         let mut rows = Vec::new();
         let (mut cursor, storage) = cursor_list(oks.batches);
-        if let Some(key) = &self.request.key {
+        let key = self.request.key.as_deref().map(PackedRow::pack);
+        if let Some(key) = &key {
             cursor.seek_key(&storage, key);
         }
         while cursor.key_valid(&storage) {
-            if let Some(key) = &self.request.key {
+            if let Some(key) = &key {
                 if cursor.key(&storage) != key {
                     break;
                 }
@@ -120,9 +122,9 @@ impl Pending {
                     }
                 });
                 if count != 0 {
-                    let row = cursor.val(&storage);
-                    match passes(&self.request.predicates, row) {
-                        Ok(true) => rows.push((row.clone(), count)),
+                    let row = cursor.val(&storage).unpack();
+                    match passes(&self.request.predicates, &row) {
+                        Ok(true) => rows.push((row, count)),
                         Ok(false) => {}
                         Err(e) => return PeekResponse::Error(e.0),
                     }

@@ -152,6 +152,7 @@ mod tests {
     use timely::progress::Antichain;
 
     use crate::arrangement::{cursor_of, IndexTraces};
+    use crate::packed::PackedRow;
     use crate::repr::{Datum, Row};
 
     #[test]
@@ -180,7 +181,11 @@ mod tests {
             let (rows, seen) = std::thread::spawn(move || {
                 let seen: Vec<usize> = batches.iter().map(|b| Arc::as_ptr(&b.0) as usize).collect();
                 let (mut cursor, storage) = cursor_list(batches);
-                let rows = cursor.to_vec(&storage, |k: &Row| k.clone(), |v: &Row| v.clone());
+                let rows = cursor.to_vec(
+                    &storage,
+                    |k: &PackedRow| k.unpack(),
+                    |v: &PackedRow| v.unpack(),
+                );
                 (rows.len(), seen)
             })
             .join()
@@ -191,7 +196,11 @@ mod tests {
             let (mut cursor, storage) = cursor_of(&mut traces.oks);
             assert_eq!(
                 cursor
-                    .to_vec(&storage, |k: &Row| k.clone(), |v: &Row| v.clone())
+                    .to_vec(
+                        &storage,
+                        |k: &PackedRow| k.unpack(),
+                        |v: &PackedRow| v.unpack()
+                    )
                     .len(),
                 10
             );

@@ -137,7 +137,7 @@ fn for_each_update(
     let (mut cursor, storage) = cursor_list(snapshot.oks.batches.clone());
     while cursor.key_valid(&storage) {
         while cursor.val_valid(&storage) {
-            let row = cursor.val(&storage).clone();
+            let row = cursor.val(&storage).unpack();
             cursor.map_times(&storage, |t, r| {
                 if in_range(*t) {
                     logic(Ok(row.clone()), *t, *r);
