@@ -1,10 +1,12 @@
 //! Statements that change the catalog or a table: CREATE, DROP, INSERT,
 //! UPDATE, DELETE, and the clock tick every write makes.
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use super::Engine;
-use crate::catalog::{Catalog, Detail, Entry, IndexDetail};
+use crate::catalog::{self, Catalog, Detail, IndexDetail};
+use crate::packed::PackedRow;
 use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
 use crate::protocol::{Command, PeekTarget};
 use crate::render::passes;
@@ -41,7 +43,7 @@ impl Engine {
                     .runtime
                     .broadcast(Command::CreateTable { id, now });
                 self.announce(id, now);
-                self.catalog.insert(Entry {
+                self.catalog.insert(catalog::Entry {
                     id,
                     name,
                     columns,
@@ -75,7 +77,7 @@ impl Engine {
                 predicates,
             } => {
                 let mut updates = Vec::new();
-                for (row, count) in self.table_rows[&table].clone() {
+                for (row, count) in self.rows_of(table) {
                     match passes(&predicates, &row) {
                         Err(e) => return Outcome::Error(e.0),
                         Ok(false) => {}
@@ -97,7 +99,7 @@ impl Engine {
             }
             Statement::Delete { table, predicates } => {
                 let mut updates = Vec::new();
-                for (row, count) in self.table_rows[&table].clone() {
+                for (row, count) in self.rows_of(table) {
                     match passes(&predicates, &row) {
                         Err(e) => return Outcome::Error(e.0),
                         Ok(false) => {}
@@ -113,7 +115,7 @@ impl Engine {
                 plan,
             } => {
                 let id = self.catalog.allocate_id();
-                self.catalog.insert(Entry {
+                self.catalog.insert(catalog::Entry {
                     id,
                     name,
                     columns,
@@ -139,16 +141,29 @@ impl Engine {
     pub(super) fn write(&mut self, table: GlobalId, updates: Vec<(Row, Diff)>) {
         let contents = self.table_rows.get_mut(&table).expect("table exists");
         for (row, diff) in &updates {
-            let count = contents.entry(row.clone()).or_insert(0);
-            *count += diff;
-            if *count == 0 {
-                contents.remove(row);
+            match contents.entry(PackedRow::pack(row)) {
+                Entry::Occupied(mut count) => {
+                    *count.get_mut() += diff;
+                    if *count.get() == 0 {
+                        count.remove();
+                    }
+                }
+                Entry::Vacant(count) if *diff != 0 => {
+                    count.insert(*diff);
+                }
+                Entry::Vacant(_) => {}
             }
         }
         self.runtimes[self.maintenance()]
             .runtime
             .command(0, Command::Write { table, updates });
         self.advance_clock();
+    }
+
+    /// A table's current rows with their counts, in row order.
+    fn rows_of(&self, table: GlobalId) -> Vec<(Row, Diff)> {
+        let rows = self.table_rows[&table].iter();
+        rows.map(|(row, count)| (row.unpack(), *count)).collect()
     }
 
     /// `now` advances by one and every table's upper becomes `now + 1`.
@@ -207,7 +222,7 @@ impl Engine {
             }
         };
         let columns = plan_columns(&self.catalog, on);
-        self.catalog.insert(Entry {
+        self.catalog.insert(catalog::Entry {
             id,
             name,
             columns,
