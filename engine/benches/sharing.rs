@@ -231,6 +231,9 @@ struct Measurement {
     join: Duration,
     /// Peak heap bytes above what was live when the run started.
     peak: usize,
+    /// The same, by the end of the load (`build`): the arrangements
+    /// without what reads add.
+    build_peak: usize,
     /// Reads the engine says it served through shared imports.
     shared_reads: u64,
 }
@@ -269,6 +272,7 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
         let outcome = timed(&mut build, || engine.statement(sql));
         check(sql, outcome, Outcome::Ok);
     }
+    let build_peak = PEAK.load(Relaxed) - baseline;
 
     let mut serve = Duration::ZERO;
     for (sql, k) in &workload.lookups {
@@ -302,6 +306,7 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
         serve,
         join,
         peak,
+        build_peak,
         shared_reads,
     }
 }
@@ -333,6 +338,7 @@ fn run_bare(workload: &Workload, options: &Options) -> Measurement {
         serve: times.serve,
         join: Duration::ZERO,
         peak: PEAK.load(Relaxed) - baseline,
+        build_peak: times.build_peak - baseline,
         shared_reads: 0,
     }
 }
@@ -501,6 +507,14 @@ fn main() {
         per_row(bare),
         per_row(off) / per_row(bare)
     );
+    let built_per_row = |m: &Medians| m.build_peak as f64 / options.rows as f64;
+    println!(
+        "{:<14}{:>12.1}{:>12.1}  (the same by the end of the load, before any read; {:.2}x)",
+        "bytes/row",
+        built_per_row(off),
+        built_per_row(bare),
+        built_per_row(off) / built_per_row(bare)
+    );
     println!();
     goal("time (total)", time(|m| m.total), TIME_GOAL);
     goal("memory (peak)", memory, MEMORY_GOAL);
@@ -516,6 +530,7 @@ struct Medians {
     join: Duration,
     total: Duration,
     peak: usize,
+    build_peak: usize,
     shared_reads: u64,
 }
 
@@ -527,6 +542,7 @@ impl Medians {
             join: median(runs, |m| m.join),
             total: median(runs, Measurement::total),
             peak: median(runs, |m| m.peak),
+            build_peak: median(runs, |m| m.build_peak),
             shared_reads: median(runs, |m| m.shared_reads),
         }
     }

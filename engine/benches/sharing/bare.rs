@@ -31,6 +31,8 @@ pub struct Work {
 pub struct Times {
     pub build: Duration,
     pub serve: Duration,
+    /// The heap's high-water mark (`crate::PEAK`) when the load was done.
+    pub build_peak: usize,
 }
 
 /// Runs `work` on `work.workers` timely workers; panics on a wrong answer.
@@ -69,6 +71,7 @@ pub fn run(work: &Work) -> Times {
         }
         barrier.wait();
         let build = start.elapsed();
+        let build_peak = crate::PEAK.load(Relaxed);
         let now = *input.time();
         // As the engine's read policy does: the trace may compact to the
         // last complete time, and a read sees every update there.
@@ -132,6 +135,7 @@ pub fn run(work: &Work) -> Times {
             *times.lock().expect("times") = Some(Times {
                 build,
                 serve: start.elapsed(),
+                build_peak,
             });
         }
     })
