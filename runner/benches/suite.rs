@@ -23,7 +23,6 @@ use runner::assembly::Assembly;
 use runner::format::Script;
 use runner::run::replay::replay;
 use runner::run::timed::Times;
-use runner::suite::header;
 use runner::suite::matrix::{self, Run};
 
 // The engine's benches read their settings the same way.
@@ -39,11 +38,9 @@ fn load(root: &Path) -> Vec<(Script, Vec<Run>)> {
         let path = assembly.location.scenario(rel);
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(&path).expect("scenario readable");
-        let header = header::parse(&text).expect("header parses");
-        let script = Script::parse(&path, &shown, &text).expect("scenario parses");
-        let runs =
-            matrix::runs(&shown, &assembly.location.suite, &header, &script).expect("runs expand");
-        files.push((script, runs));
+        let suite = &assembly.location.suite;
+        let parsed = matrix::script_and_runs(&path, &shown, suite, &text);
+        files.push(parsed.unwrap_or_else(|e| panic!("{e}")));
     }
     files
 }

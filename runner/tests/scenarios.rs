@@ -10,7 +10,7 @@ use runner::assembly::Assembly;
 use runner::check::{Checker, Selection};
 use runner::cli::{self, Options};
 use runner::suite::Suite;
-use runner::{report, suite::discover, suite::header, suite::matrix};
+use runner::{report, suite::discover, suite::matrix};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -65,11 +65,9 @@ fn configurations(suite: &Suite, path: &Path) -> Vec<String> {
         return all();
     };
     let shown = path.display().to_string();
-    let runs = header::parse(&text).ok().and_then(|h| {
-        let script = runner::format::Script::parse(path, &shown, &text).ok()?;
-        matrix::runs(&shown, suite, &h, &script).ok()
-    });
-    let Some(runs) = runs else { return all() };
+    let Ok((_, runs)) = matrix::script_and_runs(path, &shown, suite, &text) else {
+        return all();
+    };
     let mut names: Vec<String> = Vec::new();
     for run in runs {
         if !names.contains(&run.configuration) {

@@ -13,7 +13,6 @@ use crate::format::dd::transcript::Transcript;
 use crate::format::{self, Format, Script};
 use crate::run::replay::{self, RunPanic, RunRecord, Stage};
 use crate::run::target::Factory;
-use crate::suite::header;
 use crate::suite::matrix::{self, Run};
 use crate::suite::Suite;
 use diff::Landmark;
@@ -342,10 +341,7 @@ impl Checker<'_> {
     /// Header, directives and the selected runs of a file, or the first error.
     fn prepare(&self, spec: &FileSpec, text: &str) -> Result<(Script, Vec<Run>), String> {
         let shown = &spec.scenario_shown;
-        let header =
-            header::parse(text).map_err(|e| format!("{shown}:{}: {}", e.line, e.message))?;
-        let script = Script::parse(spec.scenario, shown, text).map_err(|e| e.to_string())?;
-        let runs = matrix::runs(shown, self.suite, &header, &script).map_err(|e| e.to_string())?;
+        let (script, runs) = matrix::script_and_runs(spec.scenario, shown, self.suite, text)?;
         let runs: Vec<Run> = runs
             .into_iter()
             .filter(|r| self.selection.keeps(r))

@@ -3,9 +3,10 @@
 //! directive's `configs=` names configurations the file runs under.
 
 use crate::format::{Script, ScriptError};
-use crate::suite::header::Header;
+use crate::suite::header::{self, Header};
 use crate::suite::{Schedule, Suite, MAX_WORKERS};
 use std::fmt;
+use std::path::Path;
 
 /// One replay of a file: a fresh engine under one configuration.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -87,6 +88,21 @@ pub fn check_run_name(suite: &Suite, name: &str) -> Result<(), String> {
         return bad(format!("`{schedule}` is not round-robin or seed=N"));
     }
     Ok(())
+}
+
+/// A file's text parsed: its header, its directives and all of its runs
+/// (`path` names the file, `shown` is how errors show it), or the first
+/// error as a message.
+pub fn script_and_runs(
+    path: &Path,
+    shown: &str,
+    suite: &Suite,
+    text: &str,
+) -> Result<(Script, Vec<Run>), String> {
+    let header = header::parse(text).map_err(|e| format!("{shown}:{}: {}", e.line, e.message))?;
+    let script = Script::parse(path, shown, text).map_err(|e| e.to_string())?;
+    let runs = runs(shown, suite, &header, &script).map_err(|e| e.to_string())?;
+    Ok((script, runs))
 }
 
 /// The runs of `script` (at `path`, for errors), in a fixed order:
