@@ -259,10 +259,25 @@ pub fn net_errors(trace: &mut ErrsTrace) -> i64 {
     total
 }
 
+/// For tests: an index of rows keyed by themselves on `worker`, with no
+/// errors, and the input that feeds it.
+#[cfg(test)]
+pub(crate) fn rows_by_themselves(
+    worker: &mut timely::worker::Worker,
+) -> (
+    differential_dataflow::input::InputSession<Timestamp, Row, Diff>,
+    IndexTraces,
+) {
+    use differential_dataflow::input::Input;
+    worker.dataflow::<Timestamp, _, _>(|scope| {
+        let (input, rows) = scope.new_collection::<Row, Diff>();
+        let errs = rows.clone().flat_map(|_| None);
+        (input, arrange(rows.map(|r| (r.clone(), r)), errs))
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use differential_dataflow::input::Input;
-
     use super::*;
     use crate::repr::Datum;
 
@@ -271,11 +286,7 @@ mod tests {
     #[test]
     fn holds_exactly_tells_when_a_chain_changed() {
         timely::execute_directly(|worker| {
-            let (mut input, mut traces) = worker.dataflow::<u64, _, _>(|scope| {
-                let (input, rows) = scope.new_collection::<Row, i64>();
-                let errs = rows.clone().flat_map(|_| None);
-                (input, arrange(rows.map(|r| (r.clone(), r)), errs))
-            });
+            let (mut input, mut traces) = rows_by_themselves(worker);
             let read = |traces: &mut IndexTraces| {
                 let (oks, _) = traces.chains();
                 (

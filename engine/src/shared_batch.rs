@@ -144,27 +144,18 @@ impl<C: Cursor> Cursor for SharedCursor<C> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use differential_dataflow::input::Input;
     use differential_dataflow::trace::cursor::{cursor_list, Cursor};
     use differential_dataflow::trace::TraceReader;
     use timely::progress::Antichain;
 
-    use crate::arrangement::{cursor_of, IndexTraces};
+    use crate::arrangement::{batch_id, cursor_of, rows_by_themselves};
     use crate::packed::PackedRow;
-    use crate::repr::{Datum, Row};
+    use crate::repr::Datum;
 
     #[test]
     fn a_spines_batches_are_read_on_another_thread_without_a_copy() {
         timely::execute_directly(|worker| {
-            let (mut input, mut traces) = worker.dataflow::<u64, _, _>(|scope| {
-                let (input, rows) = scope.new_collection::<Row, i64>();
-                let errs = rows.clone().flat_map(|_| None);
-                let traces: IndexTraces =
-                    crate::arrangement::arrange(rows.map(|r| (r.clone(), r)), errs);
-                (input, traces)
-            });
+            let (mut input, mut traces) = rows_by_themselves(worker);
             for i in 0..10 {
                 input.update(vec![Datum::Int64(i)], 1);
             }
@@ -177,9 +168,9 @@ mod tests {
                 .oks
                 .batches_through(Antichain::new().borrow())
                 .expect("all batches");
-            let pointers: Vec<usize> = batches.iter().map(|b| Arc::as_ptr(&b.0) as usize).collect();
+            let pointers: Vec<usize> = batches.iter().map(batch_id).collect();
             let (rows, seen) = std::thread::spawn(move || {
-                let seen: Vec<usize> = batches.iter().map(|b| Arc::as_ptr(&b.0) as usize).collect();
+                let seen: Vec<usize> = batches.iter().map(batch_id).collect();
                 let (mut cursor, storage) = cursor_list(batches);
                 let rows = cursor.to_vec(
                     &storage,
