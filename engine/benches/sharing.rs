@@ -27,8 +27,12 @@ const MEMORY_GOAL: f64 = 1.2;
 
 #[path = "sharing/bare.rs"]
 mod bare;
+#[path = "common/figures.rs"]
+mod figures;
 #[path = "common/settings.rs"]
 mod settings;
+
+use figures::{millis, verdict};
 
 // ----- heap accounting -------------------------------------------------------
 
@@ -548,24 +552,14 @@ impl Medians {
     }
 }
 
-/// The middle value (the upper middle one for an even count).
-fn median<T: Ord>(runs: &[Measurement], figure: impl Fn(&Measurement) -> T) -> T {
-    let mut values: Vec<T> = runs.iter().map(figure).collect();
-    values.sort();
-    values.swap_remove(values.len() / 2)
+/// The median of one figure over the runs.
+fn median<T: Copy + Ord>(runs: &[Measurement], figure: impl Fn(&Measurement) -> T) -> T {
+    figures::median(runs.iter().map(figure).collect())
 }
 
 fn goal(what: &str, ratio: f64, limit: f64) {
-    let verdict = if ratio <= limit {
-        "within goal"
-    } else {
-        "over goal"
-    };
+    let verdict = verdict(ratio, limit);
     println!("goal {what:<14} on/off {ratio:>5.2}x <= {limit:.2}x: {verdict}");
-}
-
-fn millis(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 fn mebibytes(bytes: usize) -> f64 {

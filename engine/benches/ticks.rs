@@ -18,8 +18,12 @@ use std::time::{Duration, Instant};
 use engine::repr::Datum;
 use engine::{Config, Engine, JoinPlan, Outcome};
 
+#[path = "common/figures.rs"]
+mod figures;
 #[path = "common/settings.rs"]
 mod settings;
+
+use figures::{median, median_ratio, millis, verdict};
 
 /// Goal for shared (3 workers) over solo (1 worker), per run.
 const SHARED_GOAL: f64 = 2.0;
@@ -157,18 +161,12 @@ fn main() {
         "median", "total ms", "first ms", "last ms", "growth", "us/tick"
     );
     let medians = runs.map(|runs| {
-        let median = |f: fn(&Measurement) -> Duration| {
-            let mut values: Vec<Duration> = runs.iter().map(f).collect();
-            values.sort();
-            values[values.len() / 2]
-        };
-        let mut growths: Vec<f64> = runs.iter().map(Measurement::growth).collect();
-        growths.sort_by(f64::total_cmp);
+        let median_of = |f: fn(&Measurement) -> Duration| median(runs.iter().map(f).collect());
         (
-            median(|m| m.total),
-            median(|m| m.first),
-            median(|m| m.last),
-            growths[growths.len() / 2],
+            median_of(|m| m.total),
+            median_of(|m| m.first),
+            median_of(|m| m.last),
+            median_ratio(runs.iter().map(Measurement::growth).collect()),
         )
     });
     for ((name, ..), (total, first, last, growth)) in SIDES.iter().zip(&medians) {
@@ -192,14 +190,6 @@ fn main() {
 }
 
 fn goal(what: &str, ratio: f64, limit: f64) {
-    let verdict = if ratio <= limit {
-        "within goal"
-    } else {
-        "over goal"
-    };
+    let verdict = verdict(ratio, limit);
     println!("goal {what:<20} {ratio:>6.2}x <= {limit:.2}x: {verdict}");
-}
-
-fn millis(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }

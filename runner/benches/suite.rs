@@ -25,9 +25,13 @@ use runner::run::replay::replay;
 use runner::run::timed::Times;
 use runner::suite::matrix::{self, Run};
 
-// The engine's benches read their settings the same way.
+// The engine's benches read their settings and take medians the same way.
+#[path = "../../engine/benches/common/figures.rs"]
+mod figures;
 #[path = "../../engine/benches/common/settings.rs"]
 mod settings;
+
+use figures::median;
 
 /// Every file of the suite, parsed, with its runs.
 fn load(root: &Path) -> Vec<(Script, Vec<Run>)> {
@@ -107,11 +111,6 @@ fn pass(files: &[(Script, Vec<Run>)], jobs: usize) -> Pass {
         system: system1 - system0,
         by_kind: total,
     }
-}
-
-fn median(mut values: Vec<Duration>) -> Duration {
-    values.sort();
-    values[values.len() / 2]
 }
 
 fn main() {
