@@ -35,6 +35,9 @@ pub trait WorkerLogic: 'static {
     /// Called after every step (answering peeks, publishing frontiers).
     /// Returns whether it did anything that counts as activity.
     fn after_step(&mut self, worker: &mut Worker) -> bool;
+    /// Checks the worker's invariants, after every step that did something
+    /// (an idle step changes nothing there is to check).
+    fn audit(&mut self);
 }
 
 /// A worker's way back to the coordinator: replies wait here until the
@@ -152,16 +155,19 @@ impl<S: WorkerLogic> Slot<S> {
             state.handle(&mut self.worker, command);
         }
         let before = self.scheduled.get();
+        // The step ends by flushing timely's log, which counts the
+        // schedules it saw.
         self.worker.step();
-        if let Some(mut registry) = self.worker.log_register() {
-            registry.flush();
-        }
         // An operator that activates itself, or a message to a peer, shows
         // up as scheduling in a later step, so a round of steps without any
         // is quiescence.
         let stepped = self.scheduled.get() != before;
         let answered = state.after_step(&mut self.worker);
-        ran_commands || stepped || answered
+        let active = ran_commands || stepped || answered;
+        if active {
+            state.audit();
+        }
+        active
     }
 }
 
@@ -325,6 +331,8 @@ mod tests {
         fn after_step(&mut self, _worker: &mut Worker) -> bool {
             false
         }
+        /// A count has no invariant beyond what the tests assert.
+        fn audit(&mut self) {}
     }
 
     fn quiesce(runtime: &Runtime<Counting>) -> usize {

@@ -152,9 +152,12 @@ impl WorkerLogic for ComputeState {
         let answered = self.process_peeks();
         let sent = self.send_subscribes();
         let published = self.publish(worker);
+        answered || sent || published
+    }
+
+    fn audit(&mut self) {
         self.audit_publications();
         self.audit_dataflows();
-        answered || sent || published
     }
 }
 

@@ -1,5 +1,5 @@
-//! Stepping the runtimes' workers, in the scheduler's order, until a full
-//! round of them does nothing, and filing the replies they send.
+//! Stepping the runtimes' workers, in the scheduler's order, until none of
+//! them may have work, and filing the replies they send.
 
 use std::collections::BTreeSet;
 
@@ -8,20 +8,26 @@ use crate::protocol::Reply;
 use crate::scheduler::Unit;
 
 impl Engine {
-    /// Steps runnable workers until a full round of them does nothing.
+    /// Steps runnable workers until each has done nothing since anything
+    /// could have given it work. A worker that stepped idly stays idle until
+    /// a worker of its own runtime does something (a message or progress may
+    /// be on its way) or a step changes the sharing registry (the only way
+    /// one runtime reaches the other); only workers not known idle are
+    /// picked, since stepping an idle one would do nothing.
     pub(super) fn settle(&mut self) {
         let mut idle: BTreeSet<Unit> = BTreeSet::new();
         let mut steps = 0u64;
         loop {
-            let runnable = self.scheduler.runnable();
-            if runnable.iter().all(|u| idle.contains(u)) {
-                return;
-            }
-            let Some(unit) = self.scheduler.next() else {
+            let Some(unit) = self.scheduler.next(&idle) else {
                 return;
             };
+            let changes = self.registry.changes();
             if self.step_unit(unit) {
-                idle.clear();
+                if self.registry.changes() == changes {
+                    idle.retain(|(runtime, _)| *runtime != unit.0);
+                } else {
+                    idle.clear();
+                }
             } else {
                 idle.insert(unit);
             }

@@ -45,6 +45,8 @@ pub struct Snapshot {
 #[derive(Default)]
 pub struct Point {
     state: Mutex<PointState>,
+    /// The registry's count of changes, bumped by every change to the point.
+    changes: Arc<AtomicU64>,
 }
 
 #[derive(Default)]
@@ -99,6 +101,12 @@ impl Point {
         self.state.lock().expect("point lock")
     }
 
+    /// The state, to change it: counted as a change of the registry.
+    fn change(&self) -> MutexGuard<'_, PointState> {
+        self.changes.fetch_add(1, Ordering::Relaxed);
+        self.lock()
+    }
+
     /// Whether a publisher backs the point.
     pub fn is_backed(&self) -> bool {
         self.lock().target.is_some()
@@ -127,7 +135,7 @@ impl Point {
     /// Places (or moves forward) a hold, never below the published since:
     /// what has been compacted away cannot be held. Returns where it sits.
     pub fn hold(&self, key: HoldKey, at: Timestamp) -> Timestamp {
-        let mut state = self.lock();
+        let mut state = self.change();
         let key = state.key(key);
         let floor = state.since().unwrap_or(at);
         let current = state.holds.get(&key).copied();
@@ -143,14 +151,14 @@ impl Point {
     }
 
     pub fn release(&self, key: HoldKey) {
-        let mut state = self.lock();
+        let mut state = self.change();
         let key = state.key(key);
         state.holds.remove(&key);
     }
 
     /// Notes the writer's compaction frontier of collection `id`.
     pub fn note(&self, id: GlobalId, since: Timestamp) {
-        let mut state = self.lock();
+        let mut state = self.change();
         // The bug the seeds found: one writer frontier per point, and the
         // last collection the controller noted wins.
         if let (true, Some(target)) = (mutation::POINT_FRONTIERS, state.target) {
@@ -164,7 +172,7 @@ impl Point {
     /// Forgets collection `id`: its notes stop counting; if it was the
     /// target, the aliases' meet governs from now on.
     pub fn forget(&self, id: GlobalId) {
-        let mut state = self.lock();
+        let mut state = self.change();
         state.notes.remove(&id);
         if state.target == Some(id) {
             state.target_live = false;
@@ -172,11 +180,11 @@ impl Point {
     }
 
     pub fn add_reader(&self, reader: u64, activator: SyncActivator) {
-        self.lock().readers.insert(reader, activator);
+        self.change().readers.insert(reader, activator);
     }
 
     pub fn remove_reader(&self, reader: u64) {
-        self.lock().readers.remove(&reader);
+        self.change().readers.remove(&reader);
     }
 
     /// Whether an import operator still reads the point.
@@ -186,7 +194,7 @@ impl Point {
 
     /// The publisher's side: replaces the chains and wakes every reader.
     pub fn update(&self, oks: Chain<OksBatch>, errs: Chain<ErrsBatch>) {
-        let mut state = self.lock();
+        let mut state = self.change();
         state.oks = oks;
         state.errs = errs;
         for activator in state.readers.values() {
@@ -198,7 +206,7 @@ impl Point {
     /// The publisher is gone: its batches are released, and the point
     /// reads as sealed (an empty upper) so no reader waits on it.
     pub fn retire(&self) {
-        let mut state = self.lock();
+        let mut state = self.change();
         state.oks = Chain {
             batches: Vec::new(),
             upper: None,
@@ -244,6 +252,9 @@ pub struct Registry {
     /// alias (id, worker) -> target, exactly where `publish_alias` aliased.
     aliases: Mutex<BTreeMap<(GlobalId, usize), GlobalId>>,
     next_reader: AtomicU64,
+    /// Changes to the registry and its points: a step that changed nothing
+    /// here cannot have given the other runtime work (`changes`).
+    changes: Arc<AtomicU64>,
     pub counters: Counters,
 }
 
@@ -252,10 +263,29 @@ impl Registry {
         self.slots.lock().expect("registry lock")
     }
 
+    /// How many changes the registry and its points have seen: what one
+    /// runtime can tell the other goes through here, so a step that leaves
+    /// this count as it was gave no unit of another runtime work.
+    pub fn changes(&self) -> u64 {
+        self.changes.load(Ordering::Relaxed)
+    }
+
+    fn changed(&self) {
+        self.changes.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// The point of (id, worker); whoever comes first creates it, a reader
     /// as an unbacked placeholder.
     pub fn get_or_create(&self, id: GlobalId, worker: usize) -> Arc<Point> {
-        Arc::clone(self.slots().entry((id, worker)).or_default())
+        let mut slots = self.slots();
+        let point = slots.entry((id, worker)).or_insert_with(|| {
+            self.changed();
+            Arc::new(Point {
+                changes: Arc::clone(&self.changes),
+                ..Point::default()
+            })
+        });
+        Arc::clone(point)
     }
 
     /// Backs the point of (id, worker) in place (a reader already bound to
@@ -264,7 +294,7 @@ impl Registry {
     pub fn publish(&self, id: GlobalId, worker: usize, as_of: Timestamp) -> Arc<Point> {
         let point = self.get_or_create(id, worker);
         {
-            let mut state = point.lock();
+            let mut state = point.change();
             state.target = Some(id);
             state.target_live = true;
             state.notes.insert(id, as_of);
@@ -294,12 +324,13 @@ impl Registry {
         }
         slots.insert((alias, worker), Arc::clone(&point));
         drop(slots);
+        self.changed();
         self.aliases
             .lock()
             .expect("alias lock")
             .insert((alias, worker), target);
         {
-            let mut state = point.lock();
+            let mut state = point.change();
             state.notes.insert(alias, as_of);
             Point::reserve(&mut state, HoldKey::Peer(alias), as_of);
         }
@@ -355,6 +386,7 @@ impl Registry {
 
     /// Removes the slot (id, worker); points stay alive while anyone holds them.
     pub fn remove(&self, id: GlobalId, worker: usize) {
+        self.changed();
         self.slots().remove(&(id, worker));
         self.aliases
             .lock()
@@ -367,6 +399,7 @@ impl Registry {
     pub fn remove_placeholder(&self, id: GlobalId, worker: usize) {
         let mut slots = self.slots();
         if slots.get(&(id, worker)).is_some_and(|p| !p.is_backed()) {
+            self.changed();
             slots.remove(&(id, worker));
         }
     }
