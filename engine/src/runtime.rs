@@ -38,6 +38,9 @@ pub trait WorkerLogic: 'static {
     /// Checks the worker's invariants, after every step that did something
     /// (an idle step changes nothing there is to check).
     fn audit(&mut self);
+    /// Whether a change another runtime makes to the state they share could
+    /// give this worker work: if not, the worker stays idle through it.
+    fn waits_on_others(&self) -> bool;
 }
 
 /// A worker's way back to the coordinator: replies wait here until the
@@ -120,6 +123,13 @@ impl<S: WorkerLogic> Runtime<S> {
         for worker in 0..self.workers() {
             self.command(worker, command.clone());
         }
+    }
+
+    /// Whether `worker` could get work from a change another runtime makes
+    /// (`WorkerLogic::waits_on_others`).
+    pub fn waits_on_others(&self, worker: usize) -> bool {
+        let slot = self.slots[worker].borrow();
+        slot.state.as_ref().is_some_and(S::waits_on_others)
     }
 
     /// Steps `worker` once; replies it produced go to `on_reply`.
@@ -333,6 +343,10 @@ mod tests {
         }
         /// A count has no invariant beyond what the tests assert.
         fn audit(&mut self) {}
+        /// These workers share nothing with another runtime.
+        fn waits_on_others(&self) -> bool {
+            false
+        }
     }
 
     fn quiesce(runtime: &Runtime<Counting>) -> usize {

@@ -159,6 +159,15 @@ impl WorkerLogic for ComputeState {
         self.audit_publications();
         self.audit_dataflows();
     }
+
+    /// The other runtime reaches this one only through the registry's
+    /// points: a publisher reads its peers' holds and readers, an import
+    /// (in any dataflow: transients and subscribes are dataflows too) is
+    /// woken by its point, a pending peek reads its point's uppers. A worker
+    /// with none of these has nothing a point could change.
+    fn waits_on_others(&self) -> bool {
+        !self.publications.is_empty() || !self.dataflows.is_empty() || !self.peeks.is_empty()
+    }
 }
 
 impl ComputeState {
