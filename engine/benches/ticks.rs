@@ -1,9 +1,10 @@
 //! Whether a `tick` costs more the more ticks came before it: a table, an
 //! index and a few rows, then many ticks, on an engine with sharing off and
-//! 1 worker and one with sharing on and 3 workers (seed 7), side by side in
-//! one process. Prints each side's time for its first and last window of
-//! ticks (growth: last/first, 1.00x when a tick's cost does not depend on
-//! history) and the shared/solo ratio per run.
+//! 1 worker, one with sharing on and 3 workers (seed 7), and, to tell what
+//! the workers cost from what sharing costs, one with sharing off and 3
+//! workers, side by side in one process. Prints each side's time for its
+//! first and last window of ticks (growth: last/first, 1.00x when a tick's
+//! cost does not depend on history) and the shared/solo ratios per run.
 //!
 //! ```text
 //! cargo bench -p engine --bench ticks [-- --ticks N --window N --rounds N]
@@ -59,10 +60,11 @@ fn usage(message: &str) -> ! {
     settings::usage("ticks", message)
 }
 
-/// The two sides: (name, sharing, workers, seed).
-const SIDES: [(&str, bool, usize, Option<u64>); 2] = [
+/// The sides: (name, sharing, workers, seed).
+const SIDES: [(&str, bool, usize, Option<u64>); 3] = [
     ("solo w1", false, 1, Some(7)),
     ("shared w3", true, 3, Some(7)),
+    ("solo w3", false, 3, Some(7)),
 ];
 
 /// One run's figures.
@@ -135,10 +137,10 @@ fn main() {
         "{:<6}{:<11}{:>12}{:>14}{:>14}{:>9}",
         "round", "side", "total ms", "first ms", "last ms", "growth"
     );
-    let mut runs: [Vec<Measurement>; 2] = [Vec::new(), Vec::new()];
+    let mut runs: [Vec<Measurement>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     for round in 0..options.rounds {
-        let mut order = [0, 1];
-        order.rotate_left(round % 2);
+        let mut order = [0, 1, 2];
+        order.rotate_left(round % 3);
         for side in order {
             let (name, sharing, workers, seed) = SIDES[side];
             let m = run(&options, sharing, workers, seed);
@@ -180,10 +182,21 @@ fn main() {
             millis(*total) * 1e3 / options.ticks as f64
         );
     }
-    let ratio = millis(medians[1].0) / millis(medians[0].0);
-    println!("{:<11}{:>11.2}x", "shared/solo", ratio);
+    let ratio = |a: usize, b: usize| millis(medians[a].0) / millis(medians[b].0);
+    let shared = ratio(1, 0);
+    println!("{:<11}{:>11.2}x  (shared w3 / solo w1)", "shared/solo", shared);
+    println!(
+        "{:<11}{:>11.2}x  (solo w3 / solo w1: what the workers cost)",
+        "workers",
+        ratio(2, 0)
+    );
+    println!(
+        "{:<11}{:>11.2}x  (shared w3 / solo w3: what sharing costs)",
+        "sharing",
+        ratio(1, 2)
+    );
     println!();
-    goal("shared w3 / solo w1", ratio, SHARED_GOAL);
+    goal("shared w3 / solo w1", shared, SHARED_GOAL);
     for ((name, ..), (.., growth)) in SIDES.iter().zip(&medians) {
         goal(&format!("growth {name}"), *growth, GROWTH_GOAL);
     }
