@@ -184,7 +184,10 @@ fn main() {
     }
     let ratio = |a: usize, b: usize| millis(medians[a].0) / millis(medians[b].0);
     let shared = ratio(1, 0);
-    println!("{:<11}{:>11.2}x  (shared w3 / solo w1)", "shared/solo", shared);
+    println!(
+        "{:<11}{:>11.2}x  (shared w3 / solo w1)",
+        "shared/solo", shared
+    );
     println!(
         "{:<11}{:>11.2}x  (solo w3 / solo w1: what the workers cost)",
         "workers",

@@ -23,7 +23,6 @@ mod runtime;
 mod scheduler;
 mod shared_batch;
 mod sharing;
-mod split;
 mod sql;
 
 pub use coordinator::Engine;

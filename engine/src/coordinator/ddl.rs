@@ -11,20 +11,20 @@ use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
 use crate::protocol::{Command, PeekTarget};
 use crate::render::passes;
 use crate::repr::{Column, Diff, GlobalId, Row};
-use crate::{split, sql, Outcome};
+use crate::{sql, Outcome};
 
 impl Engine {
     pub(super) fn run_statements(&mut self, sql: &str) -> Outcome {
-        let texts = match split::statements(sql) {
-            Ok(texts) => texts,
+        let statements = match sql::statements(sql) {
+            Ok(statements) => statements,
             Err(e) => return Outcome::Error(e),
         };
-        for text in texts {
-            let planned = match sql::plan(&text, &self.catalog) {
+        for statement in statements {
+            let planned = match statement.plan(&self.catalog) {
                 Ok(planned) => planned,
                 Err(e) => return Outcome::Error(e),
             };
-            for statement in planned {
+            if let Some(statement) = planned {
                 let outcome = self.execute(statement);
                 if !matches!(outcome, Outcome::Ok | Outcome::Rows(_)) {
                     return outcome;

@@ -35,6 +35,25 @@ pub fn plan(sql: &str, catalog: &dyn Resolver) -> Result<Vec<Statement>, String>
         .collect()
 }
 
+/// The `;`-separated statements of `sql`, each parsed on its own, to be
+/// planned one at a time against the catalog the ones before produced. The
+/// outer error (the tokenizer's) fails the whole text; a statement's own
+/// syntax error only when its turn comes, as if it had been parsed alone.
+pub fn statements(sql: &str) -> Result<Vec<Unplanned>, String> {
+    Ok(parse::parse_each(sql)?.into_iter().map(Unplanned).collect())
+}
+
+/// One statement of a text, parsed (or not: its syntax error), not planned.
+pub struct Unplanned(Result<parse::ParsedStatement, String>);
+
+impl Unplanned {
+    /// Plans the statement against `catalog` (nothing, for `IF EXISTS` and
+    /// `IF NOT EXISTS` that find nothing to do).
+    pub fn plan(self, catalog: &dyn Resolver) -> Result<Option<Statement>, String> {
+        statement::plan(self.0?, catalog)
+    }
+}
+
 /// An identifier as the catalog knows it: unquoted ones fold to lower case.
 fn ident(i: &Ident) -> String {
     match i.quote_style {

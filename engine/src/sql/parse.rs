@@ -7,7 +7,7 @@ use sqlparser::ast::{ObjectName, Statement};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use crate::repr::Timestamp;
 
@@ -32,24 +32,52 @@ pub(super) struct ParsedStatement {
 
 /// Parses `;`-separated statements; empty ones are dropped.
 pub(super) fn parse(sql: &str) -> Result<Vec<ParsedStatement>, String> {
+    parse_each(sql)?.into_iter().collect()
+}
+
+/// Parses `;`-separated statements each on its own, empty ones dropped:
+/// the outer error is the tokenizer's, an inner one that statement's. A
+/// location counts from the statement's own text (which starts right after
+/// the `;` before it), as if it had been parsed alone.
+pub(super) fn parse_each(sql: &str) -> Result<Vec<Result<ParsedStatement, String>>, String> {
     let tokens = Tokenizer::new(&DIALECT, sql)
         .tokenize_with_location()
         .map_err(|e| e.to_string())?;
-    let significant = tokens
-        .into_iter()
-        .filter(|t| !matches!(t.token, Token::Whitespace(_) | Token::EOF));
     let mut statements = vec![vec![]];
-    for token in significant {
+    // Where the statement being gathered starts: just after this `;`.
+    let mut after: Option<Location> = None;
+    for mut token in tokens {
         match token.token {
-            Token::SemiColon => statements.push(vec![]),
-            _ => statements.last_mut().expect("never empty").push(token),
+            Token::Whitespace(_) | Token::EOF => {}
+            Token::SemiColon => {
+                after = Some(token.span.start);
+                statements.push(vec![]);
+            }
+            _ => {
+                if let Some(semicolon) = after {
+                    token.span.start = relative(token.span.start, semicolon);
+                    token.span.end = relative(token.span.end, semicolon);
+                }
+                statements.last_mut().expect("never empty").push(token);
+            }
         }
     }
-    statements
+    Ok(statements
         .into_iter()
         .filter(|tokens| !tokens.is_empty())
         .map(parse_statement)
-        .collect()
+        .collect())
+}
+
+/// `at` as a location in the text that starts just after `semicolon`.
+fn relative(at: Location, semicolon: Location) -> Location {
+    Location {
+        line: at.line - semicolon.line + 1,
+        column: match at.line == semicolon.line {
+            true => at.column - semicolon.column,
+            false => at.column,
+        },
+    }
 }
 
 fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
@@ -136,6 +164,27 @@ mod tests {
             parse("SELECT 1 AS OF 1.5").unwrap_err(),
             "invalid AS OF timestamp: 1.5"
         );
+    }
+
+    /// As if each statement had been parsed alone, from just after its `;`.
+    #[test]
+    fn locations_count_from_each_statement() {
+        let all = parse_each("SELECT 1; SELEC 1;\n  SELECT 1 2").unwrap();
+        let errors: Vec<_> = all.into_iter().filter_map(Result::err).collect();
+        assert_eq!(
+            errors,
+            [
+                "Expected: an SQL statement, found: SELEC at Line: 1, Column: 2",
+                "Expected: end of statement, found: 2 at Line: 2, Column: 12",
+            ]
+        );
+        for (alone, text) in [
+            (" SELEC 1", "x; SELEC 1"),
+            ("\n  SELECT 1 2", "x;\n  SELECT 1 2"),
+        ] {
+            let alone = parse(alone).unwrap_err();
+            assert_eq!(parse_each(text).unwrap().pop().unwrap().unwrap_err(), alone);
+        }
     }
 
     #[test]
