@@ -7,6 +7,7 @@
 //! - `query`: SELECT.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
+//! - `values`: a bulk INSERT's rows of plain literals, read off the tokens.
 
 mod expr;
 mod parse;
@@ -15,6 +16,7 @@ mod statement;
 mod subscribe;
 #[cfg(test)]
 mod tests;
+mod values;
 
 use sqlparser::ast::{Ident, ObjectName};
 

@@ -3,12 +3,13 @@
 //! literals and comments can contain anything): a trailing `AS OF <int>` and
 //! `CREATE DEFAULT INDEX ON <relation>`.
 
-use sqlparser::ast::{ObjectName, Statement};
+use sqlparser::ast::{self, ObjectName};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
+use super::values;
 use crate::repr::Timestamp;
 
 pub(super) const DIALECT: PostgreSqlDialect = PostgreSqlDialect {};
@@ -16,7 +17,7 @@ pub(super) const DIALECT: PostgreSqlDialect = PostgreSqlDialect {};
 /// One parsed statement.
 #[derive(Debug)]
 pub(super) enum Parsed {
-    Ast(Box<Statement>),
+    Ast(Box<ast::Statement>),
     /// `CREATE DEFAULT INDEX ON <on>`: an index on all columns of `on`.
     DefaultIndex {
         on: ObjectName,
@@ -86,30 +87,55 @@ fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
 
 fn parse_statement(mut tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
     let as_of = strip_as_of(&mut tokens)?;
+    // A bulk INSERT's literal rows skip the expression parser; should the
+    // rest not parse, the whole statement goes the usual way (its error
+    // included).
+    if let Some((rows, cut)) = values::take_rest(&mut tokens) {
+        if let Ok(mut stmt) = parse_ast(tokens.clone()) {
+            if values::append(&mut stmt, rows) {
+                let stmt = Parsed::Ast(Box::new(stmt));
+                return Ok(ParsedStatement { stmt, as_of });
+            }
+        }
+        tokens.extend(cut);
+    }
     let default_index = [Keyword::CREATE, Keyword::DEFAULT, Keyword::INDEX];
     let is_default_index = tokens.len() >= 3
         && tokens
             .iter()
             .zip(default_index)
             .all(|(t, k)| is_keyword(t, k));
-    let skip = if is_default_index { 3 } else { 0 };
-    let mut parser = Parser::new(&DIALECT).with_tokens_with_locations(tokens.split_off(skip));
     let stmt = if is_default_index {
+        let mut parser = Parser::new(&DIALECT).with_tokens_with_locations(tokens.split_off(3));
         parser
             .expect_keyword_is(Keyword::ON)
             .map_err(parser_error)?;
         let on = parser.parse_object_name(false).map_err(parser_error)?;
+        end_of_statement(&mut parser)?;
         Parsed::DefaultIndex { on }
     } else {
-        Parsed::Ast(Box::new(parser.parse_statement().map_err(parser_error)?))
+        Parsed::Ast(Box::new(parse_ast(tokens)?))
     };
+    Ok(ParsedStatement { stmt, as_of })
+}
+
+/// One whole statement, by sqlparser.
+fn parse_ast(tokens: Vec<TokenWithSpan>) -> Result<ast::Statement, String> {
+    let mut parser = Parser::new(&DIALECT).with_tokens_with_locations(tokens);
+    let stmt = parser.parse_statement().map_err(parser_error)?;
+    end_of_statement(&mut parser)?;
+    Ok(stmt)
+}
+
+/// Fails unless `parser` has read every token.
+fn end_of_statement(parser: &mut Parser) -> Result<(), String> {
     let next = parser.peek_token();
     if next.token != Token::EOF {
         return Err(parser_error(
             parser.expected::<()>("end of statement", next).unwrap_err(),
         ));
     }
-    Ok(ParsedStatement { stmt, as_of })
+    Ok(())
 }
 
 /// Removes a trailing `AS OF <integer>` and returns its timestamp.
