@@ -61,9 +61,12 @@ impl PackedRow {
         }
     }
 
-    /// The row again.
+    /// The row again, in an allocation of exactly its length (collecting
+    /// would round a short row up to room for four datums).
     pub fn unpack(&self) -> Row {
-        self.datums().map(DatumRef::to_datum).collect()
+        let mut row = Vec::with_capacity(self.datums().count());
+        row.extend(self.datums().map(DatumRef::to_datum));
+        row
     }
 
     fn bytes(&self) -> &[u8] {
@@ -346,6 +349,18 @@ mod tests {
         rows.push(vec![Datum::Int64(1), Datum::Int64(2), Datum::Int64(3)]);
         rows.push(vec![Datum::Int32(1); 6]);
         rows
+    }
+
+    /// Rows in flight between operators are the unpacked ones: rounded up
+    /// to four datums, a two-column row took twice its bytes.
+    #[test]
+    fn unpacked_rows_take_exactly_their_length() {
+        for len in 0..6 {
+            let row: Row = (0..len).map(Datum::Int32).collect();
+            let unpacked = PackedRow::pack(&row).unpack();
+            assert_eq!(unpacked, row);
+            assert_eq!(unpacked.capacity(), len as usize);
+        }
     }
 
     #[test]

@@ -10,7 +10,9 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use differential_dataflow::input::Input;
+use differential_dataflow::AsCollection;
 use differential_dataflow::VecCollection;
+use timely::dataflow::operators::core::OkErr;
 use timely::dataflow::Scope;
 
 use crate::delta_join::{self, Lookup};
@@ -279,9 +281,21 @@ fn split<'s>(
     results: VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff>,
     errs: Errs<'s>,
 ) -> (Oks<'s>, Errs<'s>) {
-    let oks = results.clone().flat_map(|r| r.ok());
-    let new_errs = results.flat_map(|r| r.err());
+    let (oks, new_errs) = ok_err(results);
     (oks, errs.concat(new_errs))
+}
+
+/// Fallible results as rows and errors, each moved to its side by one
+/// operator: two readers of one collection would each get a copy of every
+/// row.
+pub fn ok_err<'s>(
+    results: VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff>,
+) -> (Oks<'s>, Errs<'s>) {
+    let (oks, errs) = results.inner.ok_err(|(result, time, diff)| match result {
+        Ok(row) => Ok((row, time, diff)),
+        Err(e) => Err((e, time, diff)),
+    });
+    (oks.as_collection(), errs.as_collection())
 }
 
 fn render_join<'s>(

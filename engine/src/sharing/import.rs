@@ -18,7 +18,7 @@ use timely::scheduling::SyncActivator;
 use super::{HoldKey, Point, Snapshot};
 use crate::arrangement::{meet, Frontier};
 use crate::mutation;
-use crate::render::{Errs, Oks};
+use crate::render::{self, Errs, Oks};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
 
 /// A reader's hold and wake-up registration on a point, undone on drop.
@@ -119,11 +119,7 @@ pub fn import<'s>(
         }
     })
     .as_collection();
-    let oks = results
-        .clone()
-        .flat_map(|r: Result<Row, DataflowError>| r.ok());
-    let errs = results.flat_map(|r| r.err());
-    (oks, errs)
+    render::ok_err(results)
 }
 
 /// Calls `logic` on every update of both chains at a time in `[lower, upper)`.
@@ -135,14 +131,23 @@ fn for_each_update(
 ) {
     let in_range = |t: Timestamp| t >= lower && upper.is_none_or(|u| t < u);
     let (mut cursor, storage) = cursor_list(snapshot.oks.batches.clone());
+    // A row is unpacked once, and copied only for its times but the last.
+    let mut times = Vec::new();
     while cursor.key_valid(&storage) {
         while cursor.val_valid(&storage) {
-            let row = cursor.val(&storage).unpack();
             cursor.map_times(&storage, |t, r| {
                 if in_range(*t) {
-                    logic(Ok(row.clone()), *t, *r);
+                    times.push((*t, *r));
                 }
             });
+            if let Some((&(time, diff), earlier)) = times.split_last() {
+                let row = cursor.val(&storage).unpack();
+                for &(t, r) in earlier {
+                    logic(Ok(row.clone()), t, r);
+                }
+                logic(Ok(row), time, diff);
+            }
+            times.clear();
             cursor.step_val(&storage);
         }
         cursor.step_key(&storage);
