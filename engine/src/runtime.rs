@@ -169,8 +169,9 @@ impl<S: WorkerLogic> Slot<S> {
         // schedules it saw.
         self.worker.step();
         // An operator that activates itself, or a message to a peer, shows
-        // up as scheduling in a later step, so a round of steps without any
-        // is quiescence.
+        // up as scheduling in a later step: a step without any, without a
+        // command and without an answer did nothing (the coordinator's
+        // settle decides from these when every worker is done).
         let stepped = self.scheduled.get() != before;
         let answered = state.after_step(&mut self.worker);
         let active = ran_commands || stepped || answered;
