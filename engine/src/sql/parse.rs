@@ -81,7 +81,8 @@ fn relative(at: Location, semicolon: Location) -> Location {
     }
 }
 
-fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
+/// Whether `t` is the keyword `keyword`.
+pub(super) fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
     matches!(&t.token, Token::Word(w) if w.keyword == keyword)
 }
 

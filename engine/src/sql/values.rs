@@ -10,17 +10,21 @@ use sqlparser::ast::{self, Expr, Parens, SetExpr};
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
+use super::parse::is_keyword;
+
 /// The rows after the first of an `INSERT ... VALUES` of plain literals,
 /// and their tokens, cut off `tokens`; `None` (tokens untouched) for any
 /// other statement.
 pub(super) fn take_rest(
     tokens: &mut Vec<TokenWithSpan>,
 ) -> Option<(Vec<Vec<Expr>>, Vec<TokenWithSpan>)> {
-    let word = |t: &TokenWithSpan, k: Keyword| matches!(&t.token, Token::Word(w) if w.keyword == k);
-    if !tokens.first().is_some_and(|t| word(t, Keyword::INSERT)) {
+    if !tokens
+        .first()
+        .is_some_and(|t| is_keyword(t, Keyword::INSERT))
+    {
         return None;
     }
-    let values = tokens.iter().position(|t| word(t, Keyword::VALUES))?;
+    let values = tokens.iter().position(|t| is_keyword(t, Keyword::VALUES))?;
     let first_row_end = closing(tokens, values + 1)?;
     let rows = literal_rows(&tokens[first_row_end + 1..])?;
     Some((rows, tokens.split_off(first_row_end + 1)))
