@@ -36,7 +36,7 @@ mod figures;
 #[path = "common/settings.rs"]
 mod settings;
 
-use figures::{millis, verdict};
+use figures::{goal, millis};
 
 // ----- heap accounting -------------------------------------------------------
 
@@ -565,11 +565,6 @@ impl Medians {
 /// The median of one figure over the runs.
 fn median<T: Copy + Ord>(runs: &[Measurement], figure: impl Fn(&Measurement) -> T) -> T {
     figures::median(runs.iter().map(figure).collect())
-}
-
-fn goal(what: &str, ratio: f64, limit: f64) {
-    let verdict = verdict(ratio, limit);
-    println!("goal {what:<28} {ratio:>6.2}x <= {limit:.2}x: {verdict}");
 }
 
 fn mebibytes(bytes: usize) -> f64 {

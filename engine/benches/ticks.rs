@@ -24,7 +24,7 @@ mod figures;
 #[path = "common/settings.rs"]
 mod settings;
 
-use figures::{median, median_ratio, millis, verdict};
+use figures::{goal, median, median_ratio, millis};
 
 /// Goal for shared (3 workers) over solo (1 worker), per run.
 const SHARED_GOAL: f64 = 2.0;
@@ -203,9 +203,4 @@ fn main() {
     for ((name, ..), (.., growth)) in SIDES.iter().zip(&medians) {
         goal(&format!("growth {name}"), *growth, GROWTH_GOAL);
     }
-}
-
-fn goal(what: &str, ratio: f64, limit: f64) {
-    let verdict = verdict(ratio, limit);
-    println!("goal {what:<20} {ratio:>6.2}x <= {limit:.2}x: {verdict}");
 }

@@ -1,5 +1,6 @@
 //! A bench's figures, computed one way by every bench: the median of a
-//! figure over rounds, milliseconds, and the verdict on a ratio's goal.
+//! figure over rounds, milliseconds, and the line that judges a ratio
+//! against its goal.
 // Each bench includes this file and uses only what it prints.
 #![allow(dead_code)]
 
@@ -21,11 +22,13 @@ pub fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// Whether `ratio` meets a goal of at most `limit`, in words.
-pub fn verdict(ratio: f64, limit: f64) -> &'static str {
-    if ratio <= limit {
+/// Prints whether `ratio` (what `what` names) meets a goal of at most
+/// `limit`.
+pub fn goal(what: &str, ratio: f64, limit: f64) {
+    let verdict = if ratio <= limit {
         "within goal"
     } else {
         "over goal"
-    }
+    };
+    println!("goal {what:<28} {ratio:>6.2}x <= {limit:.2}x: {verdict}");
 }
