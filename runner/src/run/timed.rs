@@ -41,7 +41,7 @@ impl Times {
 }
 
 /// What a directive does, for where the time goes.
-pub fn kind_of(command: &Command) -> &'static str {
+fn kind_of(command: &Command) -> &'static str {
     match command {
         Command::Statement { sql } => {
             let first = sql.split_whitespace().next().unwrap_or("");
