@@ -276,6 +276,22 @@ pub(crate) fn rows_by_themselves(
     })
 }
 
+/// For tests: closes `input` at `time` and steps `worker` until the index
+/// is complete through it.
+#[cfg(test)]
+pub(crate) fn seal(
+    worker: &mut timely::worker::Worker,
+    input: &mut differential_dataflow::input::InputSession<Timestamp, Row, Diff>,
+    traces: &mut IndexTraces,
+    time: Timestamp,
+) {
+    input.advance_to(time);
+    input.flush();
+    while traces.upper() != Some(time) {
+        worker.step();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,11 +313,7 @@ mod tests {
             let mut before: Option<(Vec<usize>, Frontier)> = None;
             for time in 1..4u64 {
                 input.update(vec![Datum::Int64(time as i64)], 1);
-                input.advance_to(time);
-                input.flush();
-                while traces.upper() != Some(time) {
-                    worker.step();
-                }
+                seal(worker, &mut input, &mut traces, time);
                 let (ids, upper) = read(&mut traces);
                 assert!(!ids.is_empty());
                 assert!(holds_exactly(&traces.oks, &ids, upper));

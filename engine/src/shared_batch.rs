@@ -148,7 +148,7 @@ mod tests {
     use differential_dataflow::trace::TraceReader;
     use timely::progress::Antichain;
 
-    use crate::arrangement::{batch_id, cursor_of, rows_by_themselves};
+    use crate::arrangement::{batch_id, cursor_of, rows_by_themselves, seal};
     use crate::packed::PackedRow;
     use crate::repr::Datum;
 
@@ -159,11 +159,7 @@ mod tests {
             for i in 0..10 {
                 input.update(vec![Datum::Int64(i)], 1);
             }
-            input.advance_to(1);
-            input.flush();
-            while traces.upper() != Some(1) {
-                worker.step();
-            }
+            seal(worker, &mut input, &mut traces, 1);
             let batches = traces
                 .oks
                 .batches_through(Antichain::new().borrow())
