@@ -39,21 +39,26 @@ impl Scheduler {
 
     /// The next unit to step among the runnable ones not known to be idle,
     /// or `None` when there is none. Stepping a unit known idle would do
-    /// nothing, so leaving it out loses no interleaving.
+    /// nothing, so leaving it out loses no interleaving. The candidates are
+    /// counted and walked, not collected: a settle asks once a step.
     pub fn next(&mut self, idle: &BTreeSet<Unit>) -> Option<Unit> {
-        let mut runnable = self.runnable();
-        runnable.retain(|u| !idle.contains(u));
-        if runnable.is_empty() {
+        let (units, paused) = (&self.units, &self.paused);
+        let candidates = || {
+            let free = move |u: &Unit| !paused.contains(u) && !idle.contains(u);
+            units.iter().copied().filter(free)
+        };
+        let count = candidates().count();
+        if count == 0 {
             return None;
         }
         let pick = match &mut self.rng {
             None => {
-                self.cursor = (self.cursor + 1) % runnable.len();
+                self.cursor = (self.cursor + 1) % count;
                 self.cursor
             }
-            Some(state) => (splitmix64(state) % runnable.len() as u64) as usize,
+            Some(state) => (splitmix64(state) % count as u64) as usize,
         };
-        Some(runnable[pick])
+        candidates().nth(pick)
     }
 
     pub fn pause(&mut self, units: &[Unit]) {
