@@ -15,7 +15,7 @@ fn int4_out_of_range() -> DataflowError {
     out_of_range(ScalarType::Int32)
 }
 
-fn int8_out_of_range() -> DataflowError {
+pub fn int8_out_of_range() -> DataflowError {
     out_of_range(ScalarType::Int64)
 }
 
@@ -357,7 +357,7 @@ fn numeric_out_of_range() -> DataflowError {
 /// `sum / n` as PostgreSQL's numeric division gives it (`n > 0`): rounded
 /// half away from zero at the display scale `select_div_scale` picks, at
 /// least 16 significant digits counted in base-10000 digits.
-fn average(sum: i128, n: i128) -> Result<Numeric, DataflowError> {
+pub fn average(sum: i128, n: i128) -> Result<Numeric, DataflowError> {
     // The weight and leading digit of a value in base 10000 (0 for zero).
     fn lead(v: i128) -> (i64, u128) {
         let (mut v, mut weight) = (v.unsigned_abs(), 0);

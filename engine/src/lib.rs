@@ -4,6 +4,7 @@
 //! `Engine` is the whole public surface the conformance runner drives: one
 //! method per scenario directive, each returning an [`Outcome`].
 
+mod accumulable;
 mod arrangement;
 mod builtin;
 mod catalog;

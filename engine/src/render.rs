@@ -15,6 +15,7 @@ use differential_dataflow::VecCollection;
 use timely::dataflow::operators::core::OkErr;
 use timely::dataflow::Scope;
 
+use crate::accumulable;
 use crate::delta_join::{self, Lookup};
 use crate::eval::{aggregate, empty_aggregate, is_true};
 use crate::plan::{compare_rows, Aggregate, OrderColumn, RelationPlan, ScalarExpr};
@@ -393,16 +394,19 @@ fn render_reduce<'s>(
 ) -> (Oks<'s>, Errs<'s>) {
     let key = group_key.to_vec();
     let aggs = aggregates.to_vec();
-    let reduced = oks
-        .map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row))
-        .reduce(
-            move |key: &Row,
-                  rows: &[(&Row, Diff)],
-                  out: &mut Vec<(Result<Row, DataflowError>, Diff)>| {
-                out.push((reduce_group(key, rows, &aggs), 1));
-            },
-        )
-        .map(|(_key, result)| result);
+    let reduced = if accumulable::applies(aggregates) {
+        accumulable::reduce(oks, key, aggs)
+    } else {
+        oks.map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row))
+            .reduce(
+                move |key: &Row,
+                      rows: &[(&Row, Diff)],
+                      out: &mut Vec<(Result<Row, DataflowError>, Diff)>| {
+                    out.push((reduce_group(key, rows, &aggs), 1));
+                },
+            )
+            .map(|(_key, result)| result)
+    };
     let (mut rows, errs) = split(reduced, errs);
     if global {
         // SQL gives a global aggregate one row even over no input: add the

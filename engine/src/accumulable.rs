@@ -1,0 +1,208 @@
+//! Accumulable aggregates (`count`, `sum`, `avg`), reduced the way the real
+//! system renders `ReducePlan::Accumulable`: each row becomes its group's key
+//! with a difference that carries its partial sums, so differential
+//! consolidates a group to one update per time before the reduce runs,
+//! instead of handing the reduce every row of the group.
+//!
+//! It applies only where the result cannot differ from reducing the rows:
+//! no `DISTINCT`, and arguments that are columns or literals, which cannot
+//! fail to evaluate (a failing argument makes the whole group an error, and
+//! which error depends on the rows). What it cannot see is one row's
+//! multiplicity, only the group's: a negative row in a group that is
+//! positive overall goes unreported here, as in the real system.
+
+use differential_dataflow::AsCollection;
+use differential_dataflow::VecCollection;
+use timely::dataflow::operators::vec::Map;
+
+use crate::eval::{average, int8_out_of_range};
+use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
+use crate::render::Oks;
+use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
+
+/// A row's contribution: its multiplicity, then per aggregate the
+/// multiplicity of a non-NULL argument and the argument times it.
+type Sums = Vec<i128>;
+
+/// Whether every aggregate can be reduced from sums.
+pub fn applies(aggregates: &[Aggregate]) -> bool {
+    aggregates.iter().all(|a| {
+        !a.distinct
+            && matches!(a.expr, ScalarExpr::Column(_) | ScalarExpr::Literal(_))
+            && matches!(
+                a.func,
+                AggregateFunc::CountAll
+                    | AggregateFunc::Count
+                    | AggregateFunc::Sum
+                    | AggregateFunc::Avg
+            )
+    })
+}
+
+/// Each group's row (its key, then every aggregate) or its error. Only for
+/// aggregates that [`applies`] accepts.
+pub fn reduce<'s>(
+    oks: Oks<'s>,
+    key: Vec<usize>,
+    aggregates: Vec<Aggregate>,
+) -> VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff> {
+    debug_assert!(applies(&aggregates));
+    let arguments = aggregates.clone();
+    oks.inner
+        .map(move |(row, time, diff)| {
+            let group: Row = key.iter().map(|c| row[*c].clone()).collect();
+            ((group, ()), time, sums(&row, diff, &arguments))
+        })
+        .as_collection()
+        .reduce(
+            move |key: &Row,
+                  input: &[(&(), Sums)],
+                  out: &mut Vec<(Result<Row, DataflowError>, Diff)>| {
+                out.push((finish(key, &input[0].1, &aggregates), 1));
+            },
+        )
+        .map(|(_key, result)| result)
+}
+
+fn sums(row: &[Datum], diff: Diff, aggregates: &[Aggregate]) -> Sums {
+    let diff = i128::from(diff);
+    let mut sums = Vec::with_capacity(1 + 2 * aggregates.len());
+    sums.push(diff);
+    for aggregate in aggregates {
+        let argument = match &aggregate.expr {
+            ScalarExpr::Column(c) => &row[*c],
+            ScalarExpr::Literal(d) => d,
+            other => unreachable!("accumulable argument {other:?}"),
+        };
+        let (non_null, sum) = match argument {
+            Datum::Null => (0, 0),
+            Datum::Int32(i) => (diff, i128::from(*i) * diff),
+            Datum::Int64(i) => (diff, i128::from(*i) * diff),
+            // Only counted: the planner gives sum and avg integers.
+            _ => (diff, 0),
+        };
+        sums.extend([non_null, sum]);
+    }
+    sums
+}
+
+/// A group's row from its accumulated sums.
+fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, DataflowError> {
+    let rows = sums[0];
+    if rows <= 0 {
+        // Zero rows with non-zero sums, or fewer than zero: a bug upstream.
+        return Err(DataflowError(format!(
+            "Non-positive multiplicity in reduce: {rows} rows in group {key:?}"
+        )));
+    }
+    let int8 = |n: i128| {
+        i64::try_from(n)
+            .map(Datum::Int64)
+            .map_err(|_| int8_out_of_range())
+    };
+    let mut out = key.clone();
+    for (aggregate, pair) in aggregates.iter().zip(sums[1..].chunks_exact(2)) {
+        let (non_null, sum) = (pair[0], pair[1]);
+        out.push(match aggregate.func {
+            AggregateFunc::CountAll => int8(rows)?,
+            AggregateFunc::Count => int8(non_null)?,
+            _ if non_null == 0 => Datum::Null,
+            AggregateFunc::Sum => int8(sum)?,
+            AggregateFunc::Avg => Datum::Numeric(average(sum, non_null)?),
+            AggregateFunc::Min | AggregateFunc::Max => unreachable!("min and max accumulate"),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::aggregate;
+    use Datum::{Int32, Int64, Null, Text};
+
+    fn agg(func: AggregateFunc, column: usize) -> Aggregate {
+        Aggregate {
+            func,
+            expr: ScalarExpr::Column(column),
+            distinct: false,
+        }
+    }
+
+    /// Every accumulable function over a group with NULLs, repeated rows and
+    /// a text column, against reducing the rows themselves.
+    #[test]
+    fn sums_finish_as_the_rows_reduce() {
+        use AggregateFunc::*;
+        let aggregates = vec![
+            agg(CountAll, 0),
+            agg(Count, 0),
+            agg(Count, 2),
+            agg(Sum, 0),
+            agg(Sum, 1),
+            agg(Avg, 1),
+            agg(Sum, 3),
+            agg(Avg, 3),
+        ];
+        let group: Vec<(Row, Diff)> = vec![
+            (vec![Int32(7), Int64(-3), Text("a".into()), Null], 2),
+            (vec![Null, Int64(10), Null, Null], 1),
+            (
+                vec![Int32(i32::MAX), Int64(i64::MAX / 4), Text("b".into()), Null],
+                3,
+            ),
+        ];
+        let mut total: Sums = Vec::new();
+        for (row, diff) in &group {
+            let row_sums = sums(row, *diff, &aggregates);
+            differential_dataflow::difference::Semigroup::plus_equals(&mut total, &row_sums);
+        }
+        let got = finish(&vec![], &total, &aggregates);
+        let expected: Result<Row, DataflowError> = aggregates
+            .iter()
+            .map(|a| {
+                let values: Vec<(Datum, i64)> = group
+                    .iter()
+                    .map(|(row, diff)| (a.expr.eval(row).expect("a column"), *diff))
+                    .collect();
+                aggregate(a.func, &values)
+            })
+            .collect();
+        assert_eq!(got, expected);
+        assert_eq!(
+            got.expect("in range")[4],
+            Int64(-3 * 2 + 10 + 3 * (i64::MAX / 4))
+        );
+    }
+
+    #[test]
+    fn an_out_of_range_sum_and_a_negative_group_are_errors() {
+        let aggregates = vec![agg(AggregateFunc::Sum, 0)];
+        let mut total = sums(&[Int64(i64::MAX)], 2, &aggregates);
+        let got = finish(&vec![], &total, &aggregates);
+        assert_eq!(got, Err(int8_out_of_range()));
+        total[0] = -1;
+        let got = finish(&vec![Int32(1)], &total, &aggregates);
+        assert!(matches!(got, Err(DataflowError(e)) if e.starts_with("Non-positive")));
+    }
+
+    #[test]
+    fn only_plain_column_and_literal_arguments_apply() {
+        let plain = agg(AggregateFunc::Sum, 0);
+        assert!(applies(&[plain.clone()]));
+        let distinct = Aggregate {
+            distinct: true,
+            ..plain.clone()
+        };
+        assert!(!applies(&[plain.clone(), distinct]));
+        assert!(!applies(&[agg(AggregateFunc::Min, 0)]));
+        let computed = Aggregate {
+            expr: ScalarExpr::Cast(
+                crate::repr::ScalarType::Int64,
+                Box::new(ScalarExpr::Column(0)),
+            ),
+            ..plain
+        };
+        assert!(!applies(&[computed]));
+    }
+}
