@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn only_plain_column_and_literal_arguments_apply() {
         let plain = agg(AggregateFunc::Sum, 0);
-        assert!(applies(&[plain.clone()]));
+        assert!(applies(std::slice::from_ref(&plain)));
         let distinct = Aggregate {
             distinct: true,
             ..plain.clone()
