@@ -41,15 +41,14 @@ pub(super) fn parse(sql: &str) -> Result<Vec<ParsedStatement>, String> {
 /// location counts from the statement's own text (which starts right after
 /// the `;` before it), as if it had been parsed alone.
 pub(super) fn parse_each(sql: &str) -> Result<Vec<Result<ParsedStatement, String>>, String> {
-    let tokens = Tokenizer::new(&DIALECT, sql)
-        .tokenize_with_location()
-        .map_err(|e| e.to_string())?;
+    if let Some(bulk) = bulk_insert(sql) {
+        return Ok(vec![Ok(bulk)]);
+    }
     let mut statements = vec![vec![]];
     // Where the statement being gathered starts: just after this `;`.
     let mut after: Option<Location> = None;
-    for mut token in tokens {
+    for mut token in tokenize(sql)? {
         match token.token {
-            Token::Whitespace(_) | Token::EOF => {}
             Token::SemiColon => {
                 after = Some(token.span.start);
                 statements.push(vec![]);
@@ -70,6 +69,28 @@ pub(super) fn parse_each(sql: &str) -> Result<Vec<Result<ParsedStatement, String
         .collect())
 }
 
+/// A bulk INSERT whose rows after the first are plain literals: sqlparser
+/// reads the text up to the end of the first row, `values` the rest. `None`
+/// when it is not one, or its head does not parse: the usual way then gives
+/// the statement (or its error) as if this had not been tried.
+fn bulk_insert(sql: &str) -> Option<ParsedStatement> {
+    let (head, rows) = values::split(sql)?;
+    let mut stmt = parse_ast(tokenize(head).ok()?).ok()?;
+    values::append(&mut stmt, rows).then(|| ParsedStatement {
+        stmt: Parsed::Ast(Box::new(stmt)),
+        as_of: None,
+    })
+}
+
+/// The tokens of `sql` that mean something: no whitespace, no end marker.
+fn tokenize(sql: &str) -> Result<Vec<TokenWithSpan>, String> {
+    let tokens = Tokenizer::new(&DIALECT, sql)
+        .tokenize_with_location()
+        .map_err(|e| e.to_string())?;
+    let significant = |t: &TokenWithSpan| !matches!(t.token, Token::Whitespace(_) | Token::EOF);
+    Ok(tokens.into_iter().filter(significant).collect())
+}
+
 /// `at` as a location in the text that starts just after `semicolon`.
 fn relative(at: Location, semicolon: Location) -> Location {
     Location {
@@ -82,24 +103,12 @@ fn relative(at: Location, semicolon: Location) -> Location {
 }
 
 /// Whether `t` is the keyword `keyword`.
-pub(super) fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
+fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
     matches!(&t.token, Token::Word(w) if w.keyword == keyword)
 }
 
 fn parse_statement(mut tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
     let as_of = strip_as_of(&mut tokens)?;
-    // A bulk INSERT's literal rows skip the expression parser; should the
-    // rest not parse, the whole statement goes the usual way (its error
-    // included).
-    if let Some((rows, cut)) = values::take_rest(&mut tokens) {
-        if let Ok(mut stmt) = parse_ast(tokens.clone()) {
-            if values::append(&mut stmt, rows) {
-                let stmt = Parsed::Ast(Box::new(stmt));
-                return Ok(ParsedStatement { stmt, as_of });
-            }
-        }
-        tokens.extend(cut);
-    }
     let default_index = [Keyword::CREATE, Keyword::DEFAULT, Keyword::INDEX];
     let is_default_index = tokens.len() >= 3
         && tokens
