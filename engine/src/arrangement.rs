@@ -155,8 +155,16 @@ pub fn arrange<'s>(
     rows: VecCollection<'s, Timestamp, (Row, Row), Diff>,
     errs: Errs<'s>,
 ) -> IndexTraces {
+    let rows = rows.map(|(key, row)| (PackedRow::pack(&key), PackedRow::pack(&row)));
+    arrange_packed(rows, errs)
+}
+
+/// As `arrange`, for keys and rows already packed (a table's rows).
+pub fn arrange_packed<'s>(
+    rows: VecCollection<'s, Timestamp, (PackedRow, PackedRow), Diff>,
+    errs: Errs<'s>,
+) -> IndexTraces {
     let oks = rows
-        .map(|(key, row)| (PackedRow::pack(&key), PackedRow::pack(&row)))
         .arrange_named::<ValBatcher<PackedRow, PackedRow, Timestamp, Diff>, Spine<Shared<OksBatch>>>(
             "ArrangeBy[oks]",
             ValBatcher::new,

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use crate::arrangement::Frontier;
+use crate::packed::PackedRow;
 use crate::plan::{RelationPlan, ScalarExpr};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::sharing::Registry;
@@ -68,10 +69,11 @@ pub enum Command {
         id: GlobalId,
         now: Timestamp,
     },
-    /// Applies updates to a table (sent to one worker only).
+    /// Applies updates to a table (sent to one worker only), packed once
+    /// by the coordinator, which keeps them too.
     Write {
         table: GlobalId,
-        updates: Vec<(Row, Diff)>,
+        updates: Vec<(PackedRow, Diff)>,
     },
     /// Closes time `upper - 1` on every table.
     AdvanceTables {

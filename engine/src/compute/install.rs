@@ -13,6 +13,7 @@ use timely::worker::Worker;
 use super::{ComputeState, Export, LiveDataflow, Table};
 use crate::arrangement::{self, arrange, Frontier, IndexTraces};
 use crate::delta_join::{Lookup, LookupSource};
+use crate::packed::PackedRow;
 use crate::protocol::{DataflowDesc, Import};
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
@@ -24,9 +25,11 @@ impl ComputeState {
     /// Creates a table with since `now` and upper `now + 1`.
     pub(super) fn create_table(&mut self, worker: &mut Worker, id: GlobalId, now: Timestamp) {
         let (mut input, mut traces) = worker.dataflow_named(&format!("Table {id}"), |scope| {
-            let (input, rows) = scope.new_collection::<Row, Diff>();
+            let (input, rows) = scope.new_collection::<PackedRow, Diff>();
             let errs = rows.clone().flat_map(|_| None::<DataflowError>);
-            (input, arrange(rows.map(|row| (row.clone(), row)), errs))
+            // A table is arranged by its whole row.
+            let keyed = rows.map(|row| (row.clone(), row));
+            (input, arrangement::arrange_packed(keyed, errs))
         });
         input.advance_to(now + 1);
         input.flush();
@@ -36,7 +39,7 @@ impl ComputeState {
     }
 
     /// Applies `updates` to table `id` at `time` (on this worker only).
-    pub(super) fn write(&mut self, id: GlobalId, updates: Vec<(Row, Diff)>) {
+    pub(super) fn write(&mut self, id: GlobalId, updates: Vec<(PackedRow, Diff)>) {
         let table = self.tables.get_mut(&id).expect("table exists");
         for (row, diff) in updates {
             table.input.update(row, diff);

@@ -26,9 +26,10 @@ use differential_dataflow::input::InputSession;
 use timely::worker::Worker;
 
 use crate::arrangement::IndexTraces;
+use crate::packed::PackedRow;
 use crate::peek;
 use crate::protocol::{Board, Command, Context, Reply, RuntimeRole};
-use crate::repr::{Diff, GlobalId, Row, Timestamp};
+use crate::repr::{Diff, GlobalId, Timestamp};
 use crate::runtime::{ReplySender, WorkerLogic};
 use crate::sharing::{HoldKey, Point, Registry};
 use publication::{Peer, Publication};
@@ -63,7 +64,7 @@ pub struct Export {
 /// A table: its input, and its rows arranged by themselves with no errors
 /// (the stand-in for a storage shard, which both runtimes can read).
 pub struct Table {
-    input: InputSession<Timestamp, Row, Diff>,
+    input: InputSession<Timestamp, PackedRow, Diff>,
     traces: IndexTraces,
 }
 

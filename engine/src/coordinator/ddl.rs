@@ -1,9 +1,7 @@
 //! Statements that change the catalog or a table: CREATE, DROP, INSERT,
 //! UPDATE, DELETE, and the clock tick every write makes.
 
-use std::collections::btree_map::Entry;
-use std::collections::BTreeMap;
-
+use super::contents::Contents;
 use super::Engine;
 use crate::catalog::{self, Catalog, Detail, IndexDetail};
 use crate::packed::PackedRow;
@@ -50,7 +48,7 @@ impl Engine {
                     detail: Detail::Table,
                 });
                 self.sinces.insert(id, now);
-                self.table_rows.insert(id, BTreeMap::new());
+                self.table_rows.insert(id, Contents::default());
                 self.settle();
                 Outcome::Ok
             }
@@ -139,21 +137,13 @@ impl Engine {
 
     /// Commits `updates` to `table` at `now + 1`, then advances the clock.
     pub(super) fn write(&mut self, table: GlobalId, updates: Vec<(Row, Diff)>) {
+        let updates: Vec<(PackedRow, Diff)> = updates
+            .iter()
+            .filter(|(_, diff)| *diff != 0)
+            .map(|(row, diff)| (PackedRow::pack(row), *diff))
+            .collect();
         let contents = self.table_rows.get_mut(&table).expect("table exists");
-        for (row, diff) in &updates {
-            match contents.entry(PackedRow::pack(row)) {
-                Entry::Occupied(mut count) => {
-                    *count.get_mut() += diff;
-                    if *count.get() == 0 {
-                        count.remove();
-                    }
-                }
-                Entry::Vacant(count) if *diff != 0 => {
-                    count.insert(*diff);
-                }
-                Entry::Vacant(_) => {}
-            }
-        }
+        contents.write(&updates);
         self.runtimes[self.maintenance()]
             .runtime
             .command(0, Command::Write { table, updates });
@@ -161,9 +151,9 @@ impl Engine {
     }
 
     /// A table's current rows with their counts, in row order.
-    fn rows_of(&self, table: GlobalId) -> Vec<(Row, Diff)> {
-        let rows = self.table_rows[&table].iter();
-        rows.map(|(row, count)| (row.unpack(), *count)).collect()
+    fn rows_of(&mut self, table: GlobalId) -> Vec<(Row, Diff)> {
+        let contents = self.table_rows.get_mut(&table).expect("table exists");
+        contents.rows().collect()
     }
 
     /// `now` advances by one and every table's upper becomes `now + 1`.

@@ -6,6 +6,7 @@
 //! directive does lives in the children: `ddl`, `peeks` and `diagnosis`,
 //! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`.
 
+mod contents;
 mod ddl;
 mod diagnosis;
 mod lower;
@@ -20,10 +21,9 @@ use std::sync::{Arc, Mutex};
 
 use crate::catalog::Catalog;
 use crate::compute::ComputeState;
-use crate::packed::PackedRow;
 use crate::plan::Statement;
 use crate::protocol::{Board, Command, Context, RuntimeRole, WorkerReport};
-use crate::repr::{Diff, GlobalId, Timestamp};
+use crate::repr::{GlobalId, Timestamp};
 use crate::runtime::Runtime;
 use crate::scheduler::{Scheduler, Unit};
 use crate::sharing::{Counters, Registry};
@@ -56,9 +56,8 @@ pub struct Engine {
     /// Live subscribes by name (and ended ones until their end is fetched).
     subscribes: BTreeMap<String, SubscribeState>,
     reports: BTreeMap<u64, Vec<WorkerReport>>,
-    /// Current contents of every table, to turn UPDATE/DELETE into updates;
-    /// packed, as the arrangements keep them (the same order as `Row`'s).
-    table_rows: BTreeMap<GlobalId, BTreeMap<PackedRow, Diff>>,
+    /// Current contents of every table, to turn UPDATE/DELETE into updates.
+    table_rows: BTreeMap<GlobalId, contents::Contents>,
     next_dataflow: u64,
     next_request: u64,
     registry: Arc<Registry>,
