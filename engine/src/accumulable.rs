@@ -2,7 +2,9 @@
 //! system renders `ReducePlan::Accumulable`: each row becomes its group's key
 //! with a difference that carries its partial sums, so differential
 //! consolidates a group to one update per time before the reduce runs,
-//! instead of handing the reduce every row of the group.
+//! instead of handing the reduce every row of the group. The rows of each
+//! incoming batch are summed per group and time on the spot, so what is
+//! exchanged and arranged is a handful of sums, not one per row.
 //!
 //! It applies only where the result cannot differ from reducing the rows:
 //! no `DISTINCT`, and arguments that are columns or literals, which cannot
@@ -11,9 +13,13 @@
 //! multiplicity, only the group's: a negative row in a group that is
 //! positive overall goes unreported here, as in the real system.
 
+use std::collections::BTreeMap;
+
 use differential_dataflow::AsCollection;
 use differential_dataflow::VecCollection;
-use timely::dataflow::operators::vec::Map;
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Pipeline;
+use timely::dataflow::operators::generic::operator::Operator;
 
 use crate::eval::{average, int8_out_of_range};
 use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
@@ -48,11 +54,32 @@ pub fn reduce<'s>(
 ) -> VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff> {
     debug_assert!(applies(&aggregates));
     let arguments = aggregates.clone();
+    let width = 1 + 2 * aggregates.len();
     oks.inner
-        .map(move |(row, time, diff)| {
-            let group: Row = key.iter().map(|c| row[*c].clone()).collect();
-            ((group, ()), time, sums(&row, diff, &arguments))
-        })
+        .unary::<CapacityContainerBuilder<Vec<_>>, _, _, _>(
+            Pipeline,
+            "AccumulableSums",
+            move |_capability, _info| {
+                let mut groups: BTreeMap<(Row, Timestamp), Sums> = BTreeMap::new();
+                move |input, output| {
+                    input.for_each(|capability, rows| {
+                        for (row, time, diff) in rows.drain(..) {
+                            let group: Row = key.iter().map(|c| row[*c].clone()).collect();
+                            let sums = groups
+                                .entry((group, time))
+                                .or_insert_with(|| vec![0; width]);
+                            add(sums, &row, diff, &arguments);
+                        }
+                        let mut session = output.session(&capability);
+                        for ((group, time), sums) in std::mem::take(&mut groups) {
+                            if sums.iter().any(|s| *s != 0) {
+                                session.give(((group, ()), time, sums));
+                            }
+                        }
+                    });
+                }
+            },
+        )
         .as_collection()
         .reduce(
             move |key: &Row,
@@ -64,11 +91,11 @@ pub fn reduce<'s>(
         .map(|(_key, result)| result)
 }
 
-fn sums(row: &[Datum], diff: Diff, aggregates: &[Aggregate]) -> Sums {
+/// Adds `row`'s contribution, `diff` times, to `sums`.
+fn add(sums: &mut [i128], row: &[Datum], diff: Diff, aggregates: &[Aggregate]) {
     let diff = i128::from(diff);
-    let mut sums = Vec::with_capacity(1 + 2 * aggregates.len());
-    sums.push(diff);
-    for aggregate in aggregates {
+    sums[0] += diff;
+    for (aggregate, pair) in aggregates.iter().zip(sums[1..].chunks_exact_mut(2)) {
         let argument = match &aggregate.expr {
             ScalarExpr::Column(c) => &row[*c],
             ScalarExpr::Literal(d) => d,
@@ -81,9 +108,9 @@ fn sums(row: &[Datum], diff: Diff, aggregates: &[Aggregate]) -> Sums {
             // Only counted: the planner gives sum and avg integers.
             _ => (diff, 0),
         };
-        sums.extend([non_null, sum]);
+        pair[0] += non_null;
+        pair[1] += sum;
     }
-    sums
 }
 
 /// A group's row from its accumulated sums.
@@ -152,10 +179,9 @@ mod tests {
                 3,
             ),
         ];
-        let mut total: Sums = Vec::new();
+        let mut total: Sums = vec![0; 1 + 2 * aggregates.len()];
         for (row, diff) in &group {
-            let row_sums = sums(row, *diff, &aggregates);
-            differential_dataflow::difference::Semigroup::plus_equals(&mut total, &row_sums);
+            add(&mut total, row, *diff, &aggregates);
         }
         let got = finish(&vec![], &total, &aggregates);
         let expected: Result<Row, DataflowError> = aggregates
@@ -178,7 +204,8 @@ mod tests {
     #[test]
     fn an_out_of_range_sum_and_a_negative_group_are_errors() {
         let aggregates = vec![agg(AggregateFunc::Sum, 0)];
-        let mut total = sums(&[Int64(i64::MAX)], 2, &aggregates);
+        let mut total = vec![0; 3];
+        add(&mut total, &[Int64(i64::MAX)], 2, &aggregates);
         let got = finish(&vec![], &total, &aggregates);
         assert_eq!(got, Err(int8_out_of_range()));
         total[0] = -1;
