@@ -10,16 +10,22 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use differential_dataflow::batcher::merge::vec::VecMerger;
+use differential_dataflow::batcher::merge::MergeBatcher;
 use differential_dataflow::operators::arrange::TraceAgent;
 use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
-use differential_dataflow::trace::implementations::ord_neu::{OrdKeyBatch, OrdValBatch};
+use differential_dataflow::trace::implementations::ord_neu::{
+    OrdKeyBatch, OrdValBatch, OrdValBuilder,
+};
 use differential_dataflow::trace::implementations::spine_fueled::{Spine, SpineBatch};
-use differential_dataflow::trace::implementations::{KeyBatcher, ValBatcher, Vector};
+use differential_dataflow::trace::implementations::{
+    ContainerChunker, KeyBatcher, OffsetList, Vector,
+};
 use differential_dataflow::trace::{Cursor, TraceReader};
 use differential_dataflow::VecCollection;
 use timely::progress::Antichain;
 
-use crate::packed::PackedRow;
+use crate::packed::{PackedRef, PackedRow, PackedRows};
 use crate::render::{Errs, Oks};
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::shared_batch::Shared;
@@ -35,8 +41,23 @@ pub fn meet(a: Frontier, b: Frontier) -> Frontier {
     }
 }
 
-/// Keys and rows packed (`PackedRow`): no allocation per datum.
-pub type OksBatch = OrdValBatch<Vector<((PackedRow, PackedRow), Timestamp, Diff)>>;
+/// Keys and rows packed, back to back in byte vectors (`PackedRows`): no
+/// allocation per datum, no slot per row.
+pub type OksBatch = OrdValBatch<OksLayout>;
+type OksLayout = (
+    PackedRows,
+    PackedRows,
+    Vec<Timestamp>,
+    Vec<Diff>,
+    OffsetList,
+);
+type OksUpdates = Vec<((PackedRow, PackedRow), Timestamp, Diff)>;
+/// Differential's batcher for `(key, row)` pairs, building `OksBatch`es.
+type OksBatcher = MergeBatcher<
+    ContainerChunker<OksUpdates>,
+    VecMerger<(PackedRow, PackedRow), Timestamp, Diff>,
+    OrdValBuilder<OksLayout, OksUpdates>,
+>;
 pub type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
 /// Rows arranged by key, the value being the whole row, both packed;
 /// batches behind `Arc`.
@@ -144,7 +165,7 @@ pub fn import_local<'s>(
             .errs
             .import_frontier_core(scope, &format!("Import {id} errs"), since.clone(), until);
     (
-        oks.as_collection(|_key: &PackedRow, row: &PackedRow| row.unpack()),
+        oks.as_collection(|_key, row: PackedRef<'_>| row.unpack()),
         errs.as_collection(|err: &DataflowError, _: &()| err.clone()),
     )
 }
@@ -165,10 +186,7 @@ pub fn arrange_packed<'s>(
     errs: Errs<'s>,
 ) -> IndexTraces {
     let oks = rows
-        .arrange_named::<ValBatcher<PackedRow, PackedRow, Timestamp, Diff>, Spine<Shared<OksBatch>>>(
-            "ArrangeBy[oks]",
-            ValBatcher::new,
-        );
+        .arrange_named::<OksBatcher, Spine<Shared<OksBatch>>>("ArrangeBy[oks]", OksBatcher::new);
     let errs = errs
         .map(|e| (e, ()))
         .arrange_named::<KeyBatcher<DataflowError, Timestamp, Diff>, Spine<Shared<ErrsBatch>>>(

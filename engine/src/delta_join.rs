@@ -273,8 +273,10 @@ pub fn half_join<'s>(
                             let mut session = output.session(&capability);
                             for ((key, parts), diff) in changes {
                                 let packed = PackedRow::pack(&key);
-                                cursor.seek_key(&storage, &packed);
-                                if !cursor.key_valid(&storage) || cursor.key(&storage) != &packed {
+                                cursor.seek_key(&storage, packed.as_ref());
+                                if !cursor.key_valid(&storage)
+                                    || cursor.key(&storage) != packed.as_ref()
+                                {
                                     continue;
                                 }
                                 while cursor.val_valid(&storage) {

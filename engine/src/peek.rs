@@ -106,11 +106,11 @@ impl Pending {
         let (mut cursor, storage) = cursor_list(oks.batches);
         let key = self.request.key.as_deref().map(PackedRow::pack);
         if let Some(key) = &key {
-            cursor.seek_key(&storage, key);
+            cursor.seek_key(&storage, key.as_ref());
         }
         while cursor.key_valid(&storage) {
             if let Some(key) = &key {
-                if cursor.key(&storage) != key {
+                if cursor.key(&storage) != key.as_ref() {
                     break;
                 }
             }

@@ -149,7 +149,7 @@ mod tests {
     use timely::progress::Antichain;
 
     use crate::arrangement::{batch_id, cursor_of, rows_by_themselves, seal};
-    use crate::packed::PackedRow;
+    use crate::packed::PackedRef;
     use crate::repr::Datum;
 
     #[test]
@@ -170,8 +170,8 @@ mod tests {
                 let (mut cursor, storage) = cursor_list(batches);
                 let rows = cursor.to_vec(
                     &storage,
-                    |k: &PackedRow| k.unpack(),
-                    |v: &PackedRow| v.unpack(),
+                    |k: PackedRef<'_>| k.unpack(),
+                    |v: PackedRef<'_>| v.unpack(),
                 );
                 (rows.len(), seen)
             })
@@ -185,8 +185,8 @@ mod tests {
                 cursor
                     .to_vec(
                         &storage,
-                        |k: &PackedRow| k.unpack(),
-                        |v: &PackedRow| v.unpack()
+                        |k: PackedRef<'_>| k.unpack(),
+                        |v: PackedRef<'_>| v.unpack()
                     )
                     .len(),
                 10

@@ -13,6 +13,14 @@
 //! The order (`Ord`) and hash (`Hash`) are the `Vec<Datum>`'s it encodes,
 //! decoded datum by datum: arrangements sort, peeks and imports read, and
 //! exchanges route a packed key exactly as they did the row.
+//!
+//! In an arrangement the rows lie back to back in one byte vector
+//! (`container::PackedRows`), and a cursor reads each in place as a
+//! `PackedRef`, which orders and unpacks as the `PackedRow` it was.
+
+mod container;
+
+pub use container::PackedRows;
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -64,9 +72,12 @@ impl PackedRow {
     /// The row again, in an allocation of exactly its length (collecting
     /// would round a short row up to room for four datums).
     pub fn unpack(&self) -> Row {
-        let mut row = Vec::with_capacity(self.datums().count());
-        row.extend(self.datums().map(DatumRef::to_datum));
-        row
+        self.as_ref().unpack()
+    }
+
+    /// The row read in place.
+    pub fn as_ref(&self) -> PackedRef<'_> {
+        PackedRef(self.bytes())
     }
 
     fn bytes(&self) -> &[u8] {
@@ -92,6 +103,62 @@ impl PackedRow {
 
     fn datums(&self) -> Datums<'_> {
         Datums(self.bytes())
+    }
+}
+
+/// A packed row read in place, as an arrangement's container holds it:
+/// bytes `PackedRow::pack` wrote.
+#[derive(Clone, Copy)]
+pub struct PackedRef<'a>(&'a [u8]);
+
+impl<'a> PackedRef<'a> {
+    /// The row, as `PackedRow::unpack` gives it.
+    pub fn unpack(self) -> Row {
+        let mut row = Vec::with_capacity(Datums(self.0).count());
+        row.extend(Datums(self.0).map(DatumRef::to_datum));
+        row
+    }
+
+    /// An owned copy.
+    pub fn to_owned(self) -> PackedRow {
+        PackedRow::from_bytes(self.0)
+    }
+
+    fn bytes(self) -> &'a [u8] {
+        self.0
+    }
+}
+
+impl PartialEq for PackedRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for PackedRef<'_> {}
+
+impl Ord for PackedRef<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        compare(self.0, other.0)
+    }
+}
+
+impl PartialOrd for PackedRef<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// What the arrange operator's builder compares a batch's last key with.
+impl<'a> PartialEq<&'a PackedRow> for PackedRef<'a> {
+    fn eq(&self, other: &&'a PackedRow) -> bool {
+        self.0 == other.bytes()
+    }
+}
+
+impl fmt::Debug for PackedRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.unpack())
     }
 }
 
@@ -245,23 +312,27 @@ impl Eq for PackedRow {}
 /// The order of the rows (`Vec<Datum>`'s, lexicographic by datum).
 impl Ord for PackedRow {
     fn cmp(&self, other: &Self) -> Ordering {
-        let (mut a, mut b) = (self.bytes(), other.bytes());
-        if a == b {
-            return Ordering::Equal;
+        compare(self.bytes(), other.bytes())
+    }
+}
+
+/// The order of the rows two packings encode.
+fn compare(mut a: &[u8], mut b: &[u8]) -> Ordering {
+    if a == b {
+        return Ordering::Equal;
+    }
+    // Integers of one width, the common case, compare without building
+    // datums; anything else compares datum by datum.
+    loop {
+        let (ordering, width) = match (a.first(), b.first()) {
+            (Some(&INT32), Some(&INT32)) => (le_i32(&a[1..]).cmp(&le_i32(&b[1..])), 4),
+            (Some(&INT64), Some(&INT64)) => (le_i64(&a[1..]).cmp(&le_i64(&b[1..])), 8),
+            _ => return Datums(a).cmp(Datums(b)),
+        };
+        if ordering != Ordering::Equal {
+            return ordering;
         }
-        // Integers of one width, the common case, compare without building
-        // datums; anything else compares datum by datum.
-        loop {
-            let (ordering, width) = match (a.first(), b.first()) {
-                (Some(&INT32), Some(&INT32)) => (le_i32(&a[1..]).cmp(&le_i32(&b[1..])), 4),
-                (Some(&INT64), Some(&INT64)) => (le_i64(&a[1..]).cmp(&le_i64(&b[1..])), 8),
-                _ => return Datums(a).cmp(Datums(b)),
-            };
-            if ordering != Ordering::Equal {
-                return ordering;
-            }
-            (a, b) = (&a[1 + width..], &b[1 + width..]);
-        }
+        (a, b) = (&a[1 + width..], &b[1 + width..]);
     }
 }
 
