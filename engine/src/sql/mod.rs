@@ -7,7 +7,7 @@
 //! - `query`: SELECT.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
-//! - `values`: a bulk INSERT's rows of plain literals, read off the tokens.
+//! - `values`: a bulk INSERT's rows of plain literals, read off the text.
 
 mod expr;
 mod parse;

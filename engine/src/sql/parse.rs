@@ -22,6 +22,12 @@ pub(super) enum Parsed {
     DefaultIndex {
         on: ObjectName,
     },
+    /// An INSERT of one row of VALUES and more rows of plain literals, read
+    /// off the text (`values`).
+    BulkInsert {
+        insert: Box<ast::Insert>,
+        rows: values::LiteralRows,
+    },
 }
 
 /// A parsed statement and the `AS OF` that was stripped off its end.
@@ -75,11 +81,18 @@ pub(super) fn parse_each(sql: &str) -> Result<Vec<Result<ParsedStatement, String
 /// the statement (or its error) as if this had not been tried.
 fn bulk_insert(sql: &str) -> Option<ParsedStatement> {
     let (head, rows) = values::split(sql)?;
-    let mut stmt = parse_ast(tokenize(head).ok()?).ok()?;
-    values::append(&mut stmt, rows).then(|| ParsedStatement {
-        stmt: Parsed::Ast(Box::new(stmt)),
-        as_of: None,
-    })
+    let head = parse_ast(tokenize(head).ok()?).ok()?;
+    if !values::is_one_row_insert(&head) {
+        return None;
+    }
+    let ast::Statement::Insert(insert) = head else {
+        return None;
+    };
+    let stmt = Parsed::BulkInsert {
+        insert: Box::new(insert),
+        rows,
+    };
+    Some(ParsedStatement { stmt, as_of: None })
 }
 
 /// The tokens of `sql` that mean something: no whitespace, no end marker.

@@ -10,11 +10,12 @@ use sqlparser::ast::{
 use super::expr::{scalar_type, where_clause, ExprContext, Scope, Typed};
 use super::parse::{Parsed, ParsedStatement};
 use super::query::{plan_query, PlannedQuery};
+use super::values::{Literal, LiteralRows};
 use super::{check_unique_columns, ident, object_name, object_of_kind, relation, unknown};
 use crate::plan::{
     not_null_violation, with_top_k, ObjectKind, RelationPlan, Resolver, ScalarExpr, Statement,
 };
-use crate::repr::{Column, Datum, GlobalId, ScalarType};
+use crate::repr::{Column, Datum, GlobalId, Row, ScalarType};
 
 /// Plans one statement; `None` when it has nothing to do (`IF [NOT] EXISTS`).
 pub(super) fn plan(
@@ -25,6 +26,9 @@ pub(super) fn plan(
         Parsed::Ast(stmt) if matches!(*stmt, ast::Statement::Query(_)) => stmt,
         _ if parsed.as_of.is_some() => return Err("AS OF is only allowed on SELECT".into()),
         Parsed::DefaultIndex { on } => return create_index(catalog, None, &on, None, false),
+        Parsed::BulkInsert { insert: i, rows } => {
+            return insert(catalog, &i, Some(&rows)).map(Some)
+        }
         Parsed::Ast(stmt) => stmt,
     };
     match *stmt {
@@ -46,7 +50,7 @@ pub(super) fn plan(
         ast::Statement::CreateTable(t) => create_table(catalog, &t),
         ast::Statement::CreateView(v) => create_view(catalog, &v),
         ast::Statement::CreateIndex(i) => create_index_statement(catalog, &i),
-        ast::Statement::Insert(i) => insert(catalog, &i).map(Some),
+        ast::Statement::Insert(i) => insert(catalog, &i, None).map(Some),
         ast::Statement::Update(u) => update(catalog, &u).map(Some),
         ast::Statement::Delete(d) => delete(catalog, &d).map(Some),
         ast::Statement::Drop {
@@ -235,8 +239,13 @@ fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
     Ok(t.expect(column.typ, mismatch)?.expr)
 }
 
-/// Rows are evaluated here: an evaluation error fails the statement.
-fn insert(catalog: &dyn Resolver, i: &Insert) -> Result<Statement, String> {
+/// Rows are evaluated here: an evaluation error fails the statement. A bulk
+/// INSERT's rows past the first come as `more`, literals read off the text.
+fn insert(
+    catalog: &dyn Resolver,
+    i: &Insert,
+    more: Option<&LiteralRows>,
+) -> Result<Statement, String> {
     let TableObject::TableName(name) = &i.table else {
         return Err(format!("INSERT not supported: {i}"));
     };
@@ -270,33 +279,86 @@ fn insert(catalog: &dyn Resolver, i: &Insert) -> Result<Statement, String> {
         None => return Err("INSERT supports only VALUES and SELECT".into()),
     };
     let no_columns = Scope::default();
-    let mut cx = ExprContext::plain(&no_columns, "aggregate functions are not allowed in VALUES");
+    let mut values_row = ValuesRow {
+        columns: &columns,
+        targets: &targets,
+        listed: !i.columns.is_empty(),
+        cx: ExprContext::plain(&no_columns, "aggregate functions are not allowed in VALUES"),
+    };
     let mut rows = vec![];
     for row in &values.rows {
-        let exprs = &row.content;
-        if exprs.len() > targets.len() {
+        rows.push(values_row.plan(row.content.iter().map(Entry::Ast))?);
+    }
+    for row in more.into_iter().flat_map(LiteralRows::rows) {
+        rows.push(values_row.plan(row.map(Entry::Literal))?);
+    }
+    Ok(Statement::Insert { table, rows })
+}
+
+/// What turns a VALUES row into the row it inserts.
+struct ValuesRow<'a> {
+    columns: &'a [Column],
+    /// The column each entry goes to.
+    targets: &'a [usize],
+    /// Whether the INSERT lists its columns.
+    listed: bool,
+    cx: ExprContext<'a>,
+}
+
+/// An entry of a VALUES row: an expression sqlparser made, or a literal
+/// read off the text (`values`).
+enum Entry<'a> {
+    Ast(&'a Expr),
+    Literal(Literal<'a>),
+}
+
+impl ValuesRow<'_> {
+    fn plan<'e>(
+        &mut self,
+        entries: impl ExactSizeIterator<Item = Entry<'e>>,
+    ) -> Result<Row, String> {
+        if entries.len() > self.targets.len() {
             return Err("INSERT has more expressions than target columns".into());
         }
         // Without a column list, VALUES may fill only the first columns.
-        if !i.columns.is_empty() && exprs.len() < targets.len() {
+        if self.listed && entries.len() < self.targets.len() {
             return Err("INSERT has more target columns than expressions".into());
         }
-        let mut out = vec![Datum::Null; columns.len()];
-        for (e, t) in exprs.iter().zip(&targets) {
-            out[*t] = match plain_literal(&columns[*t], e) {
+        let mut out = vec![Datum::Null; self.columns.len()];
+        for (entry, t) in entries.zip(self.targets) {
+            let column = &self.columns[*t];
+            out[*t] = match entry.literal().and_then(|l| plain_literal(column, l)) {
                 Some(datum) => datum,
                 None => {
-                    let expr = assignment(&columns[*t], cx.plan(e)?)?;
+                    let planned = match entry {
+                        Entry::Ast(e) => self.cx.plan(e)?,
+                        Entry::Literal(l) => self.cx.plan(&l.to_expr())?,
+                    };
+                    let expr = assignment(column, planned)?;
                     expr.eval(&[]).map_err(|e| e.0)?
                 }
             };
         }
-        if let Some(e) = not_null_violation(&columns, &out) {
+        if let Some(e) = not_null_violation(self.columns, &out) {
             return Err(e);
         }
-        rows.push(out);
+        Ok(out)
     }
-    Ok(Statement::Insert { table, rows })
+}
+
+impl<'a> Entry<'a> {
+    /// The entry as a literal, if it is a number or a string.
+    fn literal(&self) -> Option<Literal<'a>> {
+        match self {
+            Entry::Literal(l) => Some(*l),
+            Entry::Ast(Expr::Value(v)) => match &v.value {
+                ast::Value::Number(n, _) => Some(Literal::Number(n)),
+                ast::Value::SingleQuotedString(s) => Some(Literal::Text(s)),
+                _ => None,
+            },
+            Entry::Ast(_) => None,
+        }
+    }
 }
 
 /// A VALUES entry that is a literal of its column's own type (an integer
@@ -304,14 +366,11 @@ fn insert(catalog: &dyn Resolver, i: &Insert) -> Result<Statement, String> {
 /// planning, assignment and evaluation would give, without their cost per
 /// datum, which bulk loads pay a million times. Anything else is `None`
 /// and goes the general way (errors included).
-fn plain_literal(column: &Column, e: &Expr) -> Option<Datum> {
-    let Expr::Value(v) = e else {
-        return None;
-    };
-    match (&v.value, column.typ) {
-        (ast::Value::Number(n, _), ScalarType::Int32) => n.parse().ok().map(Datum::Int32),
-        (ast::Value::Number(n, _), ScalarType::Int64) => n.parse().ok().map(Datum::Int64),
-        (ast::Value::SingleQuotedString(s), ScalarType::Text) => Some(Datum::Text(s.clone())),
+fn plain_literal(column: &Column, literal: Literal<'_>) -> Option<Datum> {
+    match (literal, column.typ) {
+        (Literal::Number(n), ScalarType::Int32) => n.parse().ok().map(Datum::Int32),
+        (Literal::Number(n), ScalarType::Int64) => n.parse().ok().map(Datum::Int64),
+        (Literal::Text(s), ScalarType::Text) => Some(Datum::Text(s.to_string())),
         _ => None,
     }
 }

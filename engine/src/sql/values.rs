@@ -1,25 +1,28 @@
 //! Bulk `INSERT ... VALUES` read straight off the text: when a statement's
 //! rows after the first are plain literals (unsigned integers and simple
-//! strings), they become AST rows without sqlparser's tokenizer, which
-//! makes a token (an allocated string) of every literal and comma, or its
-//! expression parser, which tries a typed literal for every datum.
+//! strings), they are kept as where each literal lies in the text, without
+//! sqlparser's tokenizer, which makes a token (an allocated string) of
+//! every literal and comma, or its AST, an allocated expression per datum.
 //! sqlparser still reads the text up to the end of the first row, so
 //! everything but the repeated literals is its work. The scan gives up on
 //! anything it is not sure of (comments, escapes, dollar quotes, signs,
 //! `NULL`, a second statement, `ON CONFLICT`, a VALUES inside a SELECT):
 //! such a text goes the usual way, with the usual errors.
 
-use sqlparser::ast::{self, Expr, Parens, SetExpr};
+use std::ops::Range;
+
+use sqlparser::ast::{self, Expr, SetExpr};
 
 /// The text up to the end of the first row of `sql`'s VALUES list, and the
 /// rows after it, if `sql` is one statement whose rows after the first are
 /// plain literals to its end (an optional `;` aside); `None` otherwise.
-pub(super) fn split(sql: &str) -> Option<(&str, Vec<Vec<Expr>>)> {
+pub(super) fn split(sql: &str) -> Option<(&str, LiteralRows)> {
     let mut scan = Scan { text: sql, at: 0 };
     scan.values_keyword()?;
     scan.row(|_| {})?;
     let head = &sql[..scan.at];
-    let mut rows = Vec::new();
+    let mut literals = Vec::new();
+    let mut row_ends = Vec::new();
     loop {
         scan.blank();
         match scan.peek() {
@@ -33,30 +36,83 @@ pub(super) fn split(sql: &str) -> Option<(&str, Vec<Vec<Expr>>)> {
             Some(b',') => scan.at += 1,
             Some(_) => return None,
         }
-        let mut row = Vec::new();
-        scan.row(|value| row.push(Expr::Value(value.with_empty_span())))?;
-        rows.push(row);
+        scan.row(|literal| literals.push(literal))?;
+        row_ends.push(literals.len());
     }
-    (!rows.is_empty()).then_some((head, rows))
+    let rows = LiteralRows {
+        text: sql.to_string(),
+        literals,
+        row_ends,
+    };
+    (!rows.row_ends.is_empty()).then_some((head, rows))
 }
 
-/// Appends `rows` to what sqlparser made of the statement's first row;
-/// `false` (and the statement untouched) unless it is an INSERT of VALUES
-/// with exactly one row, the one `split` cut the text after.
-pub(super) fn append(statement: &mut ast::Statement, rows: Vec<Vec<Expr>>) -> bool {
+/// Whether `statement` is what `split`'s head must parse to: an INSERT of
+/// VALUES with exactly one row, the one the text was cut after.
+pub(super) fn is_one_row_insert(statement: &ast::Statement) -> bool {
     let ast::Statement::Insert(insert) = statement else {
         return false;
     };
-    let Some(SetExpr::Values(values)) = insert.source.as_deref_mut().map(|q| &mut *q.body) else {
-        return false;
-    };
-    if values.rows.len() != 1 {
-        return false;
+    matches!(
+        insert.source.as_deref().map(|q| &*q.body),
+        Some(SetExpr::Values(values)) if values.rows.len() == 1
+    )
+}
+
+/// Rows of plain literals, as where each lies in a copy of the text.
+#[derive(Debug)]
+pub(super) struct LiteralRows {
+    text: String,
+    literals: Vec<(Kind, Range<usize>)>,
+    /// Where each row's literals end in `literals`.
+    row_ends: Vec<usize>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Number,
+    /// A string's body, its quotes left out.
+    Text,
+}
+
+/// A literal of a row: its text.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Literal<'a> {
+    Number(&'a str),
+    Text(&'a str),
+}
+
+impl Literal<'_> {
+    /// The expression sqlparser makes of it.
+    pub(super) fn to_expr(self) -> Expr {
+        let value = match self {
+            Literal::Number(n) => ast::Value::Number(n.to_string(), false),
+            Literal::Text(s) => ast::Value::SingleQuotedString(s.to_string()),
+        };
+        Expr::Value(value.with_empty_span())
     }
-    values
-        .rows
-        .extend(rows.into_iter().map(Parens::with_empty_span));
-    true
+}
+
+impl LiteralRows {
+    /// Each row's literals, in order.
+    pub(super) fn rows(
+        &self,
+    ) -> impl Iterator<Item = impl ExactSizeIterator<Item = Literal<'_>> + '_> + '_ {
+        let starts = std::iter::once(0).chain(self.row_ends.iter().copied());
+        starts.zip(&self.row_ends).map(move |(start, end)| {
+            self.literals[start..*end]
+                .iter()
+                .map(|(kind, range)| self.literal(*kind, range.clone()))
+        })
+    }
+
+    fn literal(&self, kind: Kind, range: Range<usize>) -> Literal<'_> {
+        let text = &self.text[range];
+        match kind {
+            Kind::Number => Literal::Number(text),
+            Kind::Text => Literal::Text(text),
+        }
+    }
 }
 
 /// A position in the text being scanned.
@@ -109,7 +165,7 @@ impl Scan<'_> {
     }
 
     /// `( literal, ... )`, each literal handed to `push`.
-    fn row(&mut self, mut push: impl FnMut(ast::Value)) -> Option<()> {
+    fn row(&mut self, mut push: impl FnMut((Kind, Range<usize>))) -> Option<()> {
         self.blank();
         self.expect(b'(')?;
         loop {
@@ -132,18 +188,18 @@ impl Scan<'_> {
     }
 
     /// An unsigned integer, or a string without quotes or backslashes in it.
-    fn literal(&mut self) -> Option<ast::Value> {
-        let rest = &self.text[self.at..];
-        let bytes = rest.as_bytes();
+    fn literal(&mut self) -> Option<(Kind, Range<usize>)> {
+        let start = self.at;
+        let bytes = &self.text.as_bytes()[start..];
         if bytes.first()? == &b'\'' {
             let close = 1 + bytes[1..].iter().position(|c| *c == b'\'')?;
-            let body = &rest[1..close];
+            let body = &bytes[1..close];
             // `''` inside, and backslashes, are escapes: not ours to read.
-            if bytes.get(close + 1) == Some(&b'\'') || body.contains('\\') {
+            if bytes.get(close + 1) == Some(&b'\'') || body.contains(&b'\\') {
                 return None;
             }
             self.at += close + 1;
-            return Some(ast::Value::SingleQuotedString(body.to_string()));
+            return Some((Kind::Text, start + 1..start + close));
         }
         let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
         // A digit run must end the literal: `1.5`, `1e3` and `1x` are not ours.
@@ -155,7 +211,7 @@ impl Scan<'_> {
             return None;
         }
         self.at += digits;
-        Some(ast::Value::Number(rest[..digits].to_string(), false))
+        Some((Kind::Number, start..start + digits))
     }
 }
 
@@ -173,14 +229,15 @@ mod tests {
         all.pop().unwrap()
     }
 
-    /// What the engine's parser makes of it, through `split` if it applies.
-    fn parsed(sql: &str) -> ast::Statement {
-        let mut all = parse(sql).unwrap();
-        assert_eq!(all.len(), 1, "{sql}");
-        match all.pop().unwrap().stmt {
-            Parsed::Ast(stmt) => *stmt,
-            other => panic!("{sql}: {other:?}"),
-        }
+    /// The rows past the first of an INSERT sqlparser parsed.
+    fn rows_past_the_first(statement: &ast::Statement) -> Vec<Vec<Expr>> {
+        let ast::Statement::Insert(insert) = statement else {
+            panic!("not an INSERT: {statement}");
+        };
+        let Some(SetExpr::Values(values)) = insert.source.as_deref().map(|q| &*q.body) else {
+            panic!("not VALUES: {statement}");
+        };
+        values.rows[1..].iter().map(|r| r.content.clone()).collect()
     }
 
     #[test]
@@ -190,11 +247,20 @@ mod tests {
             "insert into t (b, a) values ('x', 1), ('it is', 2), ('', 3);",
             "INSERT INTO \"T\" VALUES (007), (99999999999999999999)\n",
             "INSERT INTO s.\"values\" (a)\n VALUES\t( 1 ),\r\n(2 ) ; ",
-            "INSERT INTO t VALUES ('é;--/*', 1), ('$$', 2)",
+            "INSERT INTO t VALUES ('é;--/*', 1), ('$$', 2), ('a\nb', 3)",
         ] {
-            let (_, rows) = split(sql).unwrap_or_else(|| panic!("{sql}: not split"));
-            assert!(!rows.is_empty());
-            assert_eq!(parsed(sql), whole(sql), "{sql}");
+            let (head, rows) = split(sql).unwrap_or_else(|| panic!("{sql}: not split"));
+            let read: Vec<Vec<Expr>> = rows
+                .rows()
+                .map(|row| row.map(Literal::to_expr).collect())
+                .collect();
+            let whole = whole(sql);
+            assert_eq!(read, rows_past_the_first(&whole), "{sql}");
+            assert!(is_one_row_insert(&self::whole(head)), "{sql}: head {head}");
+            assert!(matches!(
+                parse(sql).unwrap().pop().unwrap().stmt,
+                Parsed::BulkInsert { .. }
+            ));
         }
     }
 
@@ -231,7 +297,10 @@ mod tests {
     fn a_head_that_is_not_a_values_insert_goes_the_usual_way() {
         let sql = "VALUES (1), (2)";
         assert!(split(sql).is_some());
-        assert_eq!(parsed(sql), whole(sql));
+        match parse(sql).unwrap().pop().unwrap().stmt {
+            Parsed::Ast(statement) => assert_eq!(*statement, whole(sql)),
+            other => panic!("{other:?}"),
+        }
         let sql = "INSERT INTO VALUES (1), (2)";
         assert!(split(sql).is_some());
         let error = parser_error(Parser::parse_sql(&DIALECT, sql).unwrap_err());

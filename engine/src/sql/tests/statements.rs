@@ -90,6 +90,49 @@ fn plain_literals_insert_what_planned_ones_do() {
     }
 }
 
+/// A bulk INSERT's rows past the first, read off the text (`values.rs`),
+/// plan to what the same text planned the usual way does (a trailing
+/// comment turns the bulk reading off), rows and errors alike: literals of
+/// each column's type and of others, out of range, too many or too few,
+/// a NOT NULL violation in a later row.
+#[test]
+fn bulk_rows_plan_as_the_usual_way_plans_them() {
+    let literals = [
+        "7",
+        "007",
+        "2147483648",
+        "9223372036854775808",
+        "'x'",
+        "''",
+        "'12'",
+    ];
+    let mut texts = vec![
+        "INSERT INTO widths VALUES (1, 2, 'a'), (3, 4, 'b'), (5, 6, 'c')".to_string(),
+        "INSERT INTO widths (s, i) VALUES ('a', 1), ('b', 2)".to_string(),
+        "INSERT INTO widths VALUES (1), (2, 3), (4, 5, 'x')".to_string(),
+        "INSERT INTO widths VALUES (1, 2, 'a', 4), (1, 2, 'b', 5)".to_string(),
+        "INSERT INTO widths (i, l) VALUES (1, 2), (3)".to_string(),
+        "INSERT INTO nn VALUES (1, 2), (3, 4)".to_string(),
+        "INSERT INTO nn (b) VALUES (1), (2)".to_string(),
+        "INSERT INTO missing VALUES (1), (2)".to_string(),
+    ];
+    for column in ["i", "l", "s"] {
+        for literal in literals {
+            texts.push(format!(
+                "INSERT INTO widths ({column}) VALUES ({literal}), ({literal}), (1)"
+            ));
+        }
+    }
+    for sql in texts {
+        assert!(
+            crate::sql::values::split(&sql).is_some(),
+            "{sql}: read off the text"
+        );
+        let usual = plan(&format!("{sql} -- the usual way"), &catalog());
+        assert_eq!(plan(&sql, &catalog()), usual, "{sql}");
+    }
+}
+
 #[test]
 fn insert_errors() {
     assert_eq!(
