@@ -23,7 +23,6 @@ use timely::dataflow::operators::generic::operator::Operator;
 
 use crate::eval::{average, int8_out_of_range};
 use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
-use crate::render::Oks;
 use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
 
 /// A row's contribution: its multiplicity, then per aggregate the
@@ -48,7 +47,7 @@ pub fn applies(aggregates: &[Aggregate]) -> bool {
 /// Each group's row (its key, then every aggregate) or its error. Only for
 /// aggregates that [`applies`] accepts.
 pub fn reduce<'s>(
-    oks: Oks<'s>,
+    oks: VecCollection<'s, Timestamp, Row, Diff>,
     key: Vec<usize>,
     aggregates: Vec<Aggregate>,
 ) -> VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff> {
@@ -199,6 +198,62 @@ mod tests {
             got.expect("in range")[4],
             Int64(-3 * 2 + 10 + 3 * (i64::MAX / 4))
         );
+    }
+
+    /// The operator itself: groups by key over times, retractions that
+    /// empty a group, and a group whose sums come back to zero leaving no row.
+    #[test]
+    fn the_reduce_gives_each_groups_row_at_each_time() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+
+        use differential_dataflow::input::Input;
+
+        use AggregateFunc::*;
+        type Output = (Result<Row, DataflowError>, Timestamp, Diff);
+        let mut got = timely::execute_directly(|worker| {
+            let seen: Rc<RefCell<Vec<Output>>> = Rc::default();
+            let sink = Rc::clone(&seen);
+            let (mut input, probe) = worker.dataflow::<Timestamp, _, _>(|scope| {
+                let (input, rows) = scope.new_collection::<Row, Diff>();
+                let aggregates = vec![agg(CountAll, 0), agg(Sum, 1), agg(Avg, 1)];
+                let probe = reduce(rows, vec![0], aggregates)
+                    .inspect(move |update| sink.borrow_mut().push(update.clone()))
+                    .probe()
+                    .0;
+                (input, probe)
+            });
+            let row = |k: i32, v: i64| vec![Int32(k), Int64(v)];
+            input.update(row(1, 10), 1);
+            input.update(row(1, 20), 2);
+            input.update(row(2, 5), 1);
+            input.advance_to(1);
+            input.update(row(2, 5), -1);
+            input.update(row(1, 20), -1);
+            input.update(row(3, 0), 1);
+            input.advance_to(2);
+            input.flush();
+            worker.step_while(|| probe.less_than(input.time()));
+            let got = seen.borrow().clone();
+            got
+        });
+        differential_dataflow::consolidation::consolidate_updates(&mut got);
+        let avg = |mantissa, scale| Datum::Numeric(crate::repr::Numeric { mantissa, scale });
+        let out = |k: i32, n: i64, sum: i64, average: Datum| {
+            Ok(vec![Int32(k), Int64(n), Int64(sum), average])
+        };
+        let expected: Vec<Output> = vec![
+            (out(1, 3, 50, avg(166666666666666667, 16)), 0, 1),
+            (out(1, 3, 50, avg(166666666666666667, 16)), 1, -1),
+            (out(1, 2, 30, avg(150000000000000000, 16)), 1, 1),
+            (out(2, 1, 5, avg(50000000000000000, 16)), 0, 1),
+            (out(2, 1, 5, avg(50000000000000000, 16)), 1, -1),
+            // PostgreSQL's avg(0) is 0.00000000000000000000.
+            (out(3, 1, 0, avg(0, 20)), 1, 1),
+        ];
+        let mut expected = expected;
+        differential_dataflow::consolidation::consolidate_updates(&mut expected);
+        assert_eq!(got, expected);
     }
 
     #[test]

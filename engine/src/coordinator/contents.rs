@@ -94,6 +94,22 @@ mod tests {
                 assert_eq!(got, want, "after round {round}");
             }
         }
-        assert!(contents.updates.len() < 2 * contents.consolidated.max(MIN_APPENDED) + 300);
+    }
+
+    /// Writes that cancel out, never read: the log stays bounded.
+    #[test]
+    fn unread_updates_are_consolidated_as_they_pile_up() {
+        let mut contents = Contents::default();
+        let rows: Vec<PackedRow> = (0..300).map(|i| PackedRow::pack(&[Int32(i)])).collect();
+        for round in 0..100 {
+            let diff = if round % 2 == 0 { 1 } else { -1 };
+            let updates: Vec<(PackedRow, Diff)> = rows.iter().map(|r| (r.clone(), diff)).collect();
+            contents.write(&updates);
+            assert!(
+                contents.updates.len() <= MIN_APPENDED + 300,
+                "round {round}"
+            );
+        }
+        assert_eq!(contents.rows().count(), 0);
     }
 }
