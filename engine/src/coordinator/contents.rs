@@ -111,5 +111,6 @@ mod tests {
             );
         }
         assert_eq!(contents.rows().count(), 0);
+        assert_eq!(Contents::default().rows().count(), 0);
     }
 }

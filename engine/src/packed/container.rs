@@ -28,12 +28,6 @@ impl PushInto<PackedRow> for PackedRows {
     }
 }
 
-impl<'a> PushInto<PackedRef<'a>> for PackedRows {
-    fn push_into(&mut self, row: PackedRef<'a>) {
-        self.push(row);
-    }
-}
-
 impl BatchContainer for PackedRows {
     type Owned = PackedRow;
     type ReadItem<'a> = PackedRef<'a>;
