@@ -27,7 +27,9 @@ use timely::progress::Antichain;
 
 use crate::packed::{PackedRef, PackedRow, PackedRows};
 use crate::render::{Errs, Oks};
-use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
+#[cfg(test)]
+use crate::repr::Row;
+use crate::repr::{DataflowError, Diff, GlobalId, Timestamp};
 use crate::shared_batch::Shared;
 
 /// A frontier of one timestamp; `None` is the empty frontier.
@@ -170,13 +172,21 @@ pub fn import_local<'s>(
     )
 }
 
-/// Arranges keyed rows and errors into the two traces of an index (key
-/// and row packed on the way in).
-pub fn arrange<'s>(
-    rows: VecCollection<'s, Timestamp, (Row, Row), Diff>,
-    errs: Errs<'s>,
-) -> IndexTraces {
-    let rows = rows.map(|(key, row)| (PackedRow::pack(&key), PackedRow::pack(&row)));
+/// Arranges rows by their `key` columns, and errors, into the two traces
+/// of an index (key and row packed on the way in, the key straight from
+/// the row's columns).
+pub fn arrange<'s>(rows: Oks<'s>, key: Vec<usize>, errs: Errs<'s>) -> IndexTraces {
+    let rows = rows.map(move |row| (PackedRow::pack_columns(&row, &key), PackedRow::pack(&row)));
+    arrange_packed(rows, errs)
+}
+
+/// Arranges rows by themselves (a transient read's result), packing each
+/// once.
+pub fn arrange_by_self<'s>(rows: Oks<'s>, errs: Errs<'s>) -> IndexTraces {
+    let rows = rows.map(|row| {
+        let packed = PackedRow::pack(&row);
+        (packed.clone(), packed)
+    });
     arrange_packed(rows, errs)
 }
 
@@ -298,7 +308,7 @@ pub(crate) fn rows_by_themselves(
     worker.dataflow::<Timestamp, _, _>(|scope| {
         let (input, rows) = scope.new_collection::<Row, Diff>();
         let errs = rows.clone().flat_map(|_| None);
-        (input, arrange(rows.map(|r| (r.clone(), r)), errs))
+        (input, arrange_by_self(rows, errs))
     })
 }
 

@@ -385,10 +385,7 @@ mod tests {
                     .map(|_| {
                         let (input, rows) = scope.new_collection::<Row, Diff>();
                         let errs = rows.clone().flat_map(|_| None::<DataflowError>);
-                        (
-                            input,
-                            arrange(rows.map(|r: Row| (vec![r[0].clone()], r)), errs),
-                        )
+                        (input, arrange(rows, vec![0], errs))
                     })
                     .unzip()
             });

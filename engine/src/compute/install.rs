@@ -11,12 +11,12 @@ use timely::progress::Antichain;
 use timely::worker::Worker;
 
 use super::{ComputeState, Export, LiveDataflow, Table};
-use crate::arrangement::{self, arrange, Frontier, IndexTraces};
+use crate::arrangement::{self, Frontier, IndexTraces};
 use crate::delta_join::{Lookup, LookupSource};
 use crate::packed::PackedRow;
 use crate::protocol::{DataflowDesc, Import};
 use crate::render::{self, Inputs};
-use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
+use crate::repr::{DataflowError, Diff, GlobalId, Timestamp};
 use crate::sharing::import::{self, Reader};
 use crate::sharing::Counters;
 use crate::JoinPlan;
@@ -69,9 +69,7 @@ impl ComputeState {
     ) {
         let as_of = desc.as_of;
         let (traces, live, _) = self.build(worker, &desc, Purpose::Index, move |oks, errs| {
-            let keyed =
-                oks.map(move |row| (key.iter().map(|c| row[*c].clone()).collect::<Row>(), row));
-            arrange(keyed, errs)
+            arrangement::arrange(oks, key, errs)
         });
         let mut traces = traces;
         traces.allow_compaction(as_of);
@@ -116,7 +114,7 @@ impl ComputeState {
     pub(super) fn create_transient(&mut self, worker: &mut Worker, peek: u64, desc: DataflowDesc) {
         let as_of = desc.as_of;
         let (mut traces, live, _) = self.build(worker, &desc, Purpose::Read, |oks, errs| {
-            arrange(oks.map(|row| (row.clone(), row)), errs)
+            arrangement::arrange_by_self(oks, errs)
         });
         traces.allow_compaction(as_of);
         self.transients.insert(peek, (traces, live));

@@ -54,17 +54,27 @@ enum Bytes {
 impl PackedRow {
     /// Packs `row`.
     pub fn pack(row: &[Datum]) -> PackedRow {
-        let len: usize = row.iter().map(encoded_len).sum();
+        PackedRow::pack_datums(row.iter())
+    }
+
+    /// Packs the row of `row`'s `columns`, in their order (an index key),
+    /// without building that row first.
+    pub fn pack_columns(row: &[Datum], columns: &[usize]) -> PackedRow {
+        PackedRow::pack_datums(columns.iter().map(|c| &row[*c]))
+    }
+
+    fn pack_datums<'a>(datums: impl Iterator<Item = &'a Datum> + Clone) -> PackedRow {
+        let len: usize = datums.clone().map(encoded_len).sum();
         if len <= INLINE {
             let mut data = [0u8; INLINE];
-            write(row, &mut data[..len]);
+            write(datums, &mut data[..len]);
             PackedRow(Bytes::Inline {
                 len: len as u8,
                 data,
             })
         } else {
             let mut data = vec![0u8; len].into_boxed_slice();
-            write(row, &mut data);
+            write(datums, &mut data);
             PackedRow(Bytes::Heap(data))
         }
     }
@@ -173,7 +183,7 @@ fn encoded_len(datum: &Datum) -> usize {
 }
 
 /// Writes `row` into `out`, exactly its encoded length.
-fn write(row: &[Datum], out: &mut [u8]) {
+fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
     let mut at = 0;
     let mut put = |bytes: &[u8]| {
         out[at..at + bytes.len()].copy_from_slice(bytes);
@@ -516,6 +526,19 @@ mod tests {
         assert!(matches!(two_bigints.0, Bytes::Inline { .. }));
         let long = PackedRow::pack(&[Datum::Text("x".repeat(INLINE))]);
         assert!(matches!(long.0, Bytes::Heap(_)));
+    }
+
+    #[test]
+    fn packed_columns_are_the_packed_projection() {
+        for row in rows() {
+            for columns in [vec![], vec![0], vec![1, 0], vec![1, 1]] {
+                if columns.iter().all(|c| *c < row.len()) {
+                    let projected: Row = columns.iter().map(|c| row[*c].clone()).collect();
+                    let packed = PackedRow::pack_columns(&row, &columns);
+                    assert_eq!(packed, PackedRow::pack(&projected), "{row:?} {columns:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -205,7 +205,7 @@ mod tests {
     use differential_dataflow::input::Input;
 
     use super::*;
-    use crate::arrangement::{arrange, IndexTraces};
+    use crate::arrangement::{arrange_by_self, IndexTraces};
     use crate::repr::{Datum, GlobalId};
     use crate::sharing::Registry;
 
@@ -227,7 +227,7 @@ mod tests {
             let (mut input, mut traces) = worker.dataflow::<Timestamp, _, _>(|scope| {
                 let (input, rows) = scope.new_collection::<Row, Diff>();
                 let errs = rows.clone().flat_map(|_| None::<DataflowError>);
-                let traces: IndexTraces = arrange(rows.map(|r| (r.clone(), r)), errs);
+                let traces: IndexTraces = arrange_by_self(rows, errs);
                 (input, traces)
             });
             let mut publish =
