@@ -135,7 +135,9 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
             _ if non_null == 0 => Datum::Null,
             AggregateFunc::Sum => int8(sum)?,
             AggregateFunc::Avg => Datum::Numeric(average(sum, non_null)?),
-            AggregateFunc::Min | AggregateFunc::Max => unreachable!("min and max accumulate"),
+            AggregateFunc::Min | AggregateFunc::Max => {
+                unreachable!("min and max do not accumulate")
+            }
         });
     }
     Ok(out)

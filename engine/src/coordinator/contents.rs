@@ -2,8 +2,9 @@
 //! DELETE to read: writes are appended as they come and consolidated
 //! (sorted, counts of equal rows summed, zeros dropped) only when read or
 //! once the appended part outgrows the consolidated one, so a bulk load
-//! costs a push per row instead of an ordered insert, and repeated updates
-//! cannot grow it past twice its consolidated size.
+//! costs a push per row instead of an ordered insert, and updates that are
+//! never read cannot grow it past about twice its consolidated size (or a
+//! thousand updates, whichever is more).
 
 use crate::packed::PackedRow;
 use crate::repr::{Diff, Row};
