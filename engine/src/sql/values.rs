@@ -248,6 +248,7 @@ mod tests {
             "INSERT INTO \"T\" VALUES (007), (99999999999999999999)\n",
             "INSERT INTO s.\"values\" (a)\n VALUES\t( 1 ),\r\n(2 ) ; ",
             "INSERT INTO t VALUES ('é;--/*', 1), ('$$', 2), ('a\nb', 3)",
+            "INSERT INTO \"my values\" VALUES (1), (2)",
         ] {
             let (head, rows) = split(sql).unwrap_or_else(|| panic!("{sql}: not split"));
             let read: Vec<Vec<Expr>> = rows
@@ -296,6 +297,13 @@ mod tests {
     #[test]
     fn a_head_that_is_not_a_values_insert_goes_the_usual_way() {
         let sql = "VALUES (1), (2)";
+        assert!(split(sql).is_some());
+        match parse(sql).unwrap().pop().unwrap().stmt {
+            Parsed::Ast(statement) => assert_eq!(*statement, whole(sql)),
+            other => panic!("{other:?}"),
+        }
+        // An INSERT of a SELECT whose head ends as a row would.
+        let sql = "INSERT INTO t SELECT VALUES (1), (2)";
         assert!(split(sql).is_some());
         match parse(sql).unwrap().pop().unwrap().stmt {
             Parsed::Ast(statement) => assert_eq!(*statement, whole(sql)),
