@@ -286,6 +286,8 @@ mod tests {
             "INSERT INTO t VALUES (1, 10), (2, 20) AS OF 3",
             "INSERT INTO t SELECT * FROM (VALUES (1), (2)) AS v",
             "INSERT INTO t VALUES (1, 10), (2, 20",
+            "INSERT INTO t VALUES (1, 10), (2, )",
+            "INSERT INTO t VALUES (1), ()",
             "SELECT * FROM (VALUES (1), (2)) AS v",
         ] {
             assert!(split(sql).is_none(), "{sql}");
