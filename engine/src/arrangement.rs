@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use differential_dataflow::batcher::merge::vec::VecMerger;
 use differential_dataflow::batcher::merge::MergeBatcher;
-use differential_dataflow::operators::arrange::TraceAgent;
+use differential_dataflow::operators::arrange::{Arranged, TraceAgent};
 use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
 use differential_dataflow::trace::implementations::ord_neu::{
     OrdKeyBatch, OrdValBatch, OrdValBuilder,
@@ -21,6 +21,7 @@ use differential_dataflow::trace::implementations::spine_fueled::{Spine, SpineBa
 use differential_dataflow::trace::implementations::{
     ContainerChunker, KeyBatcher, OffsetList, Vector,
 };
+use differential_dataflow::trace::wrappers::frontier::TraceFrontier;
 use differential_dataflow::trace::{Cursor, TraceReader};
 use differential_dataflow::VecCollection;
 use timely::progress::Antichain;
@@ -146,15 +147,24 @@ impl<B> Clone for Chain<B> {
     }
 }
 
-/// Imports a trace this worker maintains, at `since`, as rows and errors,
-/// until its upper reaches `until` (`None`: for as long as it lives).
+/// An index's oks as another dataflow of the same worker imports them.
+pub type ImportedOks<'s> = Arranged<'s, TraceFrontier<OksTrace>>;
+
+/// The rows of an imported arrangement, unpacked.
+pub fn rows(oks: ImportedOks<'_>) -> Oks<'_> {
+    oks.as_collection(|_key, row: PackedRef<'_>| row.unpack())
+}
+
+/// Imports a trace this worker maintains, at `since`, as its oks
+/// arrangement (`rows` unpacks them) and its errors, until its upper
+/// reaches `until` (`None`: for as long as it lives).
 pub fn import_local<'s>(
     scope: timely::dataflow::Scope<'s, Timestamp>,
     id: GlobalId,
     traces: &mut IndexTraces,
     since: &Antichain<Timestamp>,
     until: Frontier,
-) -> (Oks<'s>, Errs<'s>) {
+) -> (ImportedOks<'s>, Errs<'s>) {
     let until = until.map_or_else(Antichain::new, Antichain::from_elem);
     let (oks, _) = traces.oks.import_frontier_core(
         scope,
@@ -167,9 +177,17 @@ pub fn import_local<'s>(
             .errs
             .import_frontier_core(scope, &format!("Import {id} errs"), since.clone(), until);
     (
-        oks.as_collection(|_key, row: PackedRef<'_>| row.unpack()),
+        oks,
         errs.as_collection(|err: &DataflowError, _: &()| err.clone()),
     )
+}
+
+/// Arranges an imported arrangement's rows by their `key` columns, without
+/// unpacking them: the key is copied out of each packed row.
+pub fn arrange_imported<'s>(oks: ImportedOks<'s>, key: Vec<usize>, errs: Errs<'s>) -> IndexTraces {
+    let keyed =
+        oks.as_collection(move |_key, row: PackedRef<'_>| (row.project(&key), row.to_owned()));
+    arrange_packed(keyed, errs)
 }
 
 /// Arranges rows by their `key` columns, and errors, into the two traces

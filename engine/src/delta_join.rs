@@ -324,7 +324,7 @@ mod tests {
     use differential_dataflow::input::{Input, InputSession};
 
     use super::*;
-    use crate::arrangement::{arrange, import_local, IndexTraces};
+    use crate::arrangement::{arrange, import_local, rows, IndexTraces};
     use crate::repr::{DataflowError, Datum};
 
     type Update = (Row, Timestamp, Diff);
@@ -400,7 +400,8 @@ mod tests {
                 };
                 for (id, traces) in ids.iter().zip(traces.iter_mut()) {
                     let since = Antichain::from_elem(0);
-                    let pair = import_local(scope, *id, traces, &since, None);
+                    let (oks, errs) = import_local(scope, *id, traces, &since, None);
+                    let pair = (rows(oks), errs);
                     join_inputs.collections.insert(*id, pair);
                     join_inputs.arities.insert(*id, 2);
                     let source = LookupSource::Local(traces.oks.clone());

@@ -14,6 +14,7 @@ use super::{ComputeState, Export, LiveDataflow, Table};
 use crate::arrangement::{self, Frontier, IndexTraces};
 use crate::delta_join::{Lookup, LookupSource};
 use crate::packed::PackedRow;
+use crate::plan::RelationPlan;
 use crate::protocol::{DataflowDesc, Import};
 use crate::render::{self, Inputs};
 use crate::repr::{DataflowError, Diff, GlobalId, Timestamp};
@@ -68,9 +69,16 @@ impl ComputeState {
         key: Vec<usize>,
     ) {
         let as_of = desc.as_of;
-        let (traces, live, _) = self.build(worker, &desc, Purpose::Index, move |oks, errs| {
-            arrangement::arrange(oks, key, errs)
-        });
+        let (traces, live, _) =
+            self.build(
+                worker,
+                &desc,
+                Purpose::Index,
+                move |rendered| match rendered {
+                    Rendered::Imported(oks, errs) => arrangement::arrange_imported(oks, key, errs),
+                    Rendered::Rows(oks, errs) => arrangement::arrange(oks, key, errs),
+                },
+            );
         let mut traces = traces;
         traces.allow_compaction(as_of);
         self.publish_new(export, traces.clone(), as_of);
@@ -113,7 +121,8 @@ impl ComputeState {
     /// Builds a transient dataflow whose result a peek reads once.
     pub(super) fn create_transient(&mut self, worker: &mut Worker, peek: u64, desc: DataflowDesc) {
         let as_of = desc.as_of;
-        let (mut traces, live, _) = self.build(worker, &desc, Purpose::Read, |oks, errs| {
+        let (mut traces, live, _) = self.build(worker, &desc, Purpose::Read, |rendered| {
+            let (oks, errs) = rendered.rows();
             arrangement::arrange_by_self(oks, errs)
         });
         traces.allow_compaction(as_of);
@@ -132,7 +141,7 @@ impl ComputeState {
         export: F,
     ) -> (R, Rc<LiveDataflow>, Vec<IndexTraces>)
     where
-        F: for<'s> FnOnce(render::Oks<'s>, render::Errs<'s>) -> R,
+        F: for<'s> FnOnce(Rendered<'s>) -> R,
     {
         let timely_index = worker.next_dataflow_index();
         let as_of = desc.as_of;
@@ -163,6 +172,7 @@ impl ComputeState {
                 lookups: BTreeMap::new(),
                 joins: RefCell::new(Vec::new()),
             };
+            let mut direct = None;
             for (id, (import, arity)) in &desc.imports {
                 inputs.arities.insert(*id, *arity);
                 // What a delta join may look this import up by.
@@ -191,13 +201,20 @@ impl ComputeState {
                                 if subscribe {
                                     held.push(traces.clone());
                                 }
-                                arrangement::import_local(
+                                let (oks, errs) = arrangement::import_local(
                                     scope,
                                     *source,
                                     traces,
                                     &since,
                                     local_until,
-                                )
+                                );
+                                // A plan that is only this import goes to
+                                // the export as the arrangement itself.
+                                if desc.plan == RelationPlan::Get(*id) {
+                                    direct = Some((oks, errs));
+                                    continue;
+                                }
+                                (arrangement::rows(oks), errs)
                             }
                             None => {
                                 let peer = peers.get(source).expect("imported collection exists");
@@ -234,8 +251,14 @@ impl ComputeState {
                     inputs.lookups.insert(*id, Lookup { key, source });
                 }
             }
-            let (oks, errs) = render::render(scope, &desc.plan, &inputs, as_of, index);
-            (export(oks, errs), inputs.joins.into_inner())
+            let rendered = match direct {
+                Some((oks, errs)) => Rendered::Imported(oks, errs),
+                None => {
+                    let (oks, errs) = render::render(scope, &desc.plan, &inputs, as_of, index);
+                    Rendered::Rows(oks, errs)
+                }
+            };
+            (export(rendered), inputs.joins.into_inner())
         });
         let (traces, joins) = traces;
         let live = Rc::new(LiveDataflow {
@@ -273,6 +296,24 @@ impl ComputeState {
             if self.dataflows.len() == before {
                 break;
             }
+        }
+    }
+}
+
+/// What a dataflow's plan renders to for its export: rows, or, for a plan
+/// that is only a local import, the imported arrangement itself, which an
+/// index arranges by its key without unpacking a row.
+pub(super) enum Rendered<'s> {
+    Rows(render::Oks<'s>, render::Errs<'s>),
+    Imported(arrangement::ImportedOks<'s>, render::Errs<'s>),
+}
+
+impl<'s> Rendered<'s> {
+    /// The rows, unpacked if they are still arranged.
+    pub(super) fn rows(self) -> (render::Oks<'s>, render::Errs<'s>) {
+        match self {
+            Rendered::Rows(oks, errs) => (oks, errs),
+            Rendered::Imported(oks, errs) => (arrangement::rows(oks), errs),
         }
     }
 }

@@ -64,7 +64,8 @@ impl ComputeState {
         }));
         let sink = Rc::clone(&captured);
         let purpose = Purpose::Subscribe { up_to };
-        let ((), live, mut holds) = self.build(worker, &desc, purpose, move |oks, errs| {
+        let ((), live, mut holds) = self.build(worker, &desc, purpose, move |rendered| {
+            let (oks, errs) = rendered.rows();
             oks.map(Ok).concat(errs.map(Err)).inner.sink(
                 Pipeline,
                 "Subscribe",
