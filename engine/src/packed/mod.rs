@@ -65,16 +65,21 @@ impl PackedRow {
 
     fn pack_datums<'a>(datums: impl Iterator<Item = &'a Datum> + Clone) -> PackedRow {
         let len: usize = datums.clone().map(encoded_len).sum();
+        PackedRow::filled(len, |out| write(datums, out))
+    }
+
+    /// A row of `len` bytes, inline if they fit, which `fill` writes.
+    fn filled(len: usize, fill: impl FnOnce(&mut [u8])) -> PackedRow {
         if len <= INLINE {
             let mut data = [0u8; INLINE];
-            write(datums, &mut data[..len]);
+            fill(&mut data[..len]);
             PackedRow(Bytes::Inline {
                 len: len as u8,
                 data,
             })
         } else {
             let mut data = vec![0u8; len].into_boxed_slice();
-            write(datums, &mut data);
+            fill(&mut data);
             PackedRow(Bytes::Heap(data))
         }
     }
@@ -99,16 +104,7 @@ impl PackedRow {
 
     /// From bytes `pack` wrote (a deserialized row).
     fn from_bytes(bytes: &[u8]) -> PackedRow {
-        if bytes.len() <= INLINE {
-            let mut data = [0u8; INLINE];
-            data[..bytes.len()].copy_from_slice(bytes);
-            PackedRow(Bytes::Inline {
-                len: bytes.len() as u8,
-                data,
-            })
-        } else {
-            PackedRow(Bytes::Heap(bytes.into()))
-        }
+        PackedRow::filled(bytes.len(), |out| out.copy_from_slice(bytes))
     }
 
     fn datums(&self) -> Datums<'_> {
@@ -148,28 +144,14 @@ impl<'a> PackedRef<'a> {
             &self.0[start..self.0.len() - datums.0.len()]
         };
         let len: usize = columns.iter().map(|c| piece(*c).len()).sum();
-        let mut out = Vec::new();
-        let mut inline = [0u8; INLINE];
-        let buffer: &mut [u8] = if len <= INLINE {
-            &mut inline[..len]
-        } else {
-            out.resize(len, 0);
-            &mut out
-        };
-        let mut at = 0;
-        for column in columns {
-            let bytes = piece(*column);
-            buffer[at..at + bytes.len()].copy_from_slice(bytes);
-            at += bytes.len();
-        }
-        if len <= INLINE {
-            PackedRow(Bytes::Inline {
-                len: len as u8,
-                data: inline,
-            })
-        } else {
-            PackedRow(Bytes::Heap(out.into_boxed_slice()))
-        }
+        PackedRow::filled(len, |out| {
+            let mut at = 0;
+            for column in columns {
+                let bytes = piece(*column);
+                out[at..at + bytes.len()].copy_from_slice(bytes);
+                at += bytes.len();
+            }
+        })
     }
 
     fn bytes(self) -> &'a [u8] {
