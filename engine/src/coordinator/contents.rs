@@ -6,6 +6,8 @@
 //! never read cannot grow it past about twice its consolidated size (or a
 //! thousand updates, whichever is more).
 
+use differential_dataflow::consolidation::consolidate;
+
 use crate::packed::PackedRow;
 use crate::repr::{Diff, Row};
 
@@ -35,25 +37,8 @@ impl Contents {
     }
 
     fn consolidate(&mut self) {
-        // Stable, so the sorted prefix and the appended part merge as runs.
-        self.updates.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept = 0;
-        for i in 0..self.updates.len() {
-            if kept > 0 && self.updates[kept - 1].0 == self.updates[i].0 {
-                self.updates[kept - 1].1 += self.updates[i].1;
-            } else {
-                if kept > 0 && self.updates[kept - 1].1 == 0 {
-                    kept -= 1;
-                }
-                self.updates.swap(kept, i);
-                kept += 1;
-            }
-        }
-        if kept > 0 && self.updates[kept - 1].1 == 0 {
-            kept -= 1;
-        }
-        self.updates.truncate(kept);
-        self.consolidated = kept;
+        consolidate(&mut self.updates);
+        self.consolidated = self.updates.len();
     }
 }
 
