@@ -81,13 +81,12 @@ pub(super) fn parse_each(sql: &str) -> Result<Vec<Result<ParsedStatement, String
 /// the statement (or its error) as if this had not been tried.
 fn bulk_insert(sql: &str) -> Option<ParsedStatement> {
     let (head, rows) = values::split(sql)?;
-    let head = parse_ast(tokenize(head).ok()?).ok()?;
-    if !values::is_one_row_insert(&head) {
-        return None;
-    }
-    let ast::Statement::Insert(insert) = head else {
+    let ast::Statement::Insert(insert) = parse_ast(tokenize(head).ok()?).ok()? else {
         return None;
     };
+    if !values::has_one_row(&insert) {
+        return None;
+    }
     let stmt = Parsed::BulkInsert {
         insert: Box::new(insert),
         rows,

@@ -47,12 +47,9 @@ pub(super) fn split(sql: &str) -> Option<(&str, LiteralRows)> {
     (!rows.row_ends.is_empty()).then_some((head, rows))
 }
 
-/// Whether `statement` is what `split`'s head must parse to: an INSERT of
+/// Whether `insert` is what `split`'s head must parse to: an INSERT of
 /// VALUES with exactly one row, the one the text was cut after.
-pub(super) fn is_one_row_insert(statement: &ast::Statement) -> bool {
-    let ast::Statement::Insert(insert) = statement else {
-        return false;
-    };
+pub(super) fn has_one_row(insert: &ast::Insert) -> bool {
     matches!(
         insert.source.as_deref().map(|q| &*q.body),
         Some(SetExpr::Values(values)) if values.rows.len() == 1
@@ -115,6 +112,11 @@ impl LiteralRows {
     }
 }
 
+/// Whitespace as SQL has it.
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
 /// A position in the text being scanned.
 struct Scan<'a> {
     text: &'a str,
@@ -126,9 +128,9 @@ impl Scan<'_> {
         self.text.as_bytes().get(self.at).copied()
     }
 
-    /// Skips whitespace as SQL has it.
+    /// Skips whitespace.
     fn blank(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        while self.peek().is_some_and(is_blank) {
             self.at += 1;
         }
     }
@@ -155,9 +157,8 @@ impl Scan<'_> {
                         return Some(());
                     }
                 }
-                b'0'..=b'9' | b' ' | b'\t' | b'\n' | b'\r' | b'(' | b')' | b',' | b'.' => {
-                    self.at += 1
-                }
+                b'0'..=b'9' | b'(' | b')' | b',' | b'.' => self.at += 1,
+                b if is_blank(b) => self.at += 1,
                 _ => return None,
             }
         }
@@ -203,10 +204,9 @@ impl Scan<'_> {
         }
         let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
         // A digit run must end the literal: `1.5`, `1e3` and `1x` are not ours.
-        let ends = matches!(
-            bytes.get(digits),
-            Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b')')
-        );
+        let ends = bytes
+            .get(digits)
+            .is_some_and(|b| is_blank(*b) || matches!(b, b',' | b')'));
         if digits == 0 || !ends {
             return None;
         }
@@ -257,7 +257,10 @@ mod tests {
                 .collect();
             let whole = whole(sql);
             assert_eq!(read, rows_past_the_first(&whole), "{sql}");
-            assert!(is_one_row_insert(&self::whole(head)), "{sql}: head {head}");
+            let ast::Statement::Insert(head_insert) = self::whole(head) else {
+                panic!("{sql}: head {head} is not an INSERT");
+            };
+            assert!(has_one_row(&head_insert), "{sql}: head {head}");
             assert!(matches!(
                 parse(sql).unwrap().pop().unwrap().stmt,
                 Parsed::BulkInsert { .. }
