@@ -18,14 +18,13 @@ use differential_dataflow::trace::implementations::ord_neu::{
     OrdKeyBatch, OrdValBatch, OrdValBuilder,
 };
 use differential_dataflow::trace::implementations::spine_fueled::{Spine, SpineBatch};
-use differential_dataflow::trace::implementations::{
-    ContainerChunker, KeyBatcher, OffsetList, Vector,
-};
+use differential_dataflow::trace::implementations::{KeyBatcher, OffsetList, Vector};
 use differential_dataflow::trace::wrappers::frontier::TraceFrontier;
 use differential_dataflow::trace::{Cursor, TraceReader};
 use differential_dataflow::VecCollection;
 use timely::progress::Antichain;
 
+use crate::chunker::RunChunker;
 use crate::packed::{PackedRef, PackedRow, PackedRows};
 use crate::render::{Errs, Oks};
 #[cfg(test)]
@@ -57,7 +56,7 @@ type OksLayout = (
 type OksUpdates = Vec<((PackedRow, PackedRow), Timestamp, Diff)>;
 /// Differential's batcher for `(key, row)` pairs, building `OksBatch`es.
 type OksBatcher = MergeBatcher<
-    ContainerChunker<OksUpdates>,
+    RunChunker<(PackedRow, PackedRow), Timestamp, Diff>,
     VecMerger<(PackedRow, PackedRow), Timestamp, Diff>,
     OrdValBuilder<OksLayout, OksUpdates>,
 >;

@@ -8,6 +8,7 @@ mod accumulable;
 mod arrangement;
 mod builtin;
 mod catalog;
+mod chunker;
 mod compute;
 mod coordinator;
 mod delta_join;
