@@ -21,7 +21,9 @@ use differential_dataflow::trace::implementations::spine_fueled::{Spine, SpineBa
 use differential_dataflow::trace::implementations::{KeyBatcher, OffsetList, Vector};
 use differential_dataflow::trace::wrappers::frontier::TraceFrontier;
 use differential_dataflow::trace::{Cursor, TraceReader};
-use differential_dataflow::VecCollection;
+use differential_dataflow::{AsCollection, VecCollection};
+use timely::dataflow::channels::pact::Pipeline;
+use timely::dataflow::operators::generic::operator::Operator;
 use timely::progress::Antichain;
 
 use crate::chunker::RunChunker;
@@ -149,9 +151,52 @@ impl<B> Clone for Chain<B> {
 /// An index's oks as another dataflow of the same worker imports them.
 pub type ImportedOks<'s> = Arranged<'s, TraceFrontier<OksTrace>>;
 
-/// The rows of an imported arrangement, unpacked.
+/// The rows of an imported arrangement, unpacked. Differential's
+/// `as_collection` would clone what it makes for every time of a row (one
+/// here, mostly) and drop the original; a row is unpacked once and moved.
 pub fn rows(oks: ImportedOks<'_>) -> Oks<'_> {
-    oks.as_collection(|_key, row: PackedRef<'_>| row.unpack())
+    oks.stream
+        .unary(Pipeline, "Rows", |_, _| {
+            let mut times = Vec::new();
+            move |input, output| {
+                input.for_each(|stamp, spans| {
+                    let mut session = output.session(&stamp);
+                    for batch in spans.iter().filter_map(|span| span.inner.as_ref()) {
+                        let mut cursor = batch.cursor();
+                        while cursor.key_valid(batch) {
+                            while let Some(row) = cursor.get_val(batch) {
+                                cursor.map_times(batch, |t, r| times.push((*t, *r)));
+                                each_time(
+                                    &times,
+                                    || row.unpack(),
+                                    |row, t, r| session.give((row, t, r)),
+                                );
+                                times.clear();
+                                cursor.step_val(batch);
+                            }
+                            cursor.step_key(batch);
+                        }
+                    }
+                });
+            }
+        })
+        .as_collection()
+}
+
+/// Hands what `make` makes to `logic` once per `(time, diff)` of `times`,
+/// made once and cloned for all but the last.
+pub fn each_time<D: Clone>(
+    times: &[(Timestamp, Diff)],
+    make: impl FnOnce() -> D,
+    mut logic: impl FnMut(D, Timestamp, Diff),
+) {
+    if let Some((&(time, diff), earlier)) = times.split_last() {
+        let datum = make();
+        for &(t, r) in earlier {
+            logic(datum.clone(), t, r);
+        }
+        logic(datum, time, diff);
+    }
 }
 
 /// Imports a trace this worker maintains, at `since`, as its oks

@@ -16,7 +16,7 @@ use timely::dataflow::Scope;
 use timely::scheduling::SyncActivator;
 
 use super::{HoldKey, Point, Snapshot};
-use crate::arrangement::{meet, Frontier};
+use crate::arrangement::{each_time, meet, Frontier};
 use crate::mutation;
 use crate::render::{self, Errs, Oks};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
@@ -140,13 +140,11 @@ fn for_each_update(
                     times.push((*t, *r));
                 }
             });
-            if let Some((&(time, diff), earlier)) = times.split_last() {
-                let row = cursor.val(&storage).unpack();
-                for &(t, r) in earlier {
-                    logic(Ok(row.clone()), t, r);
-                }
-                logic(Ok(row), time, diff);
-            }
+            each_time(
+                &times,
+                || cursor.val(&storage).unpack(),
+                |row, t, r| logic(Ok(row), t, r),
+            );
             times.clear();
             cursor.step_val(&storage);
         }
