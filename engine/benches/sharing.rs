@@ -36,7 +36,7 @@ mod figures;
 #[path = "common/settings.rs"]
 mod settings;
 
-use figures::{goal, millis};
+use figures::{cpu_time, goal, millis};
 
 // ----- heap accounting -------------------------------------------------------
 
@@ -237,6 +237,11 @@ struct Measurement {
     serve: Duration,
     /// The part of `serve` spent in delta-join reads.
     join: Duration,
+    /// CPU time of the load, every thread's (bare's workers run side by
+    /// side; the engine steps its workers on one thread).
+    build_cpu: Duration,
+    /// CPU time of the reads without the join.
+    serve_cpu: Duration,
     /// Peak heap bytes above what was live when the run started.
     peak: usize,
     /// The same, before the delta-join reads, which bare lacks.
@@ -261,7 +266,7 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
     let baseline = LIVE.load(Relaxed);
     PEAK.store(baseline, Relaxed);
 
-    let mut build = Duration::ZERO;
+    let mut build = Spent::default();
     let mut engine = timed(&mut build, || {
         Engine::new(Config {
             sharing,
@@ -284,7 +289,7 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
     }
     let build_peak = PEAK.load(Relaxed) - baseline;
 
-    let mut serve = Duration::ZERO;
+    let mut serve = Spent::default();
     for (sql, k) in &workload.lookups {
         let outcome = timed(&mut serve, || engine.query(sql));
         check(sql, outcome, Outcome::Rows(vec![row(*k)]));
@@ -302,20 +307,21 @@ fn run(workload: &Workload, options: &Options, sharing: bool) -> Measurement {
         check_scan(workload.rows, outcome);
     }
     let reads_peak = PEAK.load(Relaxed) - baseline;
-    let mut join = Duration::ZERO;
+    let mut join = Spent::default();
     for _ in 0..options.joins {
         let outcome = timed(&mut join, || engine.query(JOIN));
         check(JOIN, outcome, Outcome::Rows(vec![workload.join.clone()]));
     }
-    serve += join;
 
     let peak = PEAK.load(Relaxed) - baseline;
     let shared_reads = engine.witness().shared_reads;
     drop(engine);
     Measurement {
-        build,
-        serve,
-        join,
+        build: build.wall,
+        serve: serve.wall + join.wall,
+        join: join.wall,
+        build_cpu: build.cpu,
+        serve_cpu: serve.cpu,
         peak,
         reads_peak,
         build_peak,
@@ -350,6 +356,8 @@ fn run_bare(workload: &Workload, options: &Options) -> Measurement {
         build: times.build,
         serve: times.serve,
         join: Duration::ZERO,
+        build_cpu: times.build_cpu,
+        serve_cpu: times.serve_cpu,
         peak,
         reads_peak: peak,
         build_peak: times.build_peak - baseline,
@@ -357,11 +365,19 @@ fn run_bare(workload: &Workload, options: &Options) -> Measurement {
     }
 }
 
-/// Runs `f`, adding its wall time to `total`.
-fn timed<T>(total: &mut Duration, f: impl FnOnce() -> T) -> T {
-    let start = Instant::now();
+/// Wall and CPU time spent in engine calls.
+#[derive(Default)]
+struct Spent {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// Runs `f`, adding its wall and CPU time to `spent`.
+fn timed<T>(spent: &mut Spent, f: impl FnOnce() -> T) -> T {
+    let (start, cpu) = (Instant::now(), cpu_time());
     let result = f();
-    *total += start.elapsed();
+    spent.wall += start.elapsed();
+    spent.cpu += cpu_time() - cpu;
     result
 }
 
@@ -522,6 +538,16 @@ fn main() {
         per_row(bare),
         per_row(off) / per_row(bare)
     );
+    let engine_bare_cpu = |f: fn(&Medians) -> Duration| millis(f(off)) / millis(f(bare));
+    println!(
+        "{:<14}{:>11.2}x{:>11.2}x{:>11.2}x  (CPU time of every thread: {:.1} ms engine off, {:.1} ms bare DD)",
+        "engine/bare",
+        engine_bare_cpu(|m| m.build_cpu),
+        engine_bare_cpu(|m| m.serve_cpu),
+        engine_bare_cpu(|m| m.cpu),
+        millis(off.cpu),
+        millis(bare.cpu),
+    );
     let built_per_row = |m: &Medians| m.build_peak as f64 / options.rows as f64;
     println!(
         "{:<14}{:>12.1}{:>12.1}  (the same by the end of the load, before any read; {:.2}x)",
@@ -535,6 +561,8 @@ fn main() {
     goal("memory (peak) on/off", memory, MEMORY_GOAL);
     let total = engine_bare(|m| m.total - m.join);
     goal("time (total)  engine/bare", total, BARE_GOAL);
+    let cpu = engine_bare_cpu(|m| m.cpu);
+    goal("time (CPU)    engine/bare", cpu, BARE_GOAL);
     let peak = off.reads_peak as f64 / bare.reads_peak as f64;
     goal("memory (peak) engine/bare", peak, BARE_GOAL);
     let bytes = built_per_row(off) / built_per_row(bare);
@@ -550,6 +578,10 @@ struct Medians {
     serve: Duration,
     join: Duration,
     total: Duration,
+    build_cpu: Duration,
+    serve_cpu: Duration,
+    /// Build and serve CPU without the join.
+    cpu: Duration,
     peak: usize,
     reads_peak: usize,
     build_peak: usize,
@@ -563,6 +595,9 @@ impl Medians {
             serve: median(runs, |m| m.serve),
             join: median(runs, |m| m.join),
             total: median(runs, Measurement::total),
+            build_cpu: median(runs, |m| m.build_cpu),
+            serve_cpu: median(runs, |m| m.serve_cpu),
+            cpu: median(runs, |m| m.build_cpu + m.serve_cpu),
             peak: median(runs, |m| m.peak),
             reads_peak: median(runs, |m| m.reads_peak),
             build_peak: median(runs, |m| m.build_peak),

@@ -16,6 +16,8 @@ use differential_dataflow::trace::{Cursor, TraceReader};
 use timely::dataflow::operators::Probe;
 use timely::progress::Antichain;
 
+use crate::figures::cpu_time;
+
 /// What one bare run is asked to do, and must answer.
 pub struct Work {
     pub rows: i64,
@@ -31,6 +33,9 @@ pub struct Work {
 pub struct Times {
     pub build: Duration,
     pub serve: Duration,
+    /// The process's CPU time over each phase, both workers'.
+    pub build_cpu: Duration,
+    pub serve_cpu: Duration,
     /// The heap's high-water mark (`crate::PEAK`) when the load was done.
     pub build_peak: usize,
 }
@@ -58,7 +63,7 @@ pub fn run(work: &Work) -> Times {
         });
         let int = |i: i64| i32::try_from(i).expect("keys fit an i32");
         barrier.wait();
-        let start = Instant::now();
+        let (start, cpu) = (Instant::now(), cpu_time());
         for (batch, first) in (0..rows).step_by(chunk as usize).enumerate() {
             if index == 0 {
                 for k in first..rows.min(first + chunk) {
@@ -67,10 +72,12 @@ pub fn run(work: &Work) -> Times {
             }
             input.advance_to(batch as u64 + 1);
             input.flush();
-            worker.step_while(|| probe.less_than(input.time()));
+            // Parked while it waits on the other worker, so that it spends no
+            // CPU then, as the engine's idle workers do not.
+            worker.step_or_park_while(None, || probe.less_than(input.time()));
         }
         barrier.wait();
-        let build = start.elapsed();
+        let (build, build_cpu) = (start.elapsed(), cpu_time() - cpu);
         let build_peak = crate::PEAK.load(Relaxed);
         let now = *input.time();
         // As the engine's read policy does: the trace may compact to the
@@ -79,7 +86,7 @@ pub fn run(work: &Work) -> Times {
         trace.set_logical_compaction(since.borrow());
         trace.set_physical_compaction(since.borrow());
 
-        let start = Instant::now();
+        let (start, cpu) = (Instant::now(), cpu_time());
         for k in &lookups {
             let batches = trace
                 .batches_through(Antichain::new().borrow())
@@ -119,7 +126,7 @@ pub fn run(work: &Work) -> Times {
                     .probe();
                 probe
             });
-            worker.step_while(|| probe.less_than(&now));
+            worker.step_or_park_while(None, || probe.less_than(&now));
             worker.drop_dataflow(dataflow);
             // One worker holds the single group; the others see nothing.
             // Its changes over the chunks' times add up to the whole table's.
@@ -135,6 +142,8 @@ pub fn run(work: &Work) -> Times {
             *times.lock().expect("times") = Some(Times {
                 build,
                 serve: start.elapsed(),
+                build_cpu,
+                serve_cpu: cpu_time() - cpu,
                 build_peak,
             });
         }
