@@ -344,6 +344,7 @@ fn run_bare(workload: &Workload, options: &Options) -> Measurement {
         workers: options.workers,
         lookups: workload.lookups.iter().map(|(_, k)| *k).collect(),
         counts: options.counts,
+        scans: options.scans,
         aggregate: (
             int(&workload.aggregate[0]),
             int(&workload.aggregate[1]),

@@ -4,7 +4,10 @@
 //! per INSERT of the engine's workload, point lookups go through a trace
 //! cursor, and each aggregate read is a dataflow importing the trace at
 //! its compaction frontier (the last complete time, as the engine's read
-//! policy sets it) and reducing it, as the engine's slow path does.
+//! policy sets it) and reducing it, as the engine's slow path does. A
+//! whole-index read walks each worker's trace through a cursor and sorts
+//! what the workers found into key order, as the engine's peek of `t_k`
+//! gathers the workers' rows.
 
 use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
 use std::sync::{Arc, Barrier, Mutex};
@@ -25,6 +28,8 @@ pub struct Work {
     pub workers: usize,
     pub lookups: Vec<i64>,
     pub counts: u64,
+    /// Whole-index reads.
+    pub scans: u64,
     /// `(count, sum(k), sum(v))` of the whole table.
     pub aggregate: (i64, i64, i64),
 }
@@ -42,14 +47,17 @@ pub struct Times {
 
 /// Runs `work` on `work.workers` timely workers; panics on a wrong answer.
 pub fn run(work: &Work) -> Times {
-    let (rows, chunk, lookups, counts, aggregate) = (
+    let (rows, chunk, lookups, counts, scans, aggregate) = (
         work.rows,
         work.chunk,
         work.lookups.clone(),
         work.counts,
+        work.scans,
         work.aggregate,
     );
     let barrier = Arc::new(Barrier::new(work.workers));
+    // Each worker's part of a whole-index read.
+    let scanned: Arc<Mutex<Vec<(i32, i32, i64)>>> = Arc::new(Mutex::new(Vec::new()));
     let times = Arc::new(Mutex::new(None));
     let found = Arc::new(AtomicI64::new(0));
     let (times_out, found_out) = (Arc::clone(&times), Arc::clone(&found));
@@ -136,6 +144,37 @@ pub fn run(work: &Work) -> Times {
                 net.is_empty() || net == [(aggregate, 1)],
                 "bare aggregate: {net:?}"
             );
+        }
+        for _ in 0..scans {
+            let batches = trace
+                .batches_through(Antichain::new().borrow())
+                .expect("a trace hands out its batches");
+            let (mut cursor, storage) = cursor_list(batches);
+            let mut found = Vec::new();
+            while cursor.key_valid(&storage) {
+                while cursor.val_valid(&storage) {
+                    let mut count = 0;
+                    cursor.map_times(&storage, |_t, r| count += *r);
+                    let (k, v) = (*cursor.key(&storage), *cursor.val(&storage));
+                    found.push((k, v, count));
+                    cursor.step_val(&storage);
+                }
+                cursor.step_key(&storage);
+            }
+            scanned.lock().expect("scanned").append(&mut found);
+            barrier.wait();
+            if index == 0 {
+                let mut all = std::mem::take(&mut *scanned.lock().expect("scanned"));
+                all.sort_unstable();
+                assert!(
+                    all.len() as i64 == rows
+                        && (0..)
+                            .zip(&all)
+                            .all(|(k, p)| *p == (int(k), int(k % 1000), 1)),
+                    "bare scan: every row once, in key order"
+                );
+            }
+            barrier.wait();
         }
         barrier.wait();
         if index == 0 {
