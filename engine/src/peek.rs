@@ -122,9 +122,15 @@ impl Pending {
                     }
                 });
                 if count != 0 {
-                    let row = cursor.val(&storage).unpack();
-                    match passes(&self.request.predicates, &row) {
-                        Ok(true) => rows.push((row, count)),
+                    let row = cursor.val(&storage);
+                    // Unpacked only for a WHERE to look at.
+                    let predicates = &self.request.predicates;
+                    let passed = match predicates.is_empty() {
+                        true => Ok(true),
+                        false => passes(predicates, &row.unpack()),
+                    };
+                    match passed {
+                        Ok(true) => rows.push((row.to_owned(), count)),
                         Ok(false) => {}
                         Err(e) => return PeekResponse::Error(e.0),
                     }
@@ -158,14 +164,18 @@ pub fn combine(responses: Vec<PeekResponse>) -> Result<Vec<Row>, String> {
     let mut out = Vec::new();
     rows.sort();
     for (row, count) in rows {
+        let row = row.unpack();
         if count < 0 {
             return Err(format!(
                 "Invalid data in source, saw retractions ({}) for row that does not exist: {:?}",
                 -count, row
             ));
         }
-        for _ in 0..count {
+        for _ in 1..count {
             out.push(row.clone());
+        }
+        if count > 0 {
+            out.push(row);
         }
     }
     Ok(out)

@@ -170,10 +170,12 @@ pub struct PeekRequest {
     pub key: Option<Row>,
 }
 
-/// One worker's answer.
+/// One worker's answer. Rows stay packed until the coordinator has put
+/// every worker's in order: a packed row is no allocation (most fit
+/// inline) and compares from its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PeekResponse {
-    Rows(Vec<(Row, Diff)>),
+    Rows(Vec<(PackedRow, Diff)>),
     Error(String),
 }
 
