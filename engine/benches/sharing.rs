@@ -31,12 +31,14 @@ const BYTES_GOAL: f64 = 3.0;
 
 #[path = "sharing/bare.rs"]
 mod bare;
+#[path = "common/cpu.rs"]
+mod cpu;
 #[path = "common/figures.rs"]
 mod figures;
 #[path = "common/settings.rs"]
 mod settings;
 
-use figures::{cpu_time, goal, millis};
+use figures::{goal, millis};
 
 // ----- heap accounting -------------------------------------------------------
 
@@ -375,10 +377,10 @@ struct Spent {
 
 /// Runs `f`, adding its wall and CPU time to `spent`.
 fn timed<T>(spent: &mut Spent, f: impl FnOnce() -> T) -> T {
-    let (start, cpu) = (Instant::now(), cpu_time());
+    let (start, cpu_start) = (Instant::now(), cpu::total());
     let result = f();
     spent.wall += start.elapsed();
-    spent.cpu += cpu_time() - cpu;
+    spent.cpu += cpu::total() - cpu_start;
     result
 }
 

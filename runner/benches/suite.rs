@@ -25,7 +25,9 @@ use runner::run::replay::replay;
 use runner::run::timed::Times;
 use runner::suite::matrix::{self, Run};
 
-// The engine's benches read their settings and take medians the same way.
+// The engine's benches read their settings, CPU time and medians the same way.
+#[path = "../../engine/benches/common/cpu.rs"]
+mod cpu;
 #[path = "../../engine/benches/common/figures.rs"]
 mod figures;
 #[path = "../../engine/benches/common/settings.rs"]
@@ -49,18 +51,6 @@ fn load(root: &Path) -> Vec<(Script, Vec<Run>)> {
     files
 }
 
-/// User and system CPU of this process so far (Linux `/proc/self/stat`,
-/// in clock ticks of 1/100 s).
-fn cpu() -> (Duration, Duration) {
-    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
-    // Fields after the command name, which is in parentheses.
-    let rest = &stat[stat.rfind(')').expect("comm") + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| Duration::from_millis(fields[i].parse::<u64>().expect("ticks") * 10);
-    // utime and stime are fields 14 and 15; `rest` starts at field 3.
-    (ticks(11), ticks(12))
-}
-
 /// One pass over every run with `jobs` threads.
 struct Pass {
     runs: usize,
@@ -75,7 +65,7 @@ fn pass(files: &[(Script, Vec<Run>)], jobs: usize) -> Pass {
         .iter()
         .flat_map(|(script, runs)| runs.iter().map(move |run| (script, run)))
         .collect();
-    let (user0, system0) = cpu();
+    let (user0, system0) = cpu::user_system();
     let start = Instant::now();
     let by_kind: Vec<BTreeMap<&'static str, Duration>> = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..jobs)
@@ -99,7 +89,7 @@ fn pass(files: &[(Script, Vec<Run>)], jobs: usize) -> Pass {
             .collect()
     });
     let wall = start.elapsed();
-    let (user1, system1) = cpu();
+    let (user1, system1) = cpu::user_system();
     let mut total = BTreeMap::new();
     for (kind, time) in by_kind.into_iter().flatten() {
         *total.entry(kind).or_default() += time;

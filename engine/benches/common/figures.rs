@@ -18,19 +18,6 @@ pub fn median_ratio(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-/// This process's CPU time so far, every thread's, user and system: the
-/// work done, which wall time hides when threads run side by side.
-pub fn cpu_time() -> Duration {
-    let mut spec = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `spec` is a valid timespec for the call to write.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut spec) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
-    Duration::new(spec.tv_sec as u64, spec.tv_nsec as u32)
-}
-
 pub fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }

@@ -19,7 +19,7 @@ use differential_dataflow::trace::{Cursor, TraceReader};
 use timely::dataflow::operators::Probe;
 use timely::progress::Antichain;
 
-use crate::figures::cpu_time;
+use crate::cpu;
 
 /// What one bare run is asked to do, and must answer.
 pub struct Work {
@@ -71,7 +71,7 @@ pub fn run(work: &Work) -> Times {
         });
         let int = |i: i64| i32::try_from(i).expect("keys fit an i32");
         barrier.wait();
-        let (start, cpu) = (Instant::now(), cpu_time());
+        let (start, cpu_start) = (Instant::now(), cpu::total());
         for (batch, first) in (0..rows).step_by(chunk as usize).enumerate() {
             if index == 0 {
                 for k in first..rows.min(first + chunk) {
@@ -85,7 +85,7 @@ pub fn run(work: &Work) -> Times {
             worker.step_or_park_while(None, || probe.less_than(input.time()));
         }
         barrier.wait();
-        let (build, build_cpu) = (start.elapsed(), cpu_time() - cpu);
+        let (build, build_cpu) = (start.elapsed(), cpu::total() - cpu_start);
         let build_peak = crate::PEAK.load(Relaxed);
         let now = *input.time();
         // As the engine's read policy does: the trace may compact to the
@@ -94,7 +94,7 @@ pub fn run(work: &Work) -> Times {
         trace.set_logical_compaction(since.borrow());
         trace.set_physical_compaction(since.borrow());
 
-        let (start, cpu) = (Instant::now(), cpu_time());
+        let (start, cpu_start) = (Instant::now(), cpu::total());
         for k in &lookups {
             let batches = trace
                 .batches_through(Antichain::new().borrow())
@@ -182,7 +182,7 @@ pub fn run(work: &Work) -> Times {
                 build,
                 serve: start.elapsed(),
                 build_cpu,
-                serve_cpu: cpu_time() - cpu,
+                serve_cpu: cpu::total() - cpu_start,
                 build_peak,
             });
         }
