@@ -289,7 +289,7 @@ fn split<'s>(
 /// Fallible results as rows and errors, each moved to its side by one
 /// operator: two readers of one collection would each get a copy of every
 /// row.
-pub fn ok_err<'s>(
+fn ok_err<'s>(
     results: VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff>,
 ) -> (Oks<'s>, Errs<'s>) {
     let (oks, errs) = results.inner.ok_err(|(result, time, diff)| match result {

@@ -11,14 +11,16 @@ use std::sync::Arc;
 use differential_dataflow::trace::cursor::cursor_list;
 use differential_dataflow::trace::Cursor;
 use differential_dataflow::AsCollection;
-use timely::dataflow::operators::generic::operator::source;
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::operators::generic::builder_rc::OperatorBuilder;
+use timely::dataflow::operators::generic::OutputBuilder;
 use timely::dataflow::Scope;
 use timely::scheduling::SyncActivator;
 
 use super::{HoldKey, Point, Snapshot};
 use crate::arrangement::{each_time, meet, Frontier};
 use crate::mutation;
-use crate::render::{self, Errs, Oks};
+use crate::render::{Errs, Oks};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
 
 /// A reader's hold and wake-up registration on a point, undone on drop.
@@ -78,14 +80,25 @@ pub fn import<'s>(
         "{name}: the publication's since [{held}] is beyond the dataflow's as_of {as_of}"
     );
     let worker = scope.worker();
-    let results = source(scope, name, move |mut capability, info| {
-        reader.wake_on_publish(worker.sync_activator_for(info.address.to_vec()));
-        capability.downgrade(&0);
-        let mut capability = Some(capability);
+    // Rows and errors leave on outputs of their own, as the local import's
+    // two arrangements do, with no operator after it to split them.
+    let mut builder = OperatorBuilder::new(name.to_owned(), scope);
+    let address = builder.operator_info().address;
+    let (oks_output, oks) = builder.new_output::<Vec<(Row, Timestamp, Diff)>>();
+    let (errs_output, errs) = builder.new_output::<Vec<(DataflowError, Timestamp, Diff)>>();
+    let mut oks_output = OutputBuilder::<_, CapacityContainerBuilder<_>>::from(oks_output);
+    let mut errs_output = OutputBuilder::<_, CapacityContainerBuilder<_>>::from(errs_output);
+    builder.build(move |mut capabilities| {
+        reader.wake_on_publish(worker.sync_activator_for(address.to_vec()));
+        for capability in &mut capabilities {
+            capability.downgrade(&0);
+        }
+        // One capability per output; both move together.
+        let mut capabilities = Some(capabilities);
         // Every update at a time before `seen` has been emitted.
         let mut seen: Frontier = Some(0);
-        move |output| {
-            let Some(cap) = capability.as_mut() else {
+        move |_frontiers| {
+            let Some(caps) = capabilities.as_mut() else {
                 return;
             };
             let (oks_upper, errs_upper) = reader.point.uppers();
@@ -98,40 +111,48 @@ pub fn import<'s>(
             // and the hold stays at `as_of` (a hold never moves back).
             let lower = seen.expect("a sealed import stops");
             let snapshot = reader.point.snapshot();
-            let mut session = output.session(&*cap);
-            for_each_update(&snapshot, lower, upper, |result, time, diff| {
-                session.give((result, time.max(as_of), diff))
-            });
-            drop(session);
+            let (mut oks_handle, mut errs_handle) = (oks_output.activate(), errs_output.activate());
+            let mut oks = oks_handle.session(&caps[0]);
+            let mut errs = errs_handle.session(&caps[1]);
+            for_each_update(
+                &snapshot,
+                lower,
+                upper,
+                |row, time, diff| oks.give((row, time.max(as_of), diff)),
+                |err, time, diff| errs.give((err, time.max(as_of), diff)),
+            );
+            drop((oks, errs));
             seen = upper;
             match upper.filter(|u| until.is_none_or(|until| *u < until)) {
                 Some(u) => {
-                    cap.downgrade(&u);
+                    for cap in caps.iter_mut() {
+                        cap.downgrade(&u);
+                    }
                     // Held one below what was read: compaction to the hold
                     // cannot move an emitted update to a time not yet read.
                     reader.hold(u - 1);
                 }
                 None => {
-                    capability = None;
+                    capabilities = None;
                     reader.release();
                 }
             }
         }
-    })
-    .as_collection();
-    render::ok_err(results)
+    });
+    (oks.as_collection(), errs.as_collection())
 }
 
-/// Calls `logic` on every update of both chains at a time in `[lower, upper)`.
+/// Calls `row` and `err` on every update of the rows' and the errors'
+/// chains at a time in `[lower, upper)`.
 fn for_each_update(
     snapshot: &Snapshot,
     lower: Timestamp,
     upper: Frontier,
-    mut logic: impl FnMut(Result<Row, DataflowError>, Timestamp, Diff),
+    mut row: impl FnMut(Row, Timestamp, Diff),
+    mut err: impl FnMut(DataflowError, Timestamp, Diff),
 ) {
     let in_range = |t: Timestamp| t >= lower && upper.is_none_or(|u| t < u);
     let (mut cursor, storage) = cursor_list(snapshot.oks.batches.clone());
-    // A row is unpacked once, and copied only for its times but the last.
     let mut times = Vec::new();
     while cursor.key_valid(&storage) {
         while cursor.val_valid(&storage) {
@@ -140,11 +161,7 @@ fn for_each_update(
                     times.push((*t, *r));
                 }
             });
-            each_time(
-                &times,
-                || cursor.val(&storage).unpack(),
-                |row, t, r| logic(Ok(row), t, r),
-            );
+            each_time(&times, || cursor.val(&storage).unpack(), &mut row);
             times.clear();
             cursor.step_val(&storage);
         }
@@ -152,12 +169,13 @@ fn for_each_update(
     }
     let (mut cursor, storage) = cursor_list(snapshot.errs.batches.clone());
     while cursor.key_valid(&storage) {
-        let err = cursor.key(&storage).clone();
         cursor.map_times(&storage, |t, r| {
             if in_range(*t) {
-                logic(Err(err.clone()), *t, *r);
+                times.push((*t, *r));
             }
         });
+        each_time(&times, || cursor.key(&storage).clone(), &mut err);
+        times.clear();
         cursor.step_key(&storage);
     }
 }
