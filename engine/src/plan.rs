@@ -4,6 +4,7 @@
 //! resolved against the catalog once, when planned, so rendering never looks
 //! up names.
 
+use crate::packed::PackedRow;
 use crate::repr::{Column, Datum, GlobalId, Row, ScalarType, Timestamp};
 
 /// Scalar expressions. Evaluation may fail (division by zero); the failure
@@ -382,10 +383,12 @@ pub enum Statement {
         name: String,
         columns: Vec<Column>,
     },
-    /// Rows are fully evaluated constants, in the table's column order.
+    /// Rows are fully evaluated constants, in the table's column order,
+    /// packed as they are planned: a bulk load's rows are never a
+    /// `Vec<Datum>` each.
     Insert {
         table: GlobalId,
-        rows: Vec<Row>,
+        rows: Vec<PackedRow>,
     },
     /// `INSERT ... SELECT`: `plan` yields rows in the table's column order;
     /// they are read, then written.

@@ -66,7 +66,10 @@ impl Engine {
                 if let Some(e) = rows.iter().find_map(|r| not_null_violation(&columns, r)) {
                     return Outcome::Error(e);
                 }
-                self.write(table, rows.into_iter().map(|r| (r, 1)).collect());
+                self.write(
+                    table,
+                    rows.iter().map(|r| (PackedRow::pack(r), 1)).collect(),
+                );
                 Outcome::Ok
             }
             Statement::Update {
@@ -87,8 +90,8 @@ impl Engine {
                                     Err(e) => return Outcome::Error(e.0),
                                 }
                             }
-                            updates.push((row, -count));
-                            updates.push((new, count));
+                            updates.push((PackedRow::pack(&row), -count));
+                            updates.push((PackedRow::pack(&new), count));
                         }
                     }
                 }
@@ -101,7 +104,7 @@ impl Engine {
                     match passes(&predicates, &row) {
                         Err(e) => return Outcome::Error(e.0),
                         Ok(false) => {}
-                        Ok(true) => updates.push((row, -count)),
+                        Ok(true) => updates.push((PackedRow::pack(&row), -count)),
                     }
                 }
                 self.write(table, updates);
@@ -136,12 +139,8 @@ impl Engine {
     }
 
     /// Commits `updates` to `table` at `now + 1`, then advances the clock.
-    pub(super) fn write(&mut self, table: GlobalId, updates: Vec<(Row, Diff)>) {
-        let updates: Vec<(PackedRow, Diff)> = updates
-            .iter()
-            .filter(|(_, diff)| *diff != 0)
-            .map(|(row, diff)| (PackedRow::pack(row), *diff))
-            .collect();
+    pub(super) fn write(&mut self, table: GlobalId, mut updates: Vec<(PackedRow, Diff)>) {
+        updates.retain(|(_, diff)| *diff != 0);
         let contents = self.table_rows.get_mut(&table).expect("table exists");
         contents.write(&updates);
         self.runtimes[self.maintenance()]

@@ -12,6 +12,7 @@ use super::parse::{Parsed, ParsedStatement};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{check_unique_columns, ident, object_name, object_of_kind, relation, unknown};
+use crate::packed::PackedRow;
 use crate::plan::{
     not_null_violation, with_top_k, ObjectKind, RelationPlan, Resolver, ScalarExpr, Statement,
 };
@@ -284,6 +285,7 @@ fn insert(
         targets: &targets,
         listed: !i.columns.is_empty(),
         cx: ExprContext::plain(&no_columns, "aggregate functions are not allowed in VALUES"),
+        row: Vec::new(),
     };
     let mut rows = vec![];
     for row in &values.rows {
@@ -303,6 +305,8 @@ struct ValuesRow<'a> {
     /// Whether the INSERT lists its columns.
     listed: bool,
     cx: ExprContext<'a>,
+    /// The row being planned, reused from row to row.
+    row: Row,
 }
 
 /// An entry of a VALUES row: an expression sqlparser made, or a literal
@@ -316,7 +320,7 @@ impl ValuesRow<'_> {
     fn plan<'e>(
         &mut self,
         entries: impl ExactSizeIterator<Item = Entry<'e>>,
-    ) -> Result<Row, String> {
+    ) -> Result<PackedRow, String> {
         if entries.len() > self.targets.len() {
             return Err("INSERT has more expressions than target columns".into());
         }
@@ -324,7 +328,9 @@ impl ValuesRow<'_> {
         if self.listed && entries.len() < self.targets.len() {
             return Err("INSERT has more target columns than expressions".into());
         }
-        let mut out = vec![Datum::Null; self.columns.len()];
+        let out = &mut self.row;
+        out.clear();
+        out.resize(self.columns.len(), Datum::Null);
         for (entry, t) in entries.zip(self.targets) {
             let column = &self.columns[*t];
             out[*t] = match entry.literal().and_then(|l| plain_literal(column, l)) {
@@ -339,10 +345,10 @@ impl ValuesRow<'_> {
                 }
             };
         }
-        if let Some(e) = not_null_violation(self.columns, &out) {
+        if let Some(e) = not_null_violation(self.columns, out) {
             return Err(e);
         }
-        Ok(out)
+        Ok(PackedRow::pack(out))
     }
 }
 

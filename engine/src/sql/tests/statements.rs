@@ -43,14 +43,23 @@ fn insert() {
         vec![Datum::Int32(-2), Datum::Null, Datum::Null],
         vec![Datum::Int32(5), Datum::Text("x".into()), Datum::Bool(false)],
     ];
-    assert_eq!(s, Statement::Insert { table: T, rows });
+    assert_eq!(s, insert_of(rows));
     // Missing columns are NULL; constant expressions are evaluated.
     let s = one("INSERT INTO t (b, a) VALUES ('x', 1 + 2 * 3)");
     let rows = vec![vec![Datum::Int32(7), Datum::Text("x".into()), Datum::Null]];
-    assert_eq!(s, Statement::Insert { table: T, rows });
+    assert_eq!(s, insert_of(rows));
     let s = one("INSERT INTO t VALUES (1)");
     let rows = vec![vec![Datum::Int32(1), Datum::Null, Datum::Null]];
-    assert_eq!(s, Statement::Insert { table: T, rows });
+    assert_eq!(s, insert_of(rows));
+}
+
+/// The plan of an INSERT of `rows` into `t`.
+fn insert_of(rows: Vec<crate::repr::Row>) -> Statement {
+    let rows = rows
+        .iter()
+        .map(|row| crate::packed::PackedRow::pack(row))
+        .collect();
+    Statement::Insert { table: T, rows }
 }
 
 /// A literal of its column's own type is taken as it is (`plain_literal`);
