@@ -163,12 +163,12 @@ pub fn rows(oks: ImportedOks<'_>) -> Oks<'_> {
                     let mut session = output.session(&stamp);
                     for batch in spans.iter().filter_map(|span| span.inner.as_ref()) {
                         let mut cursor = batch.cursor();
-                        while cursor.key_valid(batch) {
-                            while let Some(row) = cursor.get_val(batch) {
+                        while let Some(key) = cursor.get_key(batch) {
+                            while let Some(val) = cursor.get_val(batch) {
                                 cursor.map_times(batch, |t, r| times.push((*t, *r)));
                                 each_time(
                                     &times,
-                                    || row.unpack(),
+                                    || row_of(key, val).unpack(),
                                     |row, t, r| session.give((row, t, r)),
                                 );
                                 times.clear();
@@ -181,6 +181,18 @@ pub fn rows(oks: ImportedOks<'_>) -> Oks<'_> {
             }
         })
         .as_collection()
+}
+
+/// The row an oks arrangement's `(key, value)` holds. Rows arranged by
+/// themselves (a table's, a transient read's) are kept once, as the key,
+/// with the empty row as the value; any other value is the row itself,
+/// and an empty one is the row of no columns, whose key is empty too.
+pub fn row_of<'a>(key: PackedRef<'a>, val: PackedRef<'a>) -> PackedRef<'a> {
+    if val.is_empty() {
+        key
+    } else {
+        val
+    }
 }
 
 /// Hands what `make` makes to `logic` once per `(time, diff)` of `times`,
@@ -229,8 +241,10 @@ pub fn import_local<'s>(
 /// Arranges an imported arrangement's rows by their `key` columns, without
 /// unpacking them: the key is copied out of each packed row.
 pub fn arrange_imported<'s>(oks: ImportedOks<'s>, key: Vec<usize>, errs: Errs<'s>) -> IndexTraces {
-    let keyed =
-        oks.as_collection(move |_key, row: PackedRef<'_>| (row.project(&key), row.to_owned()));
+    let keyed = oks.as_collection(move |k, v| {
+        let row = row_of(k, v);
+        (row.project(&key), row.to_owned())
+    });
     arrange_packed(keyed, errs)
 }
 
@@ -245,11 +259,16 @@ pub fn arrange<'s>(rows: Oks<'s>, key: Vec<usize>, errs: Errs<'s>) -> IndexTrace
 /// Arranges rows by themselves (a transient read's result), packing each
 /// once.
 pub fn arrange_by_self<'s>(rows: Oks<'s>, errs: Errs<'s>) -> IndexTraces {
-    let rows = rows.map(|row| {
-        let packed = PackedRow::pack(&row);
-        (packed.clone(), packed)
-    });
-    arrange_packed(rows, errs)
+    arrange_packed_by_self(rows.map(|row| PackedRow::pack(&row)), errs)
+}
+
+/// As `arrange_by_self`, for rows already packed (a table's): each kept
+/// once, as the key, beside an empty value (see `row_of`).
+pub fn arrange_packed_by_self<'s>(
+    rows: VecCollection<'s, Timestamp, PackedRow, Diff>,
+    errs: Errs<'s>,
+) -> IndexTraces {
+    arrange_packed(rows.map(|row| (row, PackedRow::pack(&[]))), errs)
 }
 
 /// As `arrange`, for keys and rows already packed (a table's rows).

@@ -24,7 +24,7 @@ use timely::dataflow::channels::pact::{Exchange, Pipeline};
 use timely::dataflow::operators::{Capability, Operator};
 use timely::progress::Antichain;
 
-use crate::arrangement::{all_batches, OksBatch, OksTrace};
+use crate::arrangement::{all_batches, row_of, OksBatch, OksTrace};
 use crate::mutation;
 use crate::packed::PackedRow;
 use crate::plan::RelationPlan;
@@ -288,7 +288,8 @@ pub fn half_join<'s>(
                                     });
                                     if count != 0 {
                                         let mut parts = parts.clone();
-                                        parts[slot] = cursor.val(&storage).unpack();
+                                        let (k, v) = (cursor.key(&storage), cursor.val(&storage));
+                                        parts[slot] = row_of(k, v).unpack();
                                         session.give(((key.clone(), parts), time, diff * count));
                                     }
                                     cursor.step_val(&storage);

@@ -7,7 +7,7 @@ use differential_dataflow::trace::cursor::cursor_list;
 use differential_dataflow::trace::{Cursor, TraceReader};
 use timely::progress::Antichain;
 
-use crate::arrangement::{upper_of, Chain, ErrsBatch, IndexTraces, OksBatch};
+use crate::arrangement::{row_of, upper_of, Chain, ErrsBatch, IndexTraces, OksBatch};
 use crate::packed::PackedRow;
 use crate::protocol::{Frontiers, PeekRequest, PeekResponse};
 use crate::render::passes;
@@ -122,7 +122,7 @@ impl Pending {
                     }
                 });
                 if count != 0 {
-                    let row = cursor.val(&storage);
+                    let row = row_of(cursor.key(&storage), cursor.val(&storage));
                     // Unpacked only for a WHERE to look at.
                     let predicates = &self.request.predicates;
                     let passed = match predicates.is_empty() {

@@ -29,8 +29,7 @@ impl ComputeState {
             let (input, rows) = scope.new_collection::<PackedRow, Diff>();
             let errs = rows.clone().flat_map(|_| None::<DataflowError>);
             // A table is arranged by its whole row.
-            let keyed = rows.map(|row| (row.clone(), row));
-            (input, arrangement::arrange_packed(keyed, errs))
+            (input, arrangement::arrange_packed_by_self(rows, errs))
         });
         input.advance_to(now + 1);
         input.flush();

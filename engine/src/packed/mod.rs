@@ -154,6 +154,11 @@ impl<'a> PackedRef<'a> {
         })
     }
 
+    /// Whether this is the row of no columns.
+    pub fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+
     fn bytes(self) -> &'a [u8] {
         self.0
     }

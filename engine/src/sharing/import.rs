@@ -18,7 +18,7 @@ use timely::dataflow::Scope;
 use timely::scheduling::SyncActivator;
 
 use super::{HoldKey, Point, Snapshot};
-use crate::arrangement::{each_time, meet, Frontier};
+use crate::arrangement::{each_time, meet, row_of, Frontier};
 use crate::mutation;
 use crate::render::{Errs, Oks};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
@@ -161,7 +161,8 @@ fn for_each_update(
                     times.push((*t, *r));
                 }
             });
-            each_time(&times, || cursor.val(&storage).unpack(), &mut row);
+            let unpack = || row_of(cursor.key(&storage), cursor.val(&storage)).unpack();
+            each_time(&times, unpack, &mut row);
             times.clear();
             cursor.step_val(&storage);
         }
