@@ -414,6 +414,39 @@ mod tests {
     use super::*;
     use crate::repr::Datum;
 
+    /// Rows arranged by themselves read back whole through `row_of`, each
+    /// kept once, as the key, beside an empty value; the row of no
+    /// columns too.
+    #[test]
+    fn rows_by_themselves_read_back_through_row_of() {
+        timely::execute_directly(|worker| {
+            let mut rows: Vec<Row> = vec![
+                vec![],
+                vec![Datum::Int32(1), Datum::Null],
+                vec![Datum::Text("a".into())],
+            ];
+            let (mut input, mut traces) = rows_by_themselves(worker);
+            for row in &rows {
+                input.update(row.clone(), 1);
+            }
+            seal(worker, &mut input, &mut traces, 1);
+            let (oks, _) = traces.chains();
+            let (mut cursor, storage) = cursor_list(oks.batches);
+            let mut read = Vec::new();
+            while cursor.key_valid(&storage) {
+                while cursor.val_valid(&storage) {
+                    let (key, val) = (cursor.key(&storage), cursor.val(&storage));
+                    assert!(val.is_empty(), "the row is not kept twice");
+                    read.push(row_of(key, val).unpack());
+                    cursor.step_val(&storage);
+                }
+                cursor.step_key(&storage);
+            }
+            rows.sort();
+            assert_eq!(read, rows);
+        });
+    }
+
     /// `holds_exactly` agrees with reading the chain anew: the same batches
     /// and upper hold; another upper, a missing batch or a new one do not.
     #[test]
