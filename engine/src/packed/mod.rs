@@ -353,11 +353,11 @@ impl Ord for PackedRow {
 
 /// The order of the rows two packings encode.
 fn compare(mut a: &[u8], mut b: &[u8]) -> Ordering {
-    if a == b {
-        return Ordering::Equal;
-    }
     // Integers of one width, the common case, compare without building
-    // datums; anything else compares datum by datum.
+    // datums; anything else compares datum by datum (and two rows read to
+    // their ends are equal). No test of the whole rows for equality first:
+    // the batchers and merges compare distinct rows almost always, and
+    // that test was a `memcmp` call each time.
     loop {
         let (ordering, width) = match (a.first(), b.first()) {
             (Some(&INT32), Some(&INT32)) => (le_i32(&a[1..]).cmp(&le_i32(&b[1..])), 4),
