@@ -150,7 +150,11 @@ pub fn compaction_error(since: Timestamp, time: Timestamp) -> String {
 
 /// Combines every worker's answer: the smallest error wins, else all rows.
 pub fn combine(responses: Vec<PeekResponse>) -> Result<Vec<Row>, String> {
-    let mut rows = Vec::new();
+    let len = responses.iter().map(|r| match r {
+        PeekResponse::Rows(rows) => rows.len(),
+        PeekResponse::Error(_) => 0,
+    });
+    let mut rows = Vec::with_capacity(len.sum());
     let mut errors = Vec::new();
     for response in responses {
         match response {
@@ -161,8 +165,9 @@ pub fn combine(responses: Vec<PeekResponse>) -> Result<Vec<Row>, String> {
     if let Some(error) = errors.into_iter().min() {
         return Err(error);
     }
-    let mut out = Vec::new();
     rows.sort();
+    // Sized once: a whole-index read gives a million rows.
+    let mut out = Vec::with_capacity(rows.iter().map(|(_, c)| (*c).max(0) as usize).sum());
     for (row, count) in rows {
         let row = row.unpack();
         if count < 0 {
