@@ -271,7 +271,7 @@ pub fn arrange_packed_by_self<'s>(
     arrange_packed(rows.map(|row| (row, PackedRow::pack(&[]))), errs)
 }
 
-/// As `arrange`, for keys and rows already packed (a table's rows).
+/// As `arrange`, for keys and rows already packed.
 pub fn arrange_packed<'s>(
     rows: VecCollection<'s, Timestamp, (PackedRow, PackedRow), Diff>,
     errs: Errs<'s>,

@@ -6,9 +6,8 @@
 //! again at each of the ladder's levels: a million rows arriving as one index
 //! snapshot are merged a dozen times over. `RunChunker` collects what
 //! arrives until a run of `RUN` updates (or the batcher's next extract),
-//! sorts and consolidates it once, and hands the ladder that one chain. A
-//! table write or an index snapshot comes in mostly sorted (rows in order,
-//! spread over the workers), which the sort passes over in one linear scan.
+//! sorts and consolidates it once, and hands the ladder that one chain:
+//! a table write of ten thousand rows is one sort, not a ladder of merges.
 
 use std::collections::VecDeque;
 
