@@ -185,3 +185,38 @@ pub fn combine(responses: Vec<PeekResponse>) -> Result<Vec<Row>, String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repr::Datum::{Int32, Text};
+    use crate::repr::Diff;
+
+    fn rows(rows: &[(Row, Diff)]) -> PeekResponse {
+        PeekResponse::Rows(rows.iter().map(|(r, d)| (PackedRow::pack(r), *d)).collect())
+    }
+
+    /// The workers' rows in row order, each as many times as its count (a
+    /// zero count gives none); the smallest error wins over any row; a
+    /// negative count is the real system's retraction error.
+    #[test]
+    fn combine_orders_repeats_and_refuses_what_it_must() {
+        let (a, b, c) = (vec![Int32(1)], vec![Int32(2)], vec![Text("c".into())]);
+        let answers = vec![
+            rows(&[(b.clone(), 1), (c.clone(), 0)]),
+            rows(&[(a.clone(), 2)]),
+        ];
+        assert_eq!(combine(answers), Ok(vec![a.clone(), a.clone(), b.clone()]));
+        let answers = vec![
+            rows(&[(a.clone(), 1)]),
+            PeekResponse::Error("z".into()),
+            PeekResponse::Error("y".into()),
+        ];
+        assert_eq!(combine(answers), Err("y".into()));
+        let refused = combine(vec![rows(&[(a, 1), (b, -2)])]);
+        assert_eq!(
+            refused,
+            Err("Invalid data in source, saw retractions (2) for row that does not exist: [Int32(2)]".into())
+        );
+    }
+}
