@@ -226,6 +226,41 @@ mod tests {
     use crate::repr::{Datum, GlobalId};
     use crate::sharing::Registry;
 
+    /// A read of a chain takes the updates at times in `[lower, upper)`
+    /// and no others: an upper below the chain's own (the meet with the
+    /// errors' upper) leaves the updates at and past it for the next read.
+    #[test]
+    fn for_each_update_reads_exactly_lower_to_upper() {
+        timely::execute_directly(|worker| {
+            let (mut input, mut traces) = crate::arrangement::rows_by_themselves(worker);
+            for time in 0..3u64 {
+                input.advance_to(time);
+                input.update(vec![Datum::Int64(time as i64)], 1);
+            }
+            crate::arrangement::seal(worker, &mut input, &mut traces, 3);
+            let (oks, errs) = traces.chains();
+            let snapshot = Snapshot { oks, errs };
+            let read = |lower, upper| {
+                let mut rows = Vec::new();
+                let mut errors = Vec::new();
+                for_each_update(
+                    &snapshot,
+                    lower,
+                    upper,
+                    |row, t, r| rows.push((row, t, r)),
+                    |e, t, r| errors.push((e, t, r)),
+                );
+                rows.sort();
+                assert!(errors.is_empty());
+                rows
+            };
+            let at = |t: u64| (vec![Datum::Int64(t as i64)], t, 1);
+            assert_eq!(read(0, Some(2)), vec![at(0), at(1)]);
+            assert_eq!(read(1, Some(2)), vec![at(1)]);
+            assert_eq!(read(2, None), vec![at(2)]);
+        });
+    }
+
     /// An import's hold: at `as_of` once built, just below what it has
     /// read while it follows the chain, gone once its dataflow is dropped;
     /// and a sealed point (published once, under two ids) ends every reader.
