@@ -11,7 +11,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use differential_dataflow::batcher::merge::vec::VecMerger;
-use differential_dataflow::batcher::merge::MergeBatcher;
+use differential_dataflow::batcher::merge::{MergeBatcher, Sealer};
 use differential_dataflow::operators::arrange::{Arranged, TraceAgent};
 use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
 use differential_dataflow::trace::implementations::ord_neu::{
@@ -60,8 +60,25 @@ type OksUpdates = Vec<((PackedRow, PackedRow), Timestamp, Diff)>;
 type OksBatcher = MergeBatcher<
     RunChunker<(PackedRow, PackedRow), Timestamp, Diff>,
     VecMerger<(PackedRow, PackedRow), Timestamp, Diff>,
-    OrdValBuilder<OksLayout, OksUpdates>,
+    OksSealer,
 >;
+
+/// Seals the oks batcher's chains with differential's builder, then gives
+/// back the key and row bytes its guess reserved beyond what they took:
+/// it knows only how many keys and rows are coming, and `PackedRows`
+/// reserves ten bytes for each, twice an index key of one integer and all
+/// of a table's empty values. (Merged batches are sized exactly.)
+struct OksSealer;
+
+impl Sealer<OksUpdates> for OksSealer {
+    type Output = OksBatch;
+    fn seal(chain: &mut Vec<OksUpdates>) -> Option<OksBatch> {
+        let mut batch = OrdValBuilder::<OksLayout, OksUpdates>::seal(chain)?;
+        batch.storage.keys.shrink_to_fit();
+        batch.storage.vals.vals.shrink_to_fit();
+        Some(batch)
+    }
+}
 pub type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
 /// Rows arranged by key, the value being the whole row, both packed;
 /// batches behind `Arc`.
@@ -413,6 +430,23 @@ pub(crate) fn seal(
 mod tests {
     use super::*;
     use crate::repr::Datum;
+    use differential_dataflow::trace::implementations::BatchContainer;
+
+    /// A sealed batch keeps its keys' and rows' bytes and no more, where
+    /// the builder reserved ten a key and ten a row: here one byte-sized
+    /// key and an empty row each.
+    #[test]
+    fn a_sealed_batch_keeps_no_spare_bytes() {
+        let (key, row) = (PackedRow::pack(&[Datum::Null]), PackedRow::pack(&[]));
+        let mut chain = vec![(0..100)
+            .map(|time| ((key.clone(), row.clone()), time, 1))
+            .collect::<OksUpdates>()];
+        let batch = OksSealer::seal(&mut chain).expect("updates");
+        assert_eq!(BatchContainer::len(&batch.storage.keys), 1);
+        assert_eq!(batch.updates, 100);
+        assert_eq!(batch.storage.keys.spare(), 0);
+        assert_eq!(batch.storage.vals.vals.spare(), 0);
+    }
 
     /// Rows arranged by themselves read back whole through `row_of`, each
     /// kept once, as the key, beside an empty value; the row of no

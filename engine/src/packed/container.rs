@@ -20,6 +20,17 @@ impl PackedRows {
         self.bytes.extend_from_slice(row.bytes());
         self.ends.push(self.bytes.len());
     }
+
+    /// Lets go of the bytes reserved beyond the rows (see `with_capacity`).
+    pub fn shrink_to_fit(&mut self) {
+        self.bytes.shrink_to_fit();
+    }
+
+    /// Bytes reserved and not taken by a row.
+    #[cfg(test)]
+    pub fn spare(&self) -> usize {
+        self.bytes.capacity() - self.bytes.len()
+    }
 }
 
 impl PushInto<PackedRow> for PackedRows {
