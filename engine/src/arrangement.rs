@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use differential_dataflow::batcher::merge::vec::VecMerger;
 use differential_dataflow::batcher::merge::{MergeBatcher, Sealer};
 use differential_dataflow::operators::arrange::{Arranged, TraceAgent};
 use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
@@ -27,7 +26,8 @@ use timely::dataflow::operators::generic::operator::Operator;
 use timely::progress::Antichain;
 
 use crate::chunker::RunChunker;
-use crate::packed::{PackedRef, PackedRow, PackedRows};
+use crate::merger::PackedMerger;
+use crate::packed::{PackedRef, PackedRow, PackedRows, PackedUpdates};
 use crate::render::{Errs, Oks};
 #[cfg(test)]
 use crate::repr::Row;
@@ -55,11 +55,11 @@ type OksLayout = (
     Vec<Diff>,
     OffsetList,
 );
-type OksUpdates = Vec<((PackedRow, PackedRow), Timestamp, Diff)>;
-/// Differential's batcher for `(key, row)` pairs, building `OksBatch`es.
+/// Differential's batcher for `(key, row)` pairs: sorted runs, packed
+/// back to back while they wait to be merged and sealed.
 type OksBatcher = MergeBatcher<
-    RunChunker<(PackedRow, PackedRow), Timestamp, Diff>,
-    VecMerger<(PackedRow, PackedRow), Timestamp, Diff>,
+    RunChunker<(PackedRow, PackedRow), Timestamp, Diff, PackedUpdates>,
+    PackedMerger,
     OksSealer,
 >;
 
@@ -70,10 +70,10 @@ type OksBatcher = MergeBatcher<
 /// of a table's empty values. (Merged batches are sized exactly.)
 struct OksSealer;
 
-impl Sealer<OksUpdates> for OksSealer {
+impl Sealer<PackedUpdates> for OksSealer {
     type Output = OksBatch;
-    fn seal(chain: &mut Vec<OksUpdates>) -> Option<OksBatch> {
-        let mut batch = OrdValBuilder::<OksLayout, OksUpdates>::seal(chain)?;
+    fn seal(chain: &mut Vec<PackedUpdates>) -> Option<OksBatch> {
+        let mut batch = OrdValBuilder::<OksLayout, PackedUpdates>::seal(chain)?;
         batch.storage.keys.shrink_to_fit();
         batch.storage.vals.vals.shrink_to_fit();
         Some(batch)
@@ -438,9 +438,10 @@ mod tests {
     #[test]
     fn a_sealed_batch_keeps_no_spare_bytes() {
         let (key, row) = (PackedRow::pack(&[Datum::Null]), PackedRow::pack(&[]));
-        let mut chain = vec![(0..100)
+        let run: Vec<_> = (0..100)
             .map(|time| ((key.clone(), row.clone()), time, 1))
-            .collect::<OksUpdates>()];
+            .collect();
+        let mut chain = vec![PackedUpdates::from(run)];
         let batch = OksSealer::seal(&mut chain).expect("updates");
         assert_eq!(BatchContainer::len(&batch.storage.keys), 1);
         assert_eq!(batch.updates, 100);

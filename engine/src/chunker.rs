@@ -19,42 +19,46 @@ use timely::container::{ContainerBuilder, PushInto};
 /// for the ladder, little enough held unsorted.
 const RUN: usize = 1 << 14;
 
-/// A merge batcher's chunker that sorts runs of up to `RUN` updates.
-pub struct RunChunker<D, T, R> {
+/// A merge batcher's chunker that sorts runs of up to `RUN` updates, and
+/// hands each on as a `C` (the vector itself, or the oks' packed updates).
+pub struct RunChunker<D, T, R, C = Vec<(D, T, R)>> {
     /// What arrived since the last run was cut, unsorted.
     pending: Vec<(D, T, R)>,
     /// Sorted, consolidated runs, not yet taken by the batcher.
-    ready: VecDeque<Vec<(D, T, R)>>,
+    ready: VecDeque<C>,
     /// The run last handed out, which the batcher takes from here.
-    taken: Vec<(D, T, R)>,
+    taken: C,
 }
 
-impl<D, T, R> Default for RunChunker<D, T, R> {
+impl<D, T, R, C: Default> Default for RunChunker<D, T, R, C> {
     fn default() -> Self {
         RunChunker {
             pending: Vec::new(),
             ready: VecDeque::new(),
-            taken: Vec::new(),
+            taken: C::default(),
         }
     }
 }
 
-impl<D: Ord, T: Ord, R: Semigroup> RunChunker<D, T, R> {
+impl<D: Ord, T: Ord, R: Semigroup, C: From<Vec<(D, T, R)>>> RunChunker<D, T, R, C> {
     /// Sorts and consolidates what is pending into a ready run.
     fn cut(&mut self) {
         consolidate_updates(&mut self.pending);
         if !self.pending.is_empty() {
-            self.ready.push_back(std::mem::take(&mut self.pending));
+            let run = std::mem::take(&mut self.pending);
+            self.ready.push_back(C::from(run));
         }
     }
 
-    fn hand_out(&mut self) -> Option<&mut Vec<(D, T, R)>> {
+    fn hand_out(&mut self) -> Option<&mut C> {
         self.taken = self.ready.pop_front()?;
         Some(&mut self.taken)
     }
 }
 
-impl<D: Ord, T: Ord, R: Semigroup> PushInto<&mut Vec<(D, T, R)>> for RunChunker<D, T, R> {
+impl<D: Ord, T: Ord, R: Semigroup, C: From<Vec<(D, T, R)>>> PushInto<&mut Vec<(D, T, R)>>
+    for RunChunker<D, T, R, C>
+{
     fn push_into(&mut self, updates: &mut Vec<(D, T, R)>) {
         self.pending.append(updates);
         if self.pending.len() >= RUN {
@@ -63,8 +67,10 @@ impl<D: Ord, T: Ord, R: Semigroup> PushInto<&mut Vec<(D, T, R)>> for RunChunker<
     }
 }
 
-impl<D: Ord, T: Ord, R: Semigroup> ContainerBuilder for RunChunker<D, T, R> {
-    type Container = Vec<(D, T, R)>;
+impl<D: Ord, T: Ord, R: Semigroup, C: Default + From<Vec<(D, T, R)>>> ContainerBuilder
+    for RunChunker<D, T, R, C>
+{
+    type Container = C;
 
     fn extract(&mut self) -> Option<&mut Self::Container> {
         self.hand_out()
@@ -93,7 +99,7 @@ mod tests {
 
     #[test]
     fn a_run_is_cut_when_it_is_long_enough_and_at_the_finish() {
-        let mut chunker = RunChunker::default();
+        let mut chunker = RunChunker::<u32, u64, i64>::default();
         let mut first: Vec<(u32, u64, i64)> =
             (0..RUN as u32 - 1).rev().map(|k| (k, 0, 1)).collect();
         chunker.push_into(&mut first);
@@ -117,7 +123,7 @@ mod tests {
 
     #[test]
     fn updates_that_cancel_out_leave_no_run() {
-        let mut chunker = RunChunker::default();
+        let mut chunker = RunChunker::<u32, u64, i64>::default();
         chunker.push_into(&mut vec![(1, 0, 1), (1, 0, -1)]);
         assert!(finished(&mut chunker).is_empty());
     }

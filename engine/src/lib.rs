@@ -14,6 +14,7 @@ mod coordinator;
 mod delta_join;
 mod eval;
 mod introspection;
+mod merger;
 mod mutation;
 mod packed;
 mod peek;

@@ -16,6 +16,14 @@ pub struct PackedRows {
 }
 
 impl PackedRows {
+    /// Room for `rows` rows of `bytes` bytes in all.
+    pub fn with_bytes(rows: usize, bytes: usize) -> Self {
+        PackedRows {
+            bytes: Vec::with_capacity(bytes),
+            ends: OffsetList::with_capacity(rows),
+        }
+    }
+
     fn push(&mut self, row: PackedRef<'_>) {
         self.bytes.extend_from_slice(row.bytes());
         self.ends.push(self.bytes.len());
@@ -30,6 +38,18 @@ impl PackedRows {
     #[cfg(test)]
     pub fn spare(&self) -> usize {
         self.bytes.capacity() - self.bytes.len()
+    }
+}
+
+impl Default for PackedRows {
+    fn default() -> Self {
+        PackedRows::with_bytes(0, 0)
+    }
+}
+
+impl PushInto<PackedRef<'_>> for PackedRows {
+    fn push_into(&mut self, row: PackedRef<'_>) {
+        self.push(row);
     }
 }
 

@@ -19,8 +19,10 @@
 //! `PackedRef`, which orders and unpacks as the `PackedRow` it was.
 
 mod container;
+mod updates;
 
 pub use container::PackedRows;
+pub use updates::PackedUpdates;
 
 use std::cmp::Ordering;
 use std::fmt;

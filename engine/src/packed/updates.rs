@@ -1,0 +1,252 @@
+//! The oks batcher's updates, `(key, row, time, diff)`, with keys and rows
+//! packed back to back (`PackedRows`): about 40 bytes an update of a key of
+//! one integer and a row of two, where a `((PackedRow, PackedRow), time,
+//! diff)` takes 64 whatever the rows. An index built over a loaded table
+//! holds every update of the snapshot in its batcher at once, beside the
+//! table, until it seals them into the index's batch.
+
+use differential_dataflow::trace::implementations::ord_neu::BuilderInput;
+use timely::container::DrainContainer;
+
+use super::{PackedRef, PackedRow, PackedRows};
+use crate::repr::{Diff, Timestamp};
+
+/// Updates of `(key, row)` pairs, in the order pushed.
+#[derive(Default)]
+pub struct PackedUpdates {
+    keys: Bytes,
+    rows: Bytes,
+    times: Vec<Timestamp>,
+    diffs: Vec<Diff>,
+}
+
+/// Packed rows back to back and where each ends: plain `u32`s, read in
+/// order at every step of a merge (a chunk stays far below 4 GiB).
+#[derive(Default)]
+struct Bytes {
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl Bytes {
+    fn with_capacity(rows: usize, bytes: usize) -> Self {
+        Bytes {
+            bytes: Vec::with_capacity(bytes),
+            ends: Vec::with_capacity(rows),
+        }
+    }
+
+    fn get(&self, index: usize) -> PackedRef<'_> {
+        let start = match index {
+            0 => 0,
+            _ => self.ends[index - 1] as usize,
+        };
+        PackedRef(&self.bytes[start..self.ends[index] as usize])
+    }
+
+    fn push(&mut self, row: PackedRef<'_>) {
+        self.bytes.extend_from_slice(row.bytes());
+        let end = u32::try_from(self.bytes.len()).expect("a chunk's rows take under 4 GiB");
+        self.ends.push(end);
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+    }
+
+    #[cfg(test)]
+    fn spare(&self) -> usize {
+        self.bytes.capacity() - self.bytes.len()
+    }
+}
+
+/// One update, read in place.
+pub type Update<'a> = (PackedRef<'a>, PackedRef<'a>, Timestamp, Diff);
+
+impl PackedUpdates {
+    /// Room for `len` updates whose keys and rows take `key_bytes` and
+    /// `row_bytes` in all.
+    pub fn with_capacity(len: usize, key_bytes: usize, row_bytes: usize) -> Self {
+        PackedUpdates {
+            keys: Bytes::with_capacity(len, key_bytes),
+            rows: Bytes::with_capacity(len, row_bytes),
+            times: Vec::with_capacity(len),
+            diffs: Vec::with_capacity(len),
+        }
+    }
+
+    /// Room for `len` updates with keys and rows the size of `like`'s, on
+    /// average (a merge's output, sized after its input).
+    pub fn like(like: &PackedUpdates, len: usize) -> Self {
+        let per = |bytes: usize| (bytes * len).div_ceil(like.len().max(1));
+        PackedUpdates::with_capacity(len, per(like.keys.bytes.len()), per(like.rows.bytes.len()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    pub fn times(&self) -> &[Timestamp] {
+        &self.times
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    pub fn get(&self, index: usize) -> Update<'_> {
+        (
+            self.keys.get(index),
+            self.rows.get(index),
+            self.times[index],
+            self.diffs[index],
+        )
+    }
+
+    pub fn push(&mut self, (key, row, time, diff): Update<'_>) {
+        self.keys.push(key);
+        self.rows.push(row);
+        self.times.push(time);
+        self.diffs.push(diff);
+    }
+
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.rows.clear();
+        self.times.clear();
+        self.diffs.clear();
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Update<'_>> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+/// A sorted run of the chunker, packed exactly to size.
+impl From<Vec<((PackedRow, PackedRow), Timestamp, Diff)>> for PackedUpdates {
+    fn from(run: Vec<((PackedRow, PackedRow), Timestamp, Diff)>) -> Self {
+        let bytes = |side: fn(&(PackedRow, PackedRow)) -> &PackedRow| {
+            run.iter()
+                .map(|(pair, _, _)| side(pair).as_ref().bytes().len())
+                .sum()
+        };
+        let mut updates = PackedUpdates::with_capacity(run.len(), bytes(|p| &p.0), bytes(|p| &p.1));
+        for ((key, row), time, diff) in &run {
+            updates.push((key.as_ref(), row.as_ref(), *time, *diff));
+        }
+        updates
+    }
+}
+
+impl DrainContainer for PackedUpdates {
+    type Item<'a> = Update<'a>;
+    type DrainIter<'a> = Drain<'a>;
+    /// Reads the updates in place; the builder that drains a chunk drops
+    /// it next.
+    fn drain(&mut self) -> Drain<'_> {
+        Drain {
+            updates: self,
+            next: 0,
+        }
+    }
+}
+
+/// The updates of a `PackedUpdates`, in order.
+pub struct Drain<'a> {
+    updates: &'a PackedUpdates,
+    next: usize,
+}
+
+impl<'a> Iterator for Drain<'a> {
+    type Item = Update<'a>;
+    fn next(&mut self) -> Option<Update<'a>> {
+        let update = (self.next < self.updates.len()).then(|| self.updates.get(self.next));
+        self.next += 1;
+        update
+    }
+}
+
+/// What differential's batch builder reads a sealed chain through.
+impl BuilderInput<PackedRows, PackedRows> for PackedUpdates {
+    type Key<'a> = PackedRef<'a>;
+    type Val<'a> = PackedRef<'a>;
+    type Time = Timestamp;
+    type Diff = Diff;
+
+    fn into_parts<'a>(
+        update: Self::Item<'a>,
+    ) -> (Self::Key<'a>, Self::Val<'a>, Self::Time, Self::Diff) {
+        update
+    }
+
+    fn key_eq(this: &PackedRef<'_>, other: PackedRef<'_>) -> bool {
+        *this == other
+    }
+
+    fn val_eq(this: &PackedRef<'_>, other: PackedRef<'_>) -> bool {
+        *this == other
+    }
+
+    fn key_val_upd_counts(chain: &[Self]) -> (usize, usize, usize) {
+        let (mut keys, mut vals, mut upds) = (0, 0, 0);
+        let mut last: Option<(PackedRef<'_>, PackedRef<'_>)> = None;
+        for (key, row, _, _) in chain.iter().flat_map(PackedUpdates::iter) {
+            match last {
+                Some((k, _)) if k != key => (keys, vals) = (keys + 1, vals + 1),
+                Some((_, r)) if r != row => vals += 1,
+                Some(_) => {}
+                None => (keys, vals) = (1, 1),
+            }
+            upds += 1;
+            last = Some((key, row));
+        }
+        (keys, vals, upds)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repr::Datum::{Int32, Text};
+
+    fn run() -> Vec<((PackedRow, PackedRow), Timestamp, Diff)> {
+        let pair = |k: i32, text: &str| {
+            let key = PackedRow::pack(&[Int32(k)]);
+            (key, PackedRow::pack(&[Int32(k), Text(text.into())]))
+        };
+        vec![
+            (pair(1, "a"), 0, 1),
+            (pair(1, "a"), 2, -1),
+            (pair(1, "a long row, longer than fits inline"), 0, 1),
+            (pair(2, "b"), 1, 3),
+        ]
+    }
+
+    #[test]
+    fn a_run_reads_back_as_it_was_sized_exactly() {
+        let run = run();
+        let updates = PackedUpdates::from(run.clone());
+        assert_eq!(updates.len(), 4);
+        let back: Vec<_> = updates
+            .iter()
+            .map(|(k, r, t, d)| ((k.to_owned(), r.to_owned()), t, d))
+            .collect();
+        assert!(back
+            .iter()
+            .zip(&run)
+            .all(|(a, b)| a.0 .0 == b.0 .0 && a.0 .1 == b.0 .1 && (a.1, a.2) == (b.1, b.2)));
+        assert_eq!((updates.keys.spare(), updates.rows.spare()), (0, 0));
+        let mut drained = PackedUpdates::from(run);
+        assert_eq!(drained.drain().count(), 4);
+    }
+
+    #[test]
+    fn counts_are_of_distinct_keys_and_pairs_across_the_chain() {
+        let mut run = run();
+        let tail = PackedUpdates::from(run.split_off(2));
+        let chain = [PackedUpdates::from(run), tail];
+        assert_eq!(PackedUpdates::key_val_upd_counts(&chain), (2, 3, 4));
+        assert_eq!(PackedUpdates::key_val_upd_counts(&[]), (0, 0, 0));
+    }
+}
