@@ -20,10 +20,11 @@ use std::time::{Duration, Instant};
 use engine::repr::{Datum, Row};
 use engine::{Config, Engine, JoinPlan, Outcome};
 
-/// Goal for the on/off ratio of the median total time.
-const TIME_GOAL: f64 = 1.15;
+/// Goal for the on/off ratio of the median total time (the issue that
+/// added the bare run asks for at most 1.10x, as before it).
+const TIME_GOAL: f64 = 1.10;
 /// Goal for the on/off ratio of the median peak heap.
-const MEMORY_GOAL: f64 = 1.2;
+const MEMORY_GOAL: f64 = 1.10;
 /// Goal for engine/bare, total time (without the join) and peak heap.
 const BARE_GOAL: f64 = 2.0;
 /// Goal for engine/bare bytes per indexed row by the end of the load.

@@ -24,6 +24,7 @@ use crate::packed::{PackedRow, PackedRows};
 use crate::repr::{Diff, Row};
 
 /// Rows with their counts (see the module).
+#[derive(Default)]
 pub struct Contents {
     /// The consolidated rows, in row order.
     rows: PackedRows,
@@ -31,16 +32,6 @@ pub struct Contents {
     counts: Vec<Diff>,
     /// Updates written since, not yet merged in.
     appended: Vec<(PackedRow, Diff)>,
-}
-
-impl Default for Contents {
-    fn default() -> Self {
-        Contents {
-            rows: PackedRows::with_capacity(0),
-            counts: Vec::new(),
-            appended: Vec::new(),
-        }
-    }
 }
 
 impl Contents {

@@ -1,9 +1,9 @@
 //! The oks batcher's updates, `(key, row, time, diff)`, with keys and rows
-//! packed back to back (`PackedRows`): about 40 bytes an update of a key of
-//! one integer and a row of two, where a `((PackedRow, PackedRow), time,
-//! diff)` takes 64 whatever the rows. An index built over a loaded table
-//! holds every update of the snapshot in its batcher at once, beside the
-//! table, until it seals them into the index's batch.
+//! packed back to back: about 40 bytes an update of a key of one integer
+//! and a row of two, where a `((PackedRow, PackedRow), time, diff)` takes
+//! 64 (and an allocation for a row too long to be inline). An index built
+//! over a loaded table holds every update of the snapshot in its batcher
+//! at once, beside the table, until it seals them into the index's batch.
 
 use differential_dataflow::trace::implementations::ord_neu::BuilderInput;
 use timely::container::DrainContainer;
