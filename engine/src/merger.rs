@@ -255,7 +255,10 @@ mod tests {
         let (mut output, mut stash) = (Vec::new(), Vec::new());
         PackedMerger.merge(chain(&a, 1000), chain(&b, 700), &mut output, &mut stash);
         assert_eq!(read(&output), want);
-        assert!(output.iter().all(|chunk| !chunk.is_empty()));
+        let lens: Vec<usize> = output.iter().map(PackedMerger::len).collect();
+        assert_eq!(lens.iter().sum::<usize>(), want.len());
+        assert!(lens.len() > 1, "{lens:?}");
+        assert!(lens.iter().all(|&len| 0 < len && len <= CHUNK), "{lens:?}");
         let mut empty = Vec::new();
         PackedMerger.merge(Vec::new(), chain(&a, 1000), &mut empty, &mut stash);
         assert_eq!(read(&empty), a);
@@ -268,8 +271,13 @@ mod tests {
     fn an_extract_parts_a_chain_at_upper() {
         let updates: Vec<Owned> = (0..5000).map(|i| (i, (i % 7) as Timestamp, 1)).collect();
         let mut chunks = chain(&updates[..4000], 1000);
-        chunks.extend(chain(&[(5000, 1, 1), (5001, 2, 1)], 2));
-        chunks.extend(chain(&[(5002, 5, 1), (5003, 6, 1)], 2));
+        // Chunks wholly before and wholly after `upper`, longer than a
+        // chunk the extract writes: they move as they are.
+        let long = |from: i32, time: Timestamp| -> Vec<Owned> {
+            (from..from + 5000).map(|k| (k, time, 1)).collect()
+        };
+        chunks.extend(chain(&long(5000, 1), 5000));
+        chunks.extend(chain(&long(10000, 5), 5000));
         let all = read(&chunks);
         let (mut readied, mut kept, mut stash) = (Vec::new(), Vec::new(), Vec::new());
         let mut frontier = Antichain::new();
@@ -286,5 +294,10 @@ mod tests {
         assert_eq!(read(&readied), before);
         assert_eq!(read(&kept), after);
         assert_eq!(frontier, Antichain::from_elem(3));
+        let lens =
+            |chain: &[PackedUpdates]| chain.iter().map(PackedUpdates::len).collect::<Vec<_>>();
+        // The straddling chunks' parts, then the long chunk as it was.
+        assert_eq!(lens(&readied), [before.len() - 5000, 5000]);
+        assert_eq!(lens(&kept), [after.len() - 5000, 5000]);
     }
 }

@@ -241,6 +241,17 @@ mod tests {
         assert_eq!(drained.drain().count(), 4);
     }
 
+    /// A merge's output chunk has room for rows the size of its input's.
+    #[test]
+    fn a_chunk_like_another_has_room_for_rows_of_its_size() {
+        let like = PackedUpdates::from(run());
+        let (keys, rows) = (like.keys.bytes.len(), like.rows.bytes.len());
+        let room = PackedUpdates::like(&like, 400);
+        assert_eq!(room.keys.spare(), keys * 100);
+        assert_eq!(room.rows.spare(), rows * 100);
+        assert!(room.is_empty() && !like.is_empty());
+    }
+
     #[test]
     fn counts_are_of_distinct_keys_and_pairs_across_the_chain() {
         let mut run = run();
