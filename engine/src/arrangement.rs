@@ -449,6 +449,31 @@ mod tests {
         assert_eq!(batch.storage.vals.vals.spare(), 0);
     }
 
+    /// A key's rows stay apart as its values, and a row's times together
+    /// under it.
+    #[test]
+    fn a_sealed_batch_keeps_a_keys_rows_apart() {
+        let pack = |datums: &[i32]| {
+            PackedRow::pack(&datums.iter().map(|d| Datum::Int32(*d)).collect::<Row>())
+        };
+        let (key, a, b) = (pack(&[1]), pack(&[1, 2]), pack(&[1, 3]));
+        let run = vec![
+            ((key.clone(), a.clone()), 0, 1),
+            ((key.clone(), a.clone()), 1, 1),
+            ((key.clone(), b.clone()), 0, 1),
+        ];
+        let batch = OksSealer::seal(&mut vec![PackedUpdates::from(run)]).expect("updates");
+        let (mut cursor, storage) = cursor_list(vec![Shared::from(batch)]);
+        let mut read = Vec::new();
+        while let Some(val) = cursor.get_val(&storage) {
+            let mut times = Vec::new();
+            cursor.map_times(&storage, |t, r| times.push((*t, *r)));
+            read.push((val.to_owned(), times));
+            cursor.step_val(&storage);
+        }
+        assert!(read == [(a, vec![(0, 1), (1, 1)]), (b, vec![(0, 1)])]);
+    }
+
     /// Rows arranged by themselves read back whole through `row_of`, each
     /// kept once, as the key, beside an empty value; the row of no
     /// columns too.

@@ -258,6 +258,17 @@ mod tests {
         let tail = PackedUpdates::from(run.split_off(2));
         let chain = [PackedUpdates::from(run), tail];
         assert_eq!(PackedUpdates::key_val_upd_counts(&chain), (2, 3, 4));
+        // A row's second time under its key is no new value.
+        let pair = |k: i32, v: i32| (PackedRow::pack(&[Int32(k)]), PackedRow::pack(&[Int32(v)]));
+        let run = vec![
+            (pair(1, 1), 0, 1),
+            (pair(1, 1), 1, 1),
+            (pair(1, 2), 0, 1),
+            (pair(1, 2), 1, 1),
+            (pair(2, 3), 0, 1),
+        ];
+        let chain = [PackedUpdates::from(run)];
+        assert_eq!(PackedUpdates::key_val_upd_counts(&chain), (2, 3, 5));
         assert_eq!(PackedUpdates::key_val_upd_counts(&[]), (0, 0, 0));
     }
 }
