@@ -59,12 +59,12 @@ impl Reader {
     }
 }
 
-/// An empty chunk for `CHUNK` updates sized like `like`'s: a spent one
+/// An empty chunk for `len` updates sized like `like`'s: a spent one
 /// from `stash` if there is one.
-fn empty(like: &PackedUpdates, stash: &mut Vec<PackedUpdates>) -> PackedUpdates {
+fn empty(like: &PackedUpdates, len: usize, stash: &mut Vec<PackedUpdates>) -> PackedUpdates {
     stash
         .pop()
-        .unwrap_or_else(|| PackedUpdates::like(like, CHUNK))
+        .unwrap_or_else(|| PackedUpdates::like(like, len))
 }
 
 /// Pushes `chunk` to `chain` once full, starting another.
@@ -74,7 +74,7 @@ fn ship_if_full(
     stash: &mut Vec<PackedUpdates>,
 ) {
     if chunk.len() >= CHUNK {
-        let fresh = empty(chunk, stash);
+        let fresh = empty(chunk, CHUNK, stash);
         chain.push(std::mem::replace(chunk, fresh));
     }
 }
@@ -89,8 +89,10 @@ impl Merger for PackedMerger {
         output: &mut Vec<PackedUpdates>,
         stash: &mut Vec<PackedUpdates>,
     ) {
+        // Room for all of a small merge (most of a scenario's), not more.
+        let total: usize = list1.iter().chain(&list2).map(PackedUpdates::len).sum();
         let (mut a, mut b) = (Reader::new(list1), Reader::new(list2));
-        let mut result = empty(&a.chunk, stash);
+        let mut result = empty(&a.chunk, total.min(CHUNK), stash);
         while !a.done() && !b.done() {
             let (x, y) = (a.chunk.get(a.at), b.chunk.get(b.at));
             match (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)) {
