@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 use differential_dataflow::batcher::merge::{Extractor, Merger};
 use timely::progress::frontier::{Antichain, AntichainRef};
 
-use crate::packed::PackedUpdates;
+use crate::packed::{PackedUpdates, Update};
 use crate::repr::Timestamp;
 
 /// Updates per chunk a merge or an extract writes.
@@ -41,6 +41,11 @@ impl Reader {
 
     fn done(&self) -> bool {
         self.at == self.chunk.len()
+    }
+
+    /// The update at hand; the reader is not done.
+    fn get(&self) -> Update<'_> {
+        self.chunk.get(self.at)
     }
 
     /// Moves past the update at hand; a spent chunk goes to `stash`.
@@ -93,27 +98,44 @@ impl Merger for PackedMerger {
         let total: usize = list1.iter().chain(&list2).map(PackedUpdates::len).sum();
         let (mut a, mut b) = (Reader::new(list1), Reader::new(list2));
         let mut result = empty(&a.chunk, total.min(CHUNK), stash);
-        while !a.done() && !b.done() {
-            let (x, y) = (a.chunk.get(a.at), b.chunk.get(b.at));
-            match (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)) {
-                Ordering::Less => {
-                    result.push(x);
-                    a.advance(stash);
-                }
-                Ordering::Greater => {
-                    result.push(y);
-                    b.advance(stash);
-                }
-                Ordering::Equal => {
-                    let diff = x.3 + y.3;
-                    if diff != 0 {
-                        result.push((x.0, x.1, x.2, diff));
+        // Each side's update at hand is read once, when its side advances.
+        if !a.done() && !b.done() {
+            let (mut x, mut y) = (a.get(), b.get());
+            loop {
+                match (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)) {
+                    Ordering::Less => {
+                        result.push(x);
+                        ship_if_full(&mut result, output, stash);
+                        a.advance(stash);
+                        if a.done() {
+                            break;
+                        }
+                        x = a.get();
                     }
-                    a.advance(stash);
-                    b.advance(stash);
+                    Ordering::Greater => {
+                        result.push(y);
+                        ship_if_full(&mut result, output, stash);
+                        b.advance(stash);
+                        if b.done() {
+                            break;
+                        }
+                        y = b.get();
+                    }
+                    Ordering::Equal => {
+                        let diff = x.3 + y.3;
+                        if diff != 0 {
+                            result.push((x.0, x.1, x.2, diff));
+                            ship_if_full(&mut result, output, stash);
+                        }
+                        a.advance(stash);
+                        b.advance(stash);
+                        if a.done() || b.done() {
+                            break;
+                        }
+                        (x, y) = (a.get(), b.get());
+                    }
                 }
             }
-            ship_if_full(&mut result, output, stash);
         }
         // One side is spent: the rest of the other's chunk at hand, then
         // its remaining chunks as they are.
