@@ -47,6 +47,8 @@ pub struct Times {
     pub serve_cpu: Duration,
     /// The heap's high-water mark (`crate::PEAK`) when the load was done.
     pub build_peak: usize,
+    /// The heap's live bytes (`crate::LIVE`) when the load was done.
+    pub build_live: usize,
 }
 
 /// Runs `work` on `work.workers` timely workers; panics on a wrong answer.
@@ -96,7 +98,7 @@ pub fn run(work: &Work) -> Times {
         }
         barrier.wait();
         let (build, build_cpu) = (start.elapsed(), cpu::total() - cpu_start);
-        let build_peak = crate::PEAK.load(Relaxed);
+        let (build_peak, build_live) = (crate::PEAK.load(Relaxed), crate::LIVE.load(Relaxed));
         let now = *input.time();
         // As the engine's read policy does: the trace may compact to the
         // last complete time, and a read sees every update there.
@@ -194,6 +196,7 @@ pub fn run(work: &Work) -> Times {
                 build_cpu,
                 serve_cpu: cpu::total() - cpu_start,
                 build_peak,
+                build_live,
             });
         }
     })
