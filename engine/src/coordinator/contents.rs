@@ -153,7 +153,13 @@ mod tests {
             (contents.counts.len(), contents.appended.len()),
             (8000, 3000)
         );
-        contents.write(&rows(8000..9001, 1));
+        contents.write(&rows(8000..9000, 1));
+        assert_eq!(
+            (contents.counts.len(), contents.appended.len()),
+            (8000, 4000),
+            "half the rows is not past half"
+        );
+        contents.write(&rows(9000..9001, 1));
         assert_eq!((contents.counts.len(), contents.appended.len()), (6001, 0));
         let got: Vec<(Row, Diff)> = contents.rows().collect();
         let want: Vec<(Row, Diff)> = (3000..9001).map(|i| (vec![Int32(i)], 1)).collect();
