@@ -81,18 +81,12 @@ impl BatchContainer for PackedRows {
     }
 
     fn with_capacity(rows: usize) -> Self {
-        PackedRows {
-            // A guess of the bytes: a row of a couple of integers.
-            bytes: Vec::with_capacity(rows * 10),
-            ends: OffsetList::with_capacity(rows),
-        }
+        // A guess of the bytes: a row of a couple of integers.
+        PackedRows::with_bytes(rows, rows * 10)
     }
 
     fn merge_capacity(a: &Self, b: &Self) -> Self {
-        PackedRows {
-            bytes: Vec::with_capacity(a.bytes.len() + b.bytes.len()),
-            ends: OffsetList::with_capacity(a.len() + b.len()),
-        }
+        PackedRows::with_bytes(a.len() + b.len(), a.bytes.len() + b.bytes.len())
     }
 
     fn reborrow<'b, 'a: 'b>(row: PackedRef<'a>) -> PackedRef<'b> {
