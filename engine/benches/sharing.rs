@@ -558,32 +558,31 @@ fn main() {
         millis(off.cpu),
         millis(bare.cpu),
     );
-    let per_row = |m: &Medians| m.reads_peak as f64 / options.rows as f64;
+    let per_row = |bytes: usize| bytes as f64 / options.rows as f64;
     println!(
         "{:<14}{:>12.1}{:>12.1}  (peak heap bytes per indexed row without the join: engine off, bare DD; {:.2}x)",
         "bytes/row",
-        per_row(off),
-        per_row(bare),
-        per_row(off) / per_row(bare)
+        per_row(off.reads_peak),
+        per_row(bare.reads_peak),
+        per_row(off.reads_peak) / per_row(bare.reads_peak)
     );
-    let built_per_row = |m: &Medians| m.build_peak as f64 / options.rows as f64;
+    let load_bytes = per_row(off.build_peak) / per_row(bare.build_peak);
     println!(
         "{:<14}{:>12.1}{:>12.1}  (the same by the end of the load, before any read; {:.2}x)",
         "bytes/row",
-        built_per_row(off),
-        built_per_row(bare),
-        built_per_row(off) / built_per_row(bare)
+        per_row(off.build_peak),
+        per_row(bare.build_peak),
+        load_bytes
     );
     // What stays, apart from what a build holds while it runs: the goal's
     // peak cannot fall below what the engine keeps.
-    let kept = |bytes: usize| bytes as f64 / options.rows as f64;
     println!(
         "{:<14}{:>12.1}{:>12.1}  (live heap bytes per row once loaded; engine off once indexed: {:.1}, {:.2}x)",
         "bytes/row",
-        kept(off.loaded_live),
-        kept(bare.loaded_live),
-        kept(off.indexed_live),
-        kept(off.indexed_live) / kept(bare.loaded_live)
+        per_row(off.loaded_live),
+        per_row(bare.loaded_live),
+        per_row(off.indexed_live),
+        per_row(off.indexed_live) / per_row(bare.loaded_live)
     );
     println!();
     goal("time (total)  on/off", time(|m| m.total), TIME_GOAL);
@@ -594,8 +593,7 @@ fn main() {
     goal("time (CPU)    engine/bare", cpu, BARE_GOAL);
     let peak = off.reads_peak as f64 / bare.reads_peak as f64;
     goal("memory (peak) engine/bare", peak, BARE_GOAL);
-    let bytes = built_per_row(off) / built_per_row(bare);
-    goal("bytes/row (load) engine/bare", bytes, BYTES_GOAL);
+    goal("bytes/row (load) engine/bare", load_bytes, BYTES_GOAL);
     if on.shared_reads == 0 {
         println!("note: with sharing on no read was served through a shared import");
     }
