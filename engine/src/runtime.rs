@@ -54,6 +54,17 @@ impl<R> ReplySender<R> {
     }
 }
 
+/// What one step of a worker did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stepped {
+    /// It ran a command, a dataflow or an answer: it may have more to do.
+    pub active: bool,
+    /// It scheduled a dataflow. Only a dataflow sends the worker's peers
+    /// data or progress (a command or an answer reaches no peer), so a
+    /// step that scheduled none gave them nothing to do.
+    pub scheduled: bool,
+}
+
 /// One worker: timely's, the logic's state, and the commands queued for
 /// its next step.
 struct Slot<S: WorkerLogic> {
@@ -128,9 +139,9 @@ impl<S: WorkerLogic> Runtime<S> {
     }
 
     /// Steps `worker` once; replies it produced go to `on_reply`.
-    /// Returns whether the step was active. A worker panic is re-raised
-    /// here, and every later step of the runtime panics.
-    pub fn step(&self, worker: usize, mut on_reply: impl FnMut(S::Reply)) -> bool {
+    /// A worker panic is re-raised here, and every later step of the
+    /// runtime panics.
+    pub fn step(&self, worker: usize, mut on_reply: impl FnMut(S::Reply)) -> Stepped {
         if let Some(message) = self.panicked.borrow().as_ref() {
             panic!("runtime unusable: a worker panicked: {message}");
         }
@@ -141,7 +152,7 @@ impl<S: WorkerLogic> Runtime<S> {
         let replies = std::mem::take(&mut *self.replies.borrow_mut());
         replies.into_iter().for_each(&mut on_reply);
         match outcome {
-            Ok(active) => active,
+            Ok(stepped) => stepped,
             Err(payload) => {
                 let message = panic_message(&payload);
                 *self.panicked.borrow_mut() = Some(message.clone());
@@ -153,7 +164,7 @@ impl<S: WorkerLogic> Runtime<S> {
 
 impl<S: WorkerLogic> Slot<S> {
     /// The queued commands, one timely step, then the logic's own step.
-    fn step(&mut self) -> bool {
+    fn step(&mut self) -> Stepped {
         let state = self.state.as_mut().expect("state lives until drop");
         let ran_commands = !self.queued.is_empty();
         for command in self.queued.drain(..) {
@@ -164,13 +175,13 @@ impl<S: WorkerLogic> Slot<S> {
         // up as an activation in a later step: a step without any, without
         // a command and without an answer did nothing (the coordinator's
         // settle decides from these when every worker is done).
-        let stepped = activated(&self.worker);
+        let scheduled = activated(&self.worker);
         let answered = state.after_step(&mut self.worker);
-        let active = ran_commands || stepped || answered;
+        let active = ran_commands || scheduled || answered;
         if active {
             state.audit();
         }
-        active
+        Stepped { active, scheduled }
     }
 }
 
@@ -338,7 +349,7 @@ mod tests {
         let mut steps = 0;
         let mut worker = 0;
         while idle < runtime.workers() {
-            if runtime.step(worker, |_| {}) {
+            if runtime.step(worker, |_| {}).active {
                 idle = 0;
             } else {
                 idle += 1;
@@ -368,8 +379,8 @@ mod tests {
         seen.sort();
         assert_eq!(seen.iter().map(|(_, n)| n).sum::<u64>(), 100);
         // A quiescent runtime stays quiescent.
-        assert!(!runtime.step(0, |_| {}));
-        assert!(!runtime.step(1, |_| {}));
+        assert!(!runtime.step(0, |_| {}).active);
+        assert!(!runtime.step(1, |_| {}).active);
     }
 
     /// The steps that carry data and a closed time on through a dataflow
@@ -382,17 +393,47 @@ mod tests {
         quiesce(&runtime);
         runtime.command(0, Do::Insert);
         runtime.command(0, Do::Close);
-        assert!(runtime.step(0, |_| {}), "the commands ran");
+        assert!(runtime.step(0, |_| {}).active, "the commands ran");
         let mut active = 0;
-        while runtime.step(0, |_| {}) {
+        while runtime.step(0, |_| {}).active {
             active += 1;
             assert!(active < 100, "no quiescence");
         }
         assert!(active > 0, "the data moved on in later steps");
         runtime.command(0, Do::Report);
         let mut seen = Vec::new();
-        runtime.step(0, |r| seen.push(r));
+        let report = runtime.step(0, |r| seen.push(r));
         assert_eq!(seen, vec![(0, 100)]);
+        // A command that touches no dataflow is work for the worker, but
+        // schedules nothing that could reach a peer.
+        let expected = Stepped {
+            active: true,
+            scheduled: false,
+        };
+        assert_eq!(report, expected);
+    }
+
+    /// Every step that moves data or progress on reports it scheduled a
+    /// dataflow: a peer told otherwise would miss what it was sent.
+    #[test]
+    fn steps_that_move_data_to_peers_say_they_scheduled() {
+        let runtime = Runtime::<Counting>::new(2, ());
+        runtime.broadcast(Do::Build);
+        quiesce(&runtime);
+        runtime.command(0, Do::Insert);
+        runtime.broadcast(Do::Close);
+        // Step worker 0 alone until it is done: it has sent worker 1 its
+        // share of the values and its progress, and said so.
+        let mut scheduled = 0;
+        loop {
+            let stepped = runtime.step(0, |_| {});
+            if !stepped.active {
+                break;
+            }
+            scheduled += usize::from(stepped.scheduled);
+        }
+        assert!(scheduled > 0);
+        assert!(runtime.step(1, |_| {}).scheduled, "worker 1 had messages");
     }
 
     /// A panic on one worker of several, with dataflows that exchange

@@ -5,16 +5,17 @@ use std::collections::BTreeSet;
 
 use super::Engine;
 use crate::protocol::Reply;
+use crate::runtime::Stepped;
 use crate::scheduler::Unit;
 
 impl Engine {
     /// Steps runnable workers until each has done nothing since anything
     /// could have given it work. A worker that stepped idly stays idle until
-    /// a worker of its own runtime does something (a message or progress may
-    /// be on its way), or a step changes the sharing registry (the only way
-    /// one runtime reaches the other) while it has something that reads the
-    /// registry; only workers not known idle are picked, since stepping an
-    /// idle one would do nothing.
+    /// a worker of its own runtime runs a dataflow (a message or progress may
+    /// be on its way; a command or an answer sends a peer nothing), or a step
+    /// changes the sharing registry (the only way one runtime reaches the
+    /// other) while it has something that reads the registry; only workers
+    /// not known idle are picked, since stepping an idle one would do nothing.
     pub(super) fn settle(&mut self) {
         let mut idle: BTreeSet<Unit> = BTreeSet::new();
         let mut steps = 0u64;
@@ -26,12 +27,14 @@ impl Engine {
                 return;
             };
             let changes = self.registry.changes();
-            if self.step_unit(unit) {
+            let stepped = self.step_unit(unit);
+            if stepped.active {
                 let reached = self.registry.changes() != changes;
                 let runtimes = &self.runtimes;
                 idle.retain(|&(runtime, worker)| {
-                    runtime != unit.0
-                        && !(reached && runtimes[runtime].runtime.waits_on_others(worker))
+                    let messaged = runtime == unit.0 && stepped.scheduled;
+                    let woken = reached && runtimes[runtime].runtime.waits_on_others(worker);
+                    !(messaged || woken)
                 });
             } else {
                 idle.insert(unit);
@@ -48,16 +51,16 @@ impl Engine {
     fn check_settled(&mut self) {
         for unit in self.scheduler.runnable() {
             assert!(
-                !self.step_unit(unit),
+                !self.step_unit(unit).active,
                 "worker {unit:?} still had work once the workers had settled"
             );
         }
     }
 
-    /// Steps one worker and files its replies; returns whether it was active.
-    pub(super) fn step_unit(&mut self, (runtime, worker): Unit) -> bool {
+    /// Steps one worker and files its replies; returns what the step did.
+    pub(super) fn step_unit(&mut self, (runtime, worker): Unit) -> Stepped {
         let mut replies = Vec::new();
-        let active = self.runtimes[runtime]
+        let stepped = self.runtimes[runtime]
             .runtime
             .step(worker, |r| replies.push(r));
         for reply in replies {
@@ -82,7 +85,7 @@ impl Engine {
                 } => self.receive_subscribe(subscribe, worker, updates, frontier),
             }
         }
-        active
+        stepped
     }
 }
 
