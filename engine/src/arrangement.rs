@@ -13,13 +13,14 @@ use std::sync::Arc;
 use differential_dataflow::batcher::merge::{MergeBatcher, Sealer};
 use differential_dataflow::operators::arrange::{Arranged, TraceAgent};
 use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
+use differential_dataflow::trace::implementations::ord_neu::val_batch::OrdValStorage;
 use differential_dataflow::trace::implementations::ord_neu::{
-    OrdKeyBatch, OrdValBatch, OrdValBuilder,
+    OrdKeyBatch, OrdValBatch, OrdValBuilder, Upds, Vals,
 };
 use differential_dataflow::trace::implementations::spine_fueled::{Spine, SpineBatch};
 use differential_dataflow::trace::implementations::{KeyBatcher, OffsetList, Vector};
 use differential_dataflow::trace::wrappers::frontier::TraceFrontier;
-use differential_dataflow::trace::{Cursor, TraceReader};
+use differential_dataflow::trace::{Builder, Cursor, TraceReader};
 use differential_dataflow::{AsCollection, VecCollection};
 use timely::dataflow::channels::pact::Pipeline;
 use timely::dataflow::operators::generic::operator::Operator;
@@ -27,7 +28,7 @@ use timely::progress::Antichain;
 
 use crate::chunker::RunChunker;
 use crate::merger::PackedMerger;
-use crate::packed::{PackedRef, PackedRow, PackedRows, PackedUpdates};
+use crate::packed::{PackedRef, PackedRow, PackedRows, PackedUpdates, SealedSizes};
 use crate::render::{Errs, Oks};
 #[cfg(test)]
 use crate::repr::Row;
@@ -63,20 +64,32 @@ type OksBatcher = MergeBatcher<
     OksSealer,
 >;
 
-/// Seals the oks batcher's chains with differential's builder, then gives
-/// back the key and row bytes its guess reserved beyond what they took:
-/// it knows only how many keys and rows are coming, and `PackedRows`
-/// reserves ten bytes for each, twice an index key of one integer and all
-/// of a table's empty values. (Merged batches are sized exactly.)
+/// Seals the oks batcher's chains with differential's builder, into room
+/// counted exactly beforehand (`SealedSizes`). Differential's own seal
+/// knows only how many keys, rows and updates are coming: it reserves ten
+/// bytes for each key and row (twice an index key of one integer, all of a
+/// table's empty values) and a time and a diff for every update, where
+/// most pairs of a snapshot share one `(time, diff)` the batch stores once.
+/// Reserved at the seal, beside the chain, that was the index build's peak,
+/// and kept as long as the batch. (Merged batches are sized from theirs.)
 struct OksSealer;
 
 impl Sealer<PackedUpdates> for OksSealer {
     type Output = OksBatch;
     fn seal(chain: &mut Vec<PackedUpdates>) -> Option<OksBatch> {
-        let mut batch = OrdValBuilder::<OksLayout, PackedUpdates>::seal(chain)?;
-        batch.storage.keys.shrink_to_fit();
-        batch.storage.vals.vals.shrink_to_fit();
-        Some(batch)
+        let sizes = SealedSizes::of(chain);
+        let mut builder = OrdValBuilder::<OksLayout, PackedUpdates>::with_capacity(0, 0, 0);
+        let mut vals = Vals::with_capacity(sizes.keys + 1, 0);
+        vals.vals = PackedRows::with_bytes(sizes.vals, sizes.val_bytes);
+        builder.result = OrdValStorage {
+            keys: PackedRows::with_bytes(sizes.keys, sizes.key_bytes),
+            vals,
+            upds: Upds::with_capacity(sizes.vals + 1, sizes.stored),
+        };
+        for mut chunk in chain.drain(..) {
+            builder.push(&mut chunk);
+        }
+        builder.done()
     }
 }
 pub type ErrsBatch = OrdKeyBatch<Vector<((DataflowError, ()), Timestamp, Diff)>>;
@@ -432,21 +445,26 @@ mod tests {
     use crate::repr::Datum;
     use differential_dataflow::trace::implementations::BatchContainer;
 
-    /// A sealed batch keeps its keys' and rows' bytes and no more, where
-    /// the builder reserved ten a key and ten a row: here one byte-sized
-    /// key and an empty row each.
+    /// A sealed batch reserves what it fills and no more: differential's
+    /// seal reserved ten bytes a key and a row (here a byte-sized key and
+    /// an empty row each) and a time and a diff an update, where pairs
+    /// whose one update equals the last stored share it.
     #[test]
-    fn a_sealed_batch_keeps_no_spare_bytes() {
-        let (key, row) = (PackedRow::pack(&[Datum::Null]), PackedRow::pack(&[]));
-        let run: Vec<_> = (0..100)
-            .map(|time| ((key.clone(), row.clone()), time, 1))
-            .collect();
-        let mut chain = vec![PackedUpdates::from(run)];
-        let batch = OksSealer::seal(&mut chain).expect("updates");
-        assert_eq!(BatchContainer::len(&batch.storage.keys), 1);
-        assert_eq!(batch.updates, 100);
+    fn a_sealed_batch_reserves_exactly_what_it_fills() {
+        let row = PackedRow::pack(&[]);
+        let key = |k: i32| PackedRow::pack(&[Datum::Int32(k)]);
+        let mut run: Vec<_> = (0..100).map(|k| ((key(k), row.clone()), 7, 1)).collect();
+        run.insert(51, ((key(50), row.clone()), 8, 1));
+        let batch = OksSealer::seal(&mut vec![PackedUpdates::from(run)]).expect("updates");
+        assert_eq!(BatchContainer::len(&batch.storage.keys), 100);
+        assert_eq!(batch.updates, 101);
         assert_eq!(batch.storage.keys.spare(), 0);
         assert_eq!(batch.storage.vals.vals.spare(), 0);
+        // (7, 1) for key 0; (7, 1) and (8, 1) for key 50; (7, 1) for 51.
+        let upds = &batch.storage.upds;
+        assert_eq!(upds.times, [7, 7, 8, 7]);
+        assert_eq!(upds.diffs, [1, 1, 1, 1]);
+        assert_eq!((upds.times.capacity(), upds.diffs.capacity()), (4, 4));
     }
 
     /// A key's rows stay apart as its values, and a row's times together

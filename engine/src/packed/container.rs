@@ -29,11 +29,6 @@ impl PackedRows {
         self.ends.push(self.bytes.len());
     }
 
-    /// Lets go of the bytes reserved beyond the rows (see `with_capacity`).
-    pub fn shrink_to_fit(&mut self) {
-        self.bytes.shrink_to_fit();
-    }
-
     /// Bytes reserved and not taken by a row.
     #[cfg(test)]
     pub fn spare(&self) -> usize {

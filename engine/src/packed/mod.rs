@@ -22,7 +22,7 @@ mod container;
 mod updates;
 
 pub use container::PackedRows;
-pub use updates::{PackedUpdates, Update};
+pub use updates::{PackedUpdates, SealedSizes, Update};
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -189,19 +189,70 @@ impl BuilderInput<PackedRows, PackedRows> for PackedUpdates {
     }
 
     fn key_val_upd_counts(chain: &[Self]) -> (usize, usize, usize) {
-        let (mut keys, mut vals, mut upds) = (0, 0, 0);
+        let sizes = SealedSizes::of(chain);
+        (sizes.keys, sizes.vals, sizes.upds)
+    }
+}
+
+/// What a batch sealed from a sorted, consolidated chain takes, counted
+/// exactly, so its sealer reserves no more than it fills (differential's
+/// guess reserves a time and a diff for every update, and ten bytes for
+/// every key and row, until the batch is dropped).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct SealedSizes {
+    /// Distinct keys, and their bytes.
+    pub keys: usize,
+    pub key_bytes: usize,
+    /// Distinct `(key, row)` pairs, and their rows' bytes.
+    pub vals: usize,
+    pub val_bytes: usize,
+    /// Every update of the chain.
+    pub upds: usize,
+    /// The `(time, diff)`s the batch stores: differential's builder stores
+    /// none for a pair whose only update equals the one stored last.
+    pub stored: usize,
+}
+
+impl SealedSizes {
+    pub fn of(chain: &[PackedUpdates]) -> SealedSizes {
+        let mut sizes = SealedSizes::default();
         let mut last: Option<(PackedRef<'_>, PackedRef<'_>)> = None;
-        for (key, row, _, _) in chain.iter().flat_map(PackedUpdates::iter) {
-            match last {
-                Some((k, _)) if k != key => (keys, vals) = (keys + 1, vals + 1),
-                Some((_, r)) if r != row => vals += 1,
-                Some(_) => {}
-                None => (keys, vals) = (1, 1),
+        // The current pair's updates: how many, its first, its last.
+        let mut pair = (0, (0, 0), (0, 0));
+        let mut stored_last = None;
+        let mut close = |sizes: &mut SealedSizes, (count, first, last)| {
+            if count == 1 && stored_last == Some(first) {
+                return;
             }
-            upds += 1;
+            sizes.stored += count;
+            stored_last = Some(last);
+        };
+        for (key, row, time, diff) in chain.iter().flat_map(PackedUpdates::iter) {
+            let (new_key, new_pair) = match last {
+                Some((k, _)) if k != key => (true, true),
+                Some((_, r)) => (false, r != row),
+                None => (true, true),
+            };
+            if new_pair {
+                if last.is_some() {
+                    close(&mut sizes, pair);
+                }
+                pair = (0, (time, diff), (time, diff));
+                sizes.vals += 1;
+                sizes.val_bytes += row.bytes().len();
+            }
+            if new_key {
+                sizes.keys += 1;
+                sizes.key_bytes += key.bytes().len();
+            }
+            pair = (pair.0 + 1, pair.1, (time, diff));
+            sizes.upds += 1;
             last = Some((key, row));
         }
-        (keys, vals, upds)
+        if last.is_some() {
+            close(&mut sizes, pair);
+        }
+        sizes
     }
 }
 
@@ -270,5 +321,33 @@ mod tests {
         let chain = [PackedUpdates::from(run)];
         assert_eq!(PackedUpdates::key_val_upd_counts(&chain), (2, 3, 5));
         assert_eq!(PackedUpdates::key_val_upd_counts(&[]), (0, 0, 0));
+    }
+
+    /// The bytes of distinct keys and rows, and the `(time, diff)`s a
+    /// sealed batch stores, across a chain's chunks: a pair's only update
+    /// equal to the one stored last is not stored again.
+    #[test]
+    fn sealed_sizes_count_what_the_batch_stores() {
+        let len = |row: &PackedRow| row.as_ref().bytes().len();
+        let mut run = run();
+        let expected = SealedSizes {
+            keys: 2,
+            key_bytes: len(&run[0].0 .0) + len(&run[3].0 .0),
+            vals: 3,
+            val_bytes: len(&run[0].0 .1) + len(&run[2].0 .1) + len(&run[3].0 .1),
+            upds: 4,
+            // (0, 1) and (2, -1); (0, 1) again, after (2, -1); then (1, 3).
+            stored: 4,
+        };
+        let tail = PackedUpdates::from(run.split_off(1));
+        assert_eq!(SealedSizes::of(&[PackedUpdates::from(run), tail]), expected);
+        let key = |k: i32| PackedRow::pack(&[Int32(k)]);
+        let singles = |diffs: &[Diff]| {
+            let run = (0..).zip(diffs).map(|(k, d)| ((key(k), key(k)), 5, *d));
+            SealedSizes::of(&[PackedUpdates::from(run.collect::<Vec<_>>())]).stored
+        };
+        assert_eq!(singles(&[1, 1, 1, 1]), 1);
+        assert_eq!(singles(&[1, 1, -1, -1, 1]), 3);
+        assert_eq!(SealedSizes::of(&[]), SealedSizes::default());
     }
 }
