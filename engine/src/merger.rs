@@ -175,7 +175,7 @@ impl Extractor for PackedMerger {
             // A chunk wholly before or wholly at or after `upper` moves as
             // it is, behind what was parted before it.
             let (mut before, mut after) = (false, false);
-            for &t in chunk.times() {
+            for t in chunk.times() {
                 if later(&t) {
                     after = true;
                     frontier.insert(t);

@@ -1,9 +1,11 @@
 //! The oks batcher's updates, `(key, row, time, diff)`, with keys and rows
-//! packed back to back: about 40 bytes an update of a key of one integer
-//! and a row of two, where a `((PackedRow, PackedRow), time, diff)` takes
-//! 64 (and an allocation for a row too long to be inline). An index built
-//! over a loaded table holds every update of the snapshot in its batcher
-//! at once, beside the table, until it seals them into the index's batch.
+//! packed back to back and each run of equal `(time, diff)`s kept once:
+//! about 23 bytes an update of a key of one integer and a row of two at
+//! one time, where a `((PackedRow, PackedRow), time, diff)` takes 64 (and
+//! an allocation for a row too long to be inline). An index built over a
+//! loaded table holds every update of the snapshot in its batcher at once,
+//! beside the table, until it seals them into the index's batch; they all
+//! have the one time of the snapshot.
 
 use differential_dataflow::trace::implementations::ord_neu::BuilderInput;
 use timely::container::DrainContainer;
@@ -16,8 +18,16 @@ use crate::repr::{Diff, Timestamp};
 pub struct PackedUpdates {
     keys: Bytes,
     rows: Bytes,
-    times: Vec<Timestamp>,
-    diffs: Vec<Diff>,
+    stamps: Vec<Stamp>,
+}
+
+/// Consecutive updates with one `(time, diff)`: those before `end`, from
+/// the previous stamp's end on.
+#[derive(Clone, Copy)]
+struct Stamp {
+    end: u32,
+    time: Timestamp,
+    diff: Diff,
 }
 
 /// Packed rows back to back and where each ends: plain `u32`s, read in
@@ -66,56 +76,65 @@ pub type Update<'a> = (PackedRef<'a>, PackedRef<'a>, Timestamp, Diff);
 
 impl PackedUpdates {
     /// Room for `len` updates whose keys and rows take `key_bytes` and
-    /// `row_bytes` in all.
-    pub fn with_capacity(len: usize, key_bytes: usize, row_bytes: usize) -> Self {
+    /// `row_bytes` in all, and `stamps` runs of one `(time, diff)`.
+    pub fn with_capacity(len: usize, key_bytes: usize, row_bytes: usize, stamps: usize) -> Self {
         PackedUpdates {
             keys: Bytes::with_capacity(len, key_bytes),
             rows: Bytes::with_capacity(len, row_bytes),
-            times: Vec::with_capacity(len),
-            diffs: Vec::with_capacity(len),
+            stamps: Vec::with_capacity(stamps),
         }
     }
 
-    /// Room for `len` updates with keys and rows the size of `like`'s, on
-    /// average (a merge's output, sized after its input).
+    /// Room for `len` updates with keys, rows and runs of one `(time,
+    /// diff)` the size of `like`'s, on average (a merge's output, sized
+    /// after its input).
     pub fn like(like: &PackedUpdates, len: usize) -> Self {
-        let per = |bytes: usize| (bytes * len).div_ceil(like.len().max(1));
-        PackedUpdates::with_capacity(len, per(like.keys.bytes.len()), per(like.rows.bytes.len()))
+        let per = |count: usize| (count * len).div_ceil(like.len().max(1));
+        PackedUpdates::with_capacity(
+            len,
+            per(like.keys.bytes.len()),
+            per(like.rows.bytes.len()),
+            per(like.stamps.len()),
+        )
     }
 
     pub fn len(&self) -> usize {
-        self.times.len()
+        self.keys.ends.len()
     }
 
-    pub fn times(&self) -> &[Timestamp] {
-        &self.times
+    /// The times of the updates, each run's once.
+    pub fn times(&self) -> impl Iterator<Item = Timestamp> + '_ {
+        self.stamps.iter().map(|stamp| stamp.time)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.times.is_empty()
+        self.keys.ends.is_empty()
     }
 
     pub fn get(&self, index: usize) -> Update<'_> {
-        (
-            self.keys.get(index),
-            self.rows.get(index),
-            self.times[index],
-            self.diffs[index],
-        )
+        let run = self
+            .stamps
+            .partition_point(|stamp| stamp.end as usize <= index);
+        let Stamp { time, diff, .. } = self.stamps[run];
+        (self.keys.get(index), self.rows.get(index), time, diff)
     }
 
     pub fn push(&mut self, (key, row, time, diff): Update<'_>) {
         self.keys.push(key);
         self.rows.push(row);
-        self.times.push(time);
-        self.diffs.push(diff);
+        match self.stamps.last_mut() {
+            Some(last) if (last.time, last.diff) == (time, diff) => last.end += 1,
+            _ => {
+                let end = u32::try_from(self.keys.ends.len()).expect("a chunk under 4G updates");
+                self.stamps.push(Stamp { end, time, diff });
+            }
+        }
     }
 
     pub fn clear(&mut self) {
         self.keys.clear();
         self.rows.clear();
-        self.times.clear();
-        self.diffs.clear();
+        self.stamps.clear();
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Update<'_>> {
@@ -131,7 +150,12 @@ impl From<Vec<((PackedRow, PackedRow), Timestamp, Diff)>> for PackedUpdates {
                 .map(|(pair, _, _)| side(pair).as_ref().bytes().len())
                 .sum()
         };
-        let mut updates = PackedUpdates::with_capacity(run.len(), bytes(|p| &p.0), bytes(|p| &p.1));
+        let stamps = 1 + run
+            .windows(2)
+            .filter(|w| (w[0].1, w[0].2) != (w[1].1, w[1].2))
+            .count();
+        let (keys, rows) = (bytes(|p| &p.0), bytes(|p| &p.1));
+        let mut updates = PackedUpdates::with_capacity(run.len(), keys, rows, stamps);
         for ((key, row), time, diff) in &run {
             updates.push((key.as_ref(), row.as_ref(), *time, *diff));
         }
@@ -288,8 +312,26 @@ mod tests {
             .zip(&run)
             .all(|(a, b)| a.0 .0 == b.0 .0 && a.0 .1 == b.0 .1 && (a.1, a.2) == (b.1, b.2)));
         assert_eq!((updates.keys.spare(), updates.rows.spare()), (0, 0));
+        // Four runs of one (time, diff), each kept once, in room for four.
+        assert_eq!((updates.stamps.len(), updates.stamps.capacity()), (4, 4));
         let mut drained = PackedUpdates::from(run);
         assert_eq!(drained.drain().count(), 4);
+    }
+
+    /// Updates of one `(time, diff)` keep it once, however many they are,
+    /// and read it back each.
+    #[test]
+    fn a_run_of_one_time_keeps_it_once() {
+        let key = |k: i32| PackedRow::pack(&[Int32(k)]);
+        let run: Vec<_> = (0..1000).map(|k| ((key(k), key(k)), 9, 1)).collect();
+        let mut updates = PackedUpdates::from(run);
+        assert_eq!((updates.len(), updates.stamps.len()), (1000, 1));
+        assert!(updates.iter().all(|(_, _, t, d)| (t, d) == (9, 1)));
+        updates.push((key(1000).as_ref(), key(1000).as_ref(), 9, 2));
+        assert_eq!(updates.stamps.len(), 2);
+        assert_eq!(updates.get(999).3, 1);
+        assert_eq!(updates.get(1000).3, 2);
+        assert_eq!(updates.times().collect::<Vec<_>>(), [9, 9]);
     }
 
     /// A merge's output chunk has room for rows the size of its input's.
