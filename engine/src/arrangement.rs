@@ -6,7 +6,7 @@
 //! hand the very batches to the other runtime; everything that names them
 //! takes them from here.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -185,29 +185,63 @@ pub type ImportedOks<'s> = Arranged<'s, TraceFrontier<OksTrace>>;
 /// `as_collection` would clone what it makes for every time of a row (one
 /// here, mostly) and drop the original; a row is unpacked once and moved.
 pub fn rows(oks: ImportedOks<'_>) -> Oks<'_> {
+    walk(oks, "Rows", |key, val| row_of(key, val).unpack())
+}
+
+/// Pairs an operator walking imported batches makes in one activation, at
+/// most: the rest wait in the batch it keeps, not in its output. Made all
+/// at once, a loaded table's snapshot sat in channels, 64 bytes a keyed
+/// pair, before the arrangement downstream took any: the index build's
+/// high-water mark.
+const WALK_FUEL: usize = 1 << 16;
+
+/// Makes `make(key, val)` once for each `(key, val)` of an imported
+/// arrangement's batches and hands it on at each of its times
+/// (`each_time`), at most `WALK_FUEL` pairs an activation: the operator
+/// keeps its place in the batch and the capabilities of its message, and
+/// activates itself again.
+fn walk<'s, D: Clone + 'static>(
+    oks: ImportedOks<'s>,
+    name: &str,
+    mut make: impl FnMut(PackedRef<'_>, PackedRef<'_>) -> D + 'static,
+) -> VecCollection<'s, Timestamp, D, Diff> {
+    let scope = oks.stream.scope();
     oks.stream
-        .unary(Pipeline, "Rows", |_, _| {
+        .unary(Pipeline, name, move |_, info| {
+            let activator = scope.activator_for(info.address);
+            let mut pending = VecDeque::new();
             let mut times = Vec::new();
             move |input, output| {
                 input.for_each(|stamp, spans| {
-                    let mut session = output.session(&stamp);
-                    for batch in spans.iter().filter_map(|span| span.inner.as_ref()) {
-                        let mut cursor = batch.cursor();
-                        while let Some(key) = cursor.get_key(batch) {
-                            while let Some(val) = cursor.get_val(batch) {
-                                cursor.map_times(batch, |t, r| times.push((*t, *r)));
-                                each_time(
-                                    &times,
-                                    || row_of(key, val).unpack(),
-                                    |row, t, r| session.give((row, t, r)),
-                                );
-                                times.clear();
-                                cursor.step_val(batch);
-                            }
-                            cursor.step_key(batch);
-                        }
+                    for batch in spans.iter().filter_map(|span| span.inner.clone()) {
+                        let cursor = batch.cursor();
+                        pending.push_back((stamp.retain_stamp(0), batch, cursor));
                     }
                 });
+                let mut fuel = WALK_FUEL;
+                while let Some((capabilities, batch, cursor)) = pending.front_mut() {
+                    let mut session = output.session(&*capabilities);
+                    while let Some(key) = cursor.get_key(batch) {
+                        while let Some(val) = cursor.get_val(batch) {
+                            if fuel == 0 {
+                                activator.activate();
+                                return;
+                            }
+                            fuel -= 1;
+                            cursor.map_times(batch, |t, r| times.push((*t, *r)));
+                            each_time(
+                                &times,
+                                || make(key, val),
+                                |made, t, r| session.give((made, t, r)),
+                            );
+                            times.clear();
+                            cursor.step_val(batch);
+                        }
+                        cursor.step_key(batch);
+                    }
+                    drop(session);
+                    pending.pop_front();
+                }
             }
         })
         .as_collection()
@@ -271,7 +305,7 @@ pub fn import_local<'s>(
 /// Arranges an imported arrangement's rows by their `key` columns, without
 /// unpacking them: the key is copied out of each packed row.
 pub fn arrange_imported<'s>(oks: ImportedOks<'s>, key: Vec<usize>, errs: Errs<'s>) -> IndexTraces {
-    let keyed = oks.as_collection(move |k, v| {
+    let keyed = walk(oks, "KeyBy", move |k, v| {
         let row = row_of(k, v);
         (row.project(&key), row.to_owned())
     });
@@ -522,6 +556,41 @@ mod tests {
             }
             rows.sort();
             assert_eq!(read, rows);
+        });
+    }
+
+    /// An imported arrangement is walked at most `WALK_FUEL` pairs an
+    /// activation: what one step hands on is bounded, and every row
+    /// arrives in the end, once (three walks: besides the message and the
+    /// frontier's move, only the operator's own activation wakes it).
+    #[test]
+    fn an_import_hands_on_a_bounded_number_of_rows_a_step() {
+        timely::execute_directly(|worker| {
+            let count = 2 * WALK_FUEL + 10;
+            let (mut input, mut traces) = rows_by_themselves(worker);
+            for k in 0..count {
+                input.update(vec![Datum::Int64(k as i64)], 1);
+            }
+            seal(worker, &mut input, &mut traces, 1);
+            let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
+            let sink = Rc::clone(&seen);
+            worker.dataflow::<Timestamp, _, _>(|scope| {
+                let since = Antichain::from_elem(0);
+                let (oks, _) = import_local(scope, GlobalId(1), &mut traces, &since, None);
+                rows(oks).inspect(move |(row, _, _)| sink.borrow_mut().push(row.clone()));
+            });
+            let (mut most, mut steps) = (0, 0);
+            while seen.borrow().len() < count && steps < 100 {
+                let before = seen.borrow().len();
+                worker.step();
+                most = most.max(seen.borrow().len() - before);
+                steps += 1;
+            }
+            assert!(0 < most && most <= WALK_FUEL, "{most} rows in one step");
+            let mut seen = seen.take();
+            seen.sort();
+            let all: Vec<Row> = (0..count).map(|k| vec![Datum::Int64(k as i64)]).collect();
+            assert!(seen == all, "{} rows of {count}", seen.len());
         });
     }
 
