@@ -326,6 +326,7 @@ mod tests {
         let run: Vec<_> = (0..1000).map(|k| ((key(k), key(k)), 9, 1)).collect();
         let mut updates = PackedUpdates::from(run);
         assert_eq!((updates.len(), updates.stamps.len()), (1000, 1));
+        assert_eq!(updates.stamps.capacity(), 1, "sized exactly");
         assert!(updates.iter().all(|(_, _, t, d)| (t, d) == (9, 1)));
         updates.push((key(1000).as_ref(), key(1000).as_ref(), 9, 2));
         assert_eq!(updates.stamps.len(), 2);
