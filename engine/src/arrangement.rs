@@ -18,7 +18,7 @@ use differential_dataflow::trace::implementations::ord_neu::{
     OrdKeyBatch, OrdValBatch, OrdValBuilder, Upds, Vals,
 };
 use differential_dataflow::trace::implementations::spine_fueled::{Spine, SpineBatch};
-use differential_dataflow::trace::implementations::{KeyBatcher, OffsetList, Vector};
+use differential_dataflow::trace::implementations::{KeyBatcher, Vector};
 use differential_dataflow::trace::wrappers::frontier::TraceFrontier;
 use differential_dataflow::trace::{Builder, Cursor, TraceReader};
 use differential_dataflow::{AsCollection, VecCollection};
@@ -28,7 +28,7 @@ use timely::progress::Antichain;
 
 use crate::chunker::RunChunker;
 use crate::merger::PackedMerger;
-use crate::packed::{PackedRef, PackedRow, PackedRows, PackedUpdates, SealedSizes};
+use crate::packed::{Offsets, PackedRef, PackedRow, PackedRows, PackedUpdates, SealedSizes};
 use crate::render::{Errs, Oks};
 #[cfg(test)]
 use crate::repr::Row;
@@ -49,13 +49,7 @@ pub fn meet(a: Frontier, b: Frontier) -> Frontier {
 /// Keys and rows packed, back to back in byte vectors (`PackedRows`): no
 /// allocation per datum, no slot per row.
 pub type OksBatch = OrdValBatch<OksLayout>;
-type OksLayout = (
-    PackedRows,
-    PackedRows,
-    Vec<Timestamp>,
-    Vec<Diff>,
-    OffsetList,
-);
+type OksLayout = (PackedRows, PackedRows, Vec<Timestamp>, Vec<Diff>, Offsets);
 /// Differential's batcher for `(key, row)` pairs: sorted runs, packed
 /// back to back while they wait to be merged and sealed.
 type OksBatcher = MergeBatcher<

@@ -3,16 +3,16 @@
 //! allocation for a row too long to be inline, where a `Vec<PackedRow>`
 //! has both.
 
-use differential_dataflow::trace::implementations::{BatchContainer, OffsetList};
+use differential_dataflow::trace::implementations::BatchContainer;
 use timely::container::PushInto;
 
-use super::{PackedRef, PackedRow};
+use super::{Offsets, PackedRef, PackedRow};
 
 /// Packed rows, read back as `PackedRef`s.
 pub struct PackedRows {
     bytes: Vec<u8>,
-    /// Where each row's bytes end.
-    ends: OffsetList,
+    /// Where each row's bytes end (rows of one width: a stride).
+    ends: Offsets,
 }
 
 impl PackedRows {
@@ -20,7 +20,7 @@ impl PackedRows {
     pub fn with_bytes(rows: usize, bytes: usize) -> Self {
         PackedRows {
             bytes: Vec::with_capacity(bytes),
-            ends: OffsetList::with_capacity(rows),
+            ends: Offsets::with_capacity(rows),
         }
     }
 

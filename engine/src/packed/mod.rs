@@ -19,9 +19,11 @@
 //! `PackedRef`, which orders and unpacks as the `PackedRow` it was.
 
 mod container;
+mod offsets;
 mod updates;
 
 pub use container::PackedRows;
+pub use offsets::Offsets;
 pub use updates::{PackedUpdates, SealedSizes, Update};
 
 use std::cmp::Ordering;

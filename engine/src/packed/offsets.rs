@@ -1,0 +1,201 @@
+//! Offsets into an arrangement's keys, values, updates and packed rows,
+//! kept as an irregular head and an arithmetic tail: where every row is as
+//! wide as the last (rows of integers), every key has one value (a table's
+//! rows, an index on a unique key) or every value shares the one update a
+//! batch stores, the offsets are `first, first + stride, ...`, and four
+//! bytes an offset (differential's `OffsetList`) come to a few words. What
+//! breaks the pattern goes to the head, an `OffsetList`, as it comes.
+
+use differential_dataflow::trace::implementations::{BatchContainer, OffsetList};
+use timely::container::PushInto;
+
+/// Offsets, nondecreasing as differential's containers push them (any
+/// other order is kept too, in the head).
+pub struct Offsets {
+    /// The offsets before the tail.
+    head: OffsetList,
+    /// The tail: `count` offsets from `first`, each `stride` past the last.
+    first: usize,
+    stride: usize,
+    count: usize,
+    /// How many offsets the container was made for: reserved in the head
+    /// once the tail first breaks, and not before (a regular list never
+    /// needs it).
+    capacity: usize,
+}
+
+impl Offsets {
+    pub fn with_capacity(capacity: usize) -> Self {
+        Offsets {
+            head: OffsetList::with_capacity(0),
+            first: 0,
+            stride: 0,
+            count: 0,
+            capacity,
+        }
+    }
+
+    pub fn push(&mut self, offset: usize) {
+        match self.count {
+            0 => (self.first, self.count) = (offset, 1),
+            1 if offset >= self.first => (self.stride, self.count) = (offset - self.first, 2),
+            _ if offset == self.first + self.stride * self.count => self.count += 1,
+            _ => {
+                // The tail's last offset starts the new tail, if it can.
+                let last = self.first + self.stride * (self.count - 1);
+                self.spill(self.count - 1);
+                if offset >= last {
+                    (self.first, self.stride, self.count) = (last, offset - last, 2);
+                } else {
+                    self.spill(1);
+                    (self.first, self.count) = (offset, 1);
+                }
+            }
+        }
+    }
+
+    /// Moves the tail's first `n` offsets to the head.
+    fn spill(&mut self, n: usize) {
+        if self.head.len() == 0 {
+            self.head.smol.reserve(self.capacity);
+        }
+        for i in 0..n {
+            self.head.push(self.first + self.stride * i);
+        }
+        self.first += self.stride * n;
+        self.count -= n;
+    }
+
+    pub fn index(&self, index: usize) -> usize {
+        let head = self.head.len();
+        if index < head {
+            self.head.index(index)
+        } else {
+            debug_assert!(
+                index - head < self.count,
+                "offset {index} of {}",
+                self.len()
+            );
+            self.first + self.stride * (index - head)
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.head.len() + self.count
+    }
+
+    /// The offsets the head holds one by one (for tests).
+    #[cfg(test)]
+    fn irregular(&self) -> usize {
+        self.head.len()
+    }
+}
+
+impl Default for Offsets {
+    fn default() -> Self {
+        Offsets::with_capacity(0)
+    }
+}
+
+impl PushInto<usize> for Offsets {
+    fn push_into(&mut self, offset: usize) {
+        self.push(offset);
+    }
+}
+
+impl BatchContainer for Offsets {
+    type Owned = usize;
+    type ReadItem<'a> = usize;
+
+    fn into_owned<'a>(offset: usize) -> usize {
+        offset
+    }
+
+    fn reborrow<'b, 'a: 'b>(offset: usize) -> usize {
+        offset
+    }
+
+    fn push_ref(&mut self, offset: usize) {
+        self.push(offset);
+    }
+
+    fn push_own(&mut self, offset: &usize) {
+        self.push(*offset);
+    }
+
+    fn clear(&mut self) {
+        self.head.clear();
+        self.count = 0;
+    }
+
+    fn with_capacity(size: usize) -> Self {
+        Offsets::with_capacity(size)
+    }
+
+    fn merge_capacity(a: &Self, b: &Self) -> Self {
+        Offsets::with_capacity(a.len() + b.len())
+    }
+
+    fn index(&self, index: usize) -> usize {
+        self.index(index)
+    }
+
+    fn len(&self) -> usize {
+        self.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offsets(values: &[usize]) -> Offsets {
+        let mut offsets = Offsets::with_capacity(values.len());
+        for &value in values {
+            offsets.push(value);
+        }
+        offsets
+    }
+
+    fn read(offsets: &Offsets) -> Vec<usize> {
+        (0..offsets.len()).map(|i| offsets.index(i)).collect()
+    }
+
+    /// Regular offsets take no head; each break of the pattern costs the
+    /// offsets before it, and the list reads back as pushed whatever came.
+    #[test]
+    fn offsets_read_back_as_pushed_and_keep_only_irregular_ones() {
+        let cases: [(&[usize], usize); 8] = [
+            (&[], 0),
+            (&[7], 0),
+            (&[0, 10, 20, 30, 40], 0),
+            (&[0, 1, 1, 1, 1, 1], 1),
+            (&[0, 0, 0, 5, 10, 15], 2),
+            (&[0, 3, 4, 9, 9, 12], 4),
+            (&[5, 2, 2, 2], 1),
+            (&[0, 4, 8, 3, 2, 9], 4),
+        ];
+        for (values, irregular) in cases {
+            let offsets = offsets(values);
+            assert_eq!(read(&offsets), values, "{values:?}");
+            assert_eq!(offsets.irregular(), irregular, "{values:?}");
+        }
+        let mut cleared = offsets(&[0, 3, 4, 9]);
+        cleared.clear();
+        cleared.push(2);
+        assert_eq!(read(&cleared), [2]);
+    }
+
+    /// The head reserves what the container was made for once the pattern
+    /// first breaks, and nothing while it holds.
+    #[test]
+    fn the_head_reserves_only_once_irregular() {
+        let regular = offsets(&[0, 2, 4, 6]);
+        assert_eq!(regular.head.smol.capacity(), 0);
+        let mut irregular = Offsets::with_capacity(100);
+        for value in [0, 2, 3] {
+            irregular.push(value);
+        }
+        assert!(irregular.head.smol.capacity() >= 98);
+    }
+}
