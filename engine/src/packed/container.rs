@@ -24,9 +24,14 @@ impl PackedRows {
         }
     }
 
-    fn push(&mut self, row: PackedRef<'_>) {
+    pub fn push(&mut self, row: PackedRef<'_>) {
         self.bytes.extend_from_slice(row.bytes());
         self.ends.push(self.bytes.len());
+    }
+
+    /// The bytes the rows take.
+    pub fn byte_len(&self) -> usize {
+        self.bytes.len()
     }
 
     /// Bytes reserved and not taken by a row.

@@ -41,11 +41,12 @@ impl Offsets {
             1 if offset >= self.first => (self.stride, self.count) = (offset - self.first, 2),
             _ if offset == self.first + self.stride * self.count => self.count += 1,
             _ => {
-                // The tail's last offset starts the new tail, if it can.
+                // The tail but its last offset goes to the head; the last
+                // starts the new tail with this one, if it can.
                 let last = self.first + self.stride * (self.count - 1);
                 self.spill(self.count - 1);
                 if offset >= last {
-                    (self.first, self.stride, self.count) = (last, offset - last, 2);
+                    (self.stride, self.count) = (offset - last, 2);
                 } else {
                     self.spill(1);
                     (self.first, self.count) = (offset, 1);
@@ -54,7 +55,8 @@ impl Offsets {
         }
     }
 
-    /// Moves the tail's first `n` offsets to the head.
+    /// Moves the tail's first `n` offsets to the head, and `first` past
+    /// them; the caller sets the count.
     fn spill(&mut self, n: usize) {
         if self.head.len() == 0 {
             self.head.smol.reserve(self.capacity);
@@ -63,7 +65,6 @@ impl Offsets {
             self.head.push(self.first + self.stride * i);
         }
         self.first += self.stride * n;
-        self.count -= n;
     }
 
     pub fn index(&self, index: usize) -> usize {
@@ -184,6 +185,29 @@ mod tests {
         cleared.clear();
         cleared.push(2);
         assert_eq!(read(&cleared), [2]);
+    }
+
+    /// Differential reads and writes the offsets through its trait, as
+    /// the list they are; a container made for many, or for a merge of
+    /// two, reserves them once irregular.
+    #[test]
+    fn the_trait_reads_and_writes_the_offsets() {
+        let mut offsets = <Offsets as BatchContainer>::with_capacity(8);
+        offsets.push_own(&0);
+        offsets.push_ref(3);
+        offsets.push_into(4);
+        offsets.push_own(&9);
+        assert_eq!(BatchContainer::len(&offsets), 4);
+        let read: Vec<usize> = (0..4)
+            .map(|i| Offsets::into_owned(Offsets::reborrow(BatchContainer::index(&offsets, i))))
+            .collect();
+        assert_eq!(read, [0, 3, 4, 9]);
+        assert!(offsets.head.smol.capacity() >= 8);
+        let mut merged = Offsets::merge_capacity(&offsets, &offsets);
+        for value in [0, 3, 4] {
+            merged.push_ref(value);
+        }
+        assert!(merged.head.smol.capacity() >= 8);
     }
 
     /// The head reserves what the container was made for once the pattern

@@ -1,13 +1,14 @@
 //! The oks batcher's updates, `(key, row, time, diff)`, with keys and rows
-//! packed back to back and each run of equal `(time, diff)`s kept once:
-//! about 23 bytes an update of a key of one integer and a row of two at
-//! one time, where a `((PackedRow, PackedRow), time, diff)` takes 64 (and
+//! packed back to back (`PackedRows`, as an arrangement keeps them) and
+//! each run of equal `(time, diff)`s kept once: about 15 bytes an update
+//! of a key of one integer and a row of two at one time, where a `((PackedRow, PackedRow), time, diff)` takes 64 (and
 //! an allocation for a row too long to be inline). An index built over a
 //! loaded table holds every update of the snapshot in its batcher at once,
 //! beside the table, until it seals them into the index's batch; they all
 //! have the one time of the snapshot.
 
 use differential_dataflow::trace::implementations::ord_neu::BuilderInput;
+use differential_dataflow::trace::implementations::BatchContainer;
 use timely::container::DrainContainer;
 
 use super::{PackedRef, PackedRow, PackedRows};
@@ -16,8 +17,8 @@ use crate::repr::{Diff, Timestamp};
 /// Updates of `(key, row)` pairs, in the order pushed.
 #[derive(Default)]
 pub struct PackedUpdates {
-    keys: Bytes,
-    rows: Bytes,
+    keys: PackedRows,
+    rows: PackedRows,
     stamps: Vec<Stamp>,
 }
 
@@ -30,47 +31,6 @@ struct Stamp {
     diff: Diff,
 }
 
-/// Packed rows back to back and where each ends: plain `u32`s, read in
-/// order at every step of a merge (a chunk stays far below 4 GiB).
-#[derive(Default)]
-struct Bytes {
-    bytes: Vec<u8>,
-    ends: Vec<u32>,
-}
-
-impl Bytes {
-    fn with_capacity(rows: usize, bytes: usize) -> Self {
-        Bytes {
-            bytes: Vec::with_capacity(bytes),
-            ends: Vec::with_capacity(rows),
-        }
-    }
-
-    fn get(&self, index: usize) -> PackedRef<'_> {
-        let start = match index {
-            0 => 0,
-            _ => self.ends[index - 1] as usize,
-        };
-        PackedRef(&self.bytes[start..self.ends[index] as usize])
-    }
-
-    fn push(&mut self, row: PackedRef<'_>) {
-        self.bytes.extend_from_slice(row.bytes());
-        let end = u32::try_from(self.bytes.len()).expect("a chunk's rows take under 4 GiB");
-        self.ends.push(end);
-    }
-
-    fn clear(&mut self) {
-        self.bytes.clear();
-        self.ends.clear();
-    }
-
-    #[cfg(test)]
-    fn spare(&self) -> usize {
-        self.bytes.capacity() - self.bytes.len()
-    }
-}
-
 /// One update, read in place.
 pub type Update<'a> = (PackedRef<'a>, PackedRef<'a>, Timestamp, Diff);
 
@@ -79,8 +39,8 @@ impl PackedUpdates {
     /// `row_bytes` in all, and `stamps` runs of one `(time, diff)`.
     pub fn with_capacity(len: usize, key_bytes: usize, row_bytes: usize, stamps: usize) -> Self {
         PackedUpdates {
-            keys: Bytes::with_capacity(len, key_bytes),
-            rows: Bytes::with_capacity(len, row_bytes),
+            keys: PackedRows::with_bytes(len, key_bytes),
+            rows: PackedRows::with_bytes(len, row_bytes),
             stamps: Vec::with_capacity(stamps),
         }
     }
@@ -92,14 +52,14 @@ impl PackedUpdates {
         let per = |count: usize| (count * len).div_ceil(like.len().max(1));
         PackedUpdates::with_capacity(
             len,
-            per(like.keys.bytes.len()),
-            per(like.rows.bytes.len()),
+            per(like.keys.byte_len()),
+            per(like.rows.byte_len()),
             per(like.stamps.len()),
         )
     }
 
     pub fn len(&self) -> usize {
-        self.keys.ends.len()
+        self.keys.len()
     }
 
     /// The times of the updates, each run's once.
@@ -108,7 +68,7 @@ impl PackedUpdates {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.keys.ends.is_empty()
+        self.keys.is_empty()
     }
 
     pub fn get(&self, index: usize) -> Update<'_> {
@@ -116,7 +76,7 @@ impl PackedUpdates {
             .stamps
             .partition_point(|stamp| stamp.end as usize <= index);
         let Stamp { time, diff, .. } = self.stamps[run];
-        (self.keys.get(index), self.rows.get(index), time, diff)
+        (self.keys.index(index), self.rows.index(index), time, diff)
     }
 
     pub fn push(&mut self, (key, row, time, diff): Update<'_>) {
@@ -125,7 +85,7 @@ impl PackedUpdates {
         match self.stamps.last_mut() {
             Some(last) if (last.time, last.diff) == (time, diff) => last.end += 1,
             _ => {
-                let end = u32::try_from(self.keys.ends.len()).expect("a chunk under 4G updates");
+                let end = u32::try_from(self.keys.len()).expect("a chunk under 4G updates");
                 self.stamps.push(Stamp { end, time, diff });
             }
         }
@@ -339,7 +299,7 @@ mod tests {
     #[test]
     fn a_chunk_like_another_has_room_for_rows_of_its_size() {
         let like = PackedUpdates::from(run());
-        let (keys, rows) = (like.keys.bytes.len(), like.rows.bytes.len());
+        let (keys, rows) = (like.keys.byte_len(), like.rows.byte_len());
         let room = PackedUpdates::like(&like, 400);
         assert_eq!(room.keys.spare(), keys * 100);
         assert_eq!(room.rows.spare(), rows * 100);
