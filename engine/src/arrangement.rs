@@ -183,11 +183,11 @@ pub fn rows(oks: ImportedOks<'_>) -> Oks<'_> {
 }
 
 /// Pairs an operator walking imported batches makes in one activation, at
-/// most: the rest wait in the batch it keeps, not in its output. Made all
-/// at once, a loaded table's snapshot sat in channels, 64 bytes a keyed
-/// pair, before the arrangement downstream took any: the index build's
-/// high-water mark.
-const WALK_FUEL: usize = 1 << 16;
+/// most (here and in `sharing::import`): the rest wait in the batches it
+/// keeps, not in its output. Made all at once, a loaded table's snapshot
+/// sat in channels, 64 bytes a keyed pair, before the arrangement
+/// downstream took any: the index build's high-water mark.
+pub const WALK_FUEL: usize = 1 << 16;
 
 /// Makes `make(key, val)` once for each `(key, val)` of an imported
 /// arrangement's batches and hands it on at each of its times

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use differential_dataflow::trace::cursor::cursor_list;
+use differential_dataflow::trace::cursor::{cursor_list, CursorList, Navigable};
 use differential_dataflow::trace::Cursor;
 use differential_dataflow::AsCollection;
 use timely::container::CapacityContainerBuilder;
@@ -18,10 +18,11 @@ use timely::dataflow::Scope;
 use timely::scheduling::SyncActivator;
 
 use super::{HoldKey, Point, Snapshot};
-use crate::arrangement::{each_time, meet, row_of, Frontier};
+use crate::arrangement::{each_time, meet, row_of, ErrsBatch, Frontier, OksBatch, WALK_FUEL};
 use crate::mutation;
 use crate::render::{Errs, Oks};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
+use crate::shared_batch::Shared;
 
 /// A reader's hold and wake-up registration on a point, undone on drop.
 pub struct Reader {
@@ -90,6 +91,7 @@ pub fn import<'s>(
     let mut errs_output = OutputBuilder::<_, CapacityContainerBuilder<_>>::from(errs_output);
     builder.build(move |mut capabilities| {
         reader.wake_on_publish(worker.sync_activator_for(address.to_vec()));
+        let activator = worker.activator_for(address);
         for capability in &mut capabilities {
             capability.downgrade(&0);
         }
@@ -97,31 +99,43 @@ pub fn import<'s>(
         let mut capabilities = Some(capabilities);
         // Every update at a time before `seen` has been emitted.
         let mut seen: Frontier = Some(0);
+        // The read under way, from `seen` to the upper it began with.
+        let mut reading: Option<Read> = None;
         move |_frontiers| {
             let Some(caps) = capabilities.as_mut() else {
                 return;
             };
-            let (oks_upper, errs_upper) = reader.point.uppers();
-            let upper = meet(oks_upper, errs_upper);
-            if upper == seen {
-                return;
-            }
-            // Below `as_of` everything presents at `as_of`: until the upper
-            // passes it, the updates emitted are pieces of that snapshot,
-            // and the hold stays at `as_of` (a hold never moves back).
-            let lower = seen.expect("a sealed import stops");
-            let snapshot = reader.point.snapshot();
+            let read = match reading.as_mut() {
+                Some(read) => read,
+                None => {
+                    let (oks_upper, errs_upper) = reader.point.uppers();
+                    let upper = meet(oks_upper, errs_upper);
+                    if upper == seen {
+                        return;
+                    }
+                    // Below `as_of` everything presents at `as_of`: until the
+                    // upper passes it, the updates emitted are pieces of that
+                    // snapshot, and the hold stays at `as_of` (a hold never
+                    // moves back).
+                    let lower = seen.expect("a sealed import stops");
+                    reading.insert(Read::new(reader.point.snapshot(), lower, upper))
+                }
+            };
             let (mut oks_handle, mut errs_handle) = (oks_output.activate(), errs_output.activate());
             let mut oks = oks_handle.session(&caps[0]);
             let mut errs = errs_handle.session(&caps[1]);
-            for_each_update(
-                &snapshot,
-                lower,
-                upper,
+            let done = read.step(
+                WALK_FUEL,
                 |row, time, diff| oks.give((row, time.max(as_of), diff)),
                 |err, time, diff| errs.give((err, time.max(as_of), diff)),
             );
             drop((oks, errs));
+            if !done {
+                activator.activate();
+                return;
+            }
+            let upper = read.upper;
+            reading = None;
             seen = upper;
             match upper.filter(|u| until.is_none_or(|until| *u < until)) {
                 Some(u) => {
@@ -142,42 +156,74 @@ pub fn import<'s>(
     (oks.as_collection(), errs.as_collection())
 }
 
-/// Calls `row` and `err` on every update of the rows' and the errors'
-/// chains at a time in `[lower, upper)`.
-fn for_each_update(
-    snapshot: &Snapshot,
+/// A read of a snapshot's updates at times in `[lower, upper)`, at most
+/// `WALK_FUEL` rows an activation (as `arrangement::walk` reads a local
+/// import): its place in the rows' chain is kept between activations, and
+/// the errors, few, are read once the rows are done.
+struct Read {
+    cursor: CursorList<<Shared<OksBatch> as Navigable>::Cursor>,
+    oks: Vec<Shared<OksBatch>>,
+    errs: Vec<Shared<ErrsBatch>>,
     lower: Timestamp,
     upper: Frontier,
-    mut row: impl FnMut(Row, Timestamp, Diff),
-    mut err: impl FnMut(DataflowError, Timestamp, Diff),
-) {
-    let in_range = |t: Timestamp| t >= lower && upper.is_none_or(|u| t < u);
-    let (mut cursor, storage) = cursor_list(snapshot.oks.batches.clone());
-    let mut times = Vec::new();
-    while cursor.key_valid(&storage) {
-        while cursor.val_valid(&storage) {
+    times: Vec<(Timestamp, Diff)>,
+}
+
+impl Read {
+    fn new(snapshot: Snapshot, lower: Timestamp, upper: Frontier) -> Read {
+        let (cursor, oks) = cursor_list(snapshot.oks.batches);
+        Read {
+            cursor,
+            oks,
+            errs: snapshot.errs.batches,
+            lower,
+            upper,
+            times: Vec::new(),
+        }
+    }
+
+    /// Calls `row` on the updates of at most `fuel` more rows, and, once
+    /// the rows are done, `err` on every error's; returns whether the read
+    /// is done.
+    fn step(
+        &mut self,
+        mut fuel: usize,
+        mut row: impl FnMut(Row, Timestamp, Diff),
+        mut err: impl FnMut(DataflowError, Timestamp, Diff),
+    ) -> bool {
+        let (lower, upper) = (self.lower, self.upper);
+        let in_range = |t: Timestamp| t >= lower && upper.is_none_or(|u| t < u);
+        let (cursor, storage, times) = (&mut self.cursor, &self.oks, &mut self.times);
+        while cursor.key_valid(storage) {
+            while cursor.val_valid(storage) {
+                if fuel == 0 {
+                    return false;
+                }
+                fuel -= 1;
+                cursor.map_times(storage, |t, r| {
+                    if in_range(*t) {
+                        times.push((*t, *r));
+                    }
+                });
+                let unpack = || row_of(cursor.key(storage), cursor.val(storage)).unpack();
+                each_time(times, unpack, &mut row);
+                times.clear();
+                cursor.step_val(storage);
+            }
+            cursor.step_key(storage);
+        }
+        let (mut cursor, storage) = cursor_list(std::mem::take(&mut self.errs));
+        while cursor.key_valid(&storage) {
             cursor.map_times(&storage, |t, r| {
                 if in_range(*t) {
                     times.push((*t, *r));
                 }
             });
-            let unpack = || row_of(cursor.key(&storage), cursor.val(&storage)).unpack();
-            each_time(&times, unpack, &mut row);
+            each_time(times, || cursor.key(&storage).clone(), &mut err);
             times.clear();
-            cursor.step_val(&storage);
+            cursor.step_key(&storage);
         }
-        cursor.step_key(&storage);
-    }
-    let (mut cursor, storage) = cursor_list(snapshot.errs.batches.clone());
-    while cursor.key_valid(&storage) {
-        cursor.map_times(&storage, |t, r| {
-            if in_range(*t) {
-                times.push((*t, *r));
-            }
-        });
-        each_time(&times, || cursor.key(&storage).clone(), &mut err);
-        times.clear();
-        cursor.step_key(&storage);
+        true
     }
 }
 
@@ -229,8 +275,9 @@ mod tests {
     /// A read of a chain takes the updates at times in `[lower, upper)`
     /// and no others: an upper below the chain's own (the meet with the
     /// errors' upper) leaves the updates at and past it for the next read.
+    /// It takes at most its fuel's rows a step, and goes on where it left.
     #[test]
-    fn for_each_update_reads_exactly_lower_to_upper() {
+    fn a_read_takes_exactly_lower_to_upper_its_fuel_at_a_time() {
         timely::execute_directly(|worker| {
             let (mut input, mut traces) = crate::arrangement::rows_by_themselves(worker);
             for time in 0..3u64 {
@@ -238,26 +285,66 @@ mod tests {
                 input.update(vec![Datum::Int64(time as i64)], 1);
             }
             crate::arrangement::seal(worker, &mut input, &mut traces, 3);
-            let (oks, errs) = traces.chains();
-            let snapshot = Snapshot { oks, errs };
-            let read = |lower, upper| {
-                let mut rows = Vec::new();
-                let mut errors = Vec::new();
-                for_each_update(
-                    &snapshot,
-                    lower,
-                    upper,
+            let mut read = |lower, upper, fuel| {
+                let (oks, errs) = traces.chains();
+                let mut read = Read::new(Snapshot { oks, errs }, lower, upper);
+                let (mut rows, mut errors, mut steps) = (Vec::new(), Vec::new(), 1);
+                while !read.step(
+                    fuel,
                     |row, t, r| rows.push((row, t, r)),
                     |e, t, r| errors.push((e, t, r)),
-                );
+                ) {
+                    steps += 1;
+                }
                 rows.sort();
                 assert!(errors.is_empty());
-                rows
+                (rows, steps)
             };
             let at = |t: u64| (vec![Datum::Int64(t as i64)], t, 1);
-            assert_eq!(read(0, Some(2)), vec![at(0), at(1)]);
-            assert_eq!(read(1, Some(2)), vec![at(1)]);
-            assert_eq!(read(2, None), vec![at(2)]);
+            assert_eq!(read(0, Some(2), usize::MAX), (vec![at(0), at(1)], 1));
+            assert_eq!(read(1, Some(2), usize::MAX), (vec![at(1)], 1));
+            assert_eq!(read(2, None, usize::MAX), (vec![at(2)], 1));
+            // One row a step: three steps, the last finding the end.
+            assert_eq!(read(0, None, 1), (vec![at(0), at(1), at(2)], 3));
+        });
+    }
+
+    /// An import hands on at most `WALK_FUEL` rows a step and wakes itself
+    /// for the rest: nothing else would (the point publishes once).
+    #[test]
+    fn an_import_reads_a_large_snapshot_a_bounded_number_of_rows_a_step() {
+        timely::execute_directly(|worker| {
+            let registry = Registry::default();
+            let id = GlobalId(1);
+            let point = registry.publish(id, 0, 0);
+            point.release(HoldKey::Peer(id));
+            let count = 2 * WALK_FUEL + 10;
+            let (mut input, mut traces) = crate::arrangement::rows_by_themselves(worker);
+            for k in 0..count {
+                input.update(vec![Datum::Int64(k as i64)], 1);
+            }
+            crate::arrangement::seal(worker, &mut input, &mut traces, 1);
+            let (oks, errs) = traces.chains();
+            point.update(oks, errs);
+            let seen = Rc::new(RefCell::new(0));
+            let sink = Rc::clone(&seen);
+            let dataflow = worker.next_dataflow_index();
+            worker.dataflow::<Timestamp, _, _>(|scope| {
+                let reader = Reader::new(registry.get_or_create(id, 0), registry.reader_id());
+                let (oks, _errs) = import(scope, "test import", reader, 0, None);
+                oks.inspect(move |_| *sink.borrow_mut() += 1);
+            });
+            let (mut most, mut steps) = (0, 0);
+            while *seen.borrow() < count && steps < 100 {
+                let before = *seen.borrow();
+                worker.step();
+                most = most.max(*seen.borrow() - before);
+                steps += 1;
+            }
+            assert_eq!(*seen.borrow(), count);
+            assert!(0 < most && most <= WALK_FUEL, "{most} rows in one step");
+            // The point is never sealed: the import would wait for it.
+            worker.drop_dataflow(dataflow);
         });
     }
 
