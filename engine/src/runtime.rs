@@ -360,8 +360,9 @@ mod tests {
         steps
     }
 
-    #[test]
-    fn messages_cross_workers_only_when_stepped_and_quiescence_is_found() {
+    /// Two workers with the counting dataflow built, and the values and
+    /// the close of time 0 queued, not yet stepped.
+    fn two_workers_loaded() -> Runtime<Counting> {
         let runtime = Runtime::<Counting>::new(2, ());
         runtime.broadcast(Do::Build);
         quiesce(&runtime);
@@ -369,6 +370,12 @@ mod tests {
         runtime.command(0, Do::Insert);
         // Every worker closes time 0, or nothing downstream completes it.
         runtime.broadcast(Do::Close);
+        runtime
+    }
+
+    #[test]
+    fn messages_cross_workers_only_when_stepped_and_quiescence_is_found() {
+        let runtime = two_workers_loaded();
         let steps = quiesce(&runtime);
         assert!(steps > 2, "the data needed steps to flow");
         runtime.broadcast(Do::Report);
@@ -417,11 +424,7 @@ mod tests {
     /// dataflow: a peer told otherwise would miss what it was sent.
     #[test]
     fn steps_that_move_data_to_peers_say_they_scheduled() {
-        let runtime = Runtime::<Counting>::new(2, ());
-        runtime.broadcast(Do::Build);
-        quiesce(&runtime);
-        runtime.command(0, Do::Insert);
-        runtime.broadcast(Do::Close);
+        let runtime = two_workers_loaded();
         // Step worker 0 alone until it is done: it has sent worker 1 its
         // share of the values and its progress, and said so.
         let mut scheduled = 0;
