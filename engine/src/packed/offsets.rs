@@ -12,12 +12,15 @@ use timely::container::PushInto;
 /// Offsets, nondecreasing as differential's containers push them (any
 /// other order is kept too, in the head).
 pub struct Offsets {
-    /// The offsets before the tail.
+    /// The offsets before the tail, and how many (asked at every read).
     head: OffsetList,
+    head_len: usize,
     /// The tail: `count` offsets from `first`, each `stride` past the last.
     first: usize,
     stride: usize,
     count: usize,
+    /// The offset that would extend the tail (once it has two).
+    next: usize,
     /// How many offsets the container was made for: reserved in the head
     /// once the tail first breaks, and not before (a regular list never
     /// needs it).
@@ -28,18 +31,30 @@ impl Offsets {
     pub fn with_capacity(capacity: usize) -> Self {
         Offsets {
             head: OffsetList::with_capacity(0),
+            head_len: 0,
             first: 0,
             stride: 0,
             count: 0,
+            next: 0,
             capacity,
         }
     }
 
+    #[inline]
     pub fn push(&mut self, offset: usize) {
+        if offset == self.next && self.count >= 2 {
+            self.count += 1;
+            self.next += self.stride;
+        } else {
+            self.push_new(offset);
+        }
+    }
+
+    /// Starts or breaks the tail with `offset`.
+    fn push_new(&mut self, offset: usize) {
         match self.count {
             0 => (self.first, self.count) = (offset, 1),
             1 if offset >= self.first => (self.stride, self.count) = (offset - self.first, 2),
-            _ if offset == self.first + self.stride * self.count => self.count += 1,
             _ => {
                 // The tail but its last offset goes to the head; the last
                 // starts the new tail with this one, if it can.
@@ -53,42 +68,43 @@ impl Offsets {
                 }
             }
         }
+        self.next = self.first + self.stride * self.count;
     }
 
     /// Moves the tail's first `n` offsets to the head, and `first` past
     /// them; the caller sets the count.
     fn spill(&mut self, n: usize) {
-        if self.head.len() == 0 {
+        if self.head_len == 0 {
             self.head.smol.reserve(self.capacity);
         }
         for i in 0..n {
             self.head.push(self.first + self.stride * i);
         }
+        self.head_len += n;
         self.first += self.stride * n;
     }
 
+    #[inline]
     pub fn index(&self, index: usize) -> usize {
-        let head = self.head.len();
-        if index < head {
-            self.head.index(index)
-        } else {
-            debug_assert!(
-                index - head < self.count,
-                "offset {index} of {}",
-                self.len()
-            );
-            self.first + self.stride * (index - head)
+        match index.checked_sub(self.head_len) {
+            None => self.head.index(index),
+            Some(at) => {
+                debug_assert!(at < self.count, "offset {index} of {}", self.len());
+                self.first + self.stride * at
+            }
         }
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
-        self.head.len() + self.count
+        self.head_len + self.count
     }
 
     /// The offsets the head holds one by one (for tests).
     #[cfg(test)]
     fn irregular(&self) -> usize {
-        self.head.len()
+        assert_eq!(self.head.len(), self.head_len);
+        self.head_len
     }
 }
 
@@ -126,6 +142,7 @@ impl BatchContainer for Offsets {
 
     fn clear(&mut self) {
         self.head.clear();
+        self.head_len = 0;
         self.count = 0;
     }
 
