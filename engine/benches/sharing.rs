@@ -541,13 +541,14 @@ fn main() {
     // The engine's own reads beside the bare ones: the join has no bare twin,
     // so neither its time nor its heap counts here.
     let engine_bare = |f: fn(&Medians) -> Duration| millis(f(off)) / millis(f(bare));
+    let peak = off.reads_peak as f64 / bare.reads_peak as f64;
     println!(
         "{:<14}{:>11.2}x{:>11.2}x{:>11.2}x{:>11.2}x  (wall time, sharing off; serve and peak without the join)",
         "engine/bare",
         engine_bare(|m| m.build),
         engine_bare(|m| m.serve - m.join),
         engine_bare(|m| m.total - m.join),
-        off.reads_peak as f64 / bare.reads_peak as f64
+        peak
     );
     println!(
         "{:<14}{:>11.2}x{:>11.2}x{:>11.2}x  (CPU time of every thread: {:.1} ms engine off, {:.1} ms bare DD)",
@@ -564,7 +565,7 @@ fn main() {
         "bytes/row",
         per_row(off.reads_peak),
         per_row(bare.reads_peak),
-        per_row(off.reads_peak) / per_row(bare.reads_peak)
+        peak
     );
     let load_bytes = per_row(off.build_peak) / per_row(bare.build_peak);
     println!(
@@ -591,7 +592,6 @@ fn main() {
     goal("time (total)  engine/bare", total, BARE_GOAL);
     let cpu = engine_bare(|m| m.cpu);
     goal("time (CPU)    engine/bare", cpu, BARE_GOAL);
-    let peak = off.reads_peak as f64 / bare.reads_peak as f64;
     goal("memory (peak) engine/bare", peak, BARE_GOAL);
     goal("bytes/row (load) engine/bare", load_bytes, BYTES_GOAL);
     if on.shared_reads == 0 {
