@@ -56,8 +56,16 @@ impl Contents {
             return;
         }
         consolidate(&mut self.appended);
+        // Room for every row and its bytes, as a merge of batches reserves:
+        // differential's guess of ten bytes a row would grow a table of
+        // wider rows by doubling, and keep the slack.
         let capacity = self.counts.len() + self.appended.len();
-        let mut rows = PackedRows::with_capacity(capacity);
+        let appended: usize = self
+            .appended
+            .iter()
+            .map(|(row, _)| row.as_ref().byte_len())
+            .sum();
+        let mut rows = PackedRows::with_bytes(capacity, self.rows.byte_len() + appended);
         let mut counts = Vec::with_capacity(capacity);
         let mut push = |row, count| {
             if count != 0 {
@@ -164,6 +172,18 @@ mod tests {
         let got: Vec<(Row, Diff)> = contents.rows().collect();
         let want: Vec<(Row, Diff)> = (3000..9001).map(|i| (vec![Int32(i)], 1)).collect();
         assert_eq!(got, want);
+    }
+
+    /// A merge reserves the bytes its rows take: rows wider than a guess
+    /// of ten bytes each leave no room spare when none cancel.
+    #[test]
+    fn a_merge_reserves_the_bytes_of_its_rows() {
+        let mut contents = Contents::default();
+        let wide = |i: i32| PackedRow::pack(&[Text(format!("a row of some width, {i:05}"))]);
+        let rows: Vec<(PackedRow, Diff)> = (0..2000).map(|i| (wide(i), 1)).collect();
+        contents.write(&rows);
+        assert_eq!((contents.counts.len(), contents.appended.len()), (2000, 0));
+        assert_eq!(contents.rows.spare(), 0);
     }
 
     /// Writes that cancel out, never read: the log stays bounded.

@@ -163,6 +163,11 @@ impl<'a> PackedRef<'a> {
         self.0.is_empty()
     }
 
+    /// The bytes the row takes packed (what a container reserves for it).
+    pub fn byte_len(self) -> usize {
+        self.0.len()
+    }
+
     fn bytes(self) -> &'a [u8] {
         self.0
     }
