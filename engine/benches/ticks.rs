@@ -2,9 +2,12 @@
 //! index and a few rows, then many ticks, on an engine with sharing off and
 //! 1 worker, one with sharing on and 3 workers (seed 7), and, to tell what
 //! the workers cost from what sharing costs, one with sharing off and 3
-//! workers, side by side in one process. Prints each side's time for its
-//! first and last window of ticks (growth: last/first, 1.00x when a tick's
-//! cost does not depend on history) and the shared/solo ratios per run.
+//! workers, side by side in one process; beside them, the same ticks on
+//! bare differential dataflow with 1 and with 3 workers (`bare`), the
+//! floor any engine stepping its workers on one thread stands on. Prints
+//! each side's time for its first and last window of ticks (growth:
+//! last/first, 1.00x when a tick's cost does not depend on history), the
+//! shared/solo ratios per run, and engine/bare.
 //!
 //! ```text
 //! cargo bench -p engine --bench ticks [-- --ticks N --window N --rounds N]
@@ -19,6 +22,8 @@ use std::time::{Duration, Instant};
 use engine::repr::Datum;
 use engine::{Config, Engine, JoinPlan, Outcome};
 
+#[path = "ticks/bare.rs"]
+mod bare;
 #[path = "common/figures.rs"]
 mod figures;
 #[path = "common/settings.rs"]
@@ -60,11 +65,43 @@ fn usage(message: &str) -> ! {
     settings::usage("ticks", message)
 }
 
-/// The sides: (name, sharing, workers, seed).
-const SIDES: [(&str, bool, usize, Option<u64>); 3] = [
-    ("solo w1", false, 1, Some(7)),
-    ("shared w3", true, 3, Some(7)),
-    ("solo w3", false, 3, Some(7)),
+/// What one side runs.
+#[derive(Clone, Copy)]
+enum Side {
+    /// The engine, its scheduler seeded with 7.
+    Engine { sharing: bool, workers: usize },
+    /// The same ticks on bare differential dataflow (`bare`).
+    Bare { workers: usize },
+    /// The same, a thread per worker (`bare::threaded`).
+    Threaded { workers: usize },
+}
+
+/// The sides, by name.
+const SIDES: [(&str, Side); 6] = [
+    (
+        "solo w1",
+        Side::Engine {
+            sharing: false,
+            workers: 1,
+        },
+    ),
+    (
+        "shared w3",
+        Side::Engine {
+            sharing: true,
+            workers: 3,
+        },
+    ),
+    (
+        "solo w3",
+        Side::Engine {
+            sharing: false,
+            workers: 3,
+        },
+    ),
+    ("bare w1", Side::Bare { workers: 1 }),
+    ("bare w3", Side::Bare { workers: 3 }),
+    ("threads w3", Side::Threaded { workers: 3 }),
 ];
 
 /// One run's figures.
@@ -76,18 +113,45 @@ struct Measurement {
 }
 
 impl Measurement {
+    /// The figures of one run's tick times.
+    fn of(options: &Options, times: &[Duration]) -> Measurement {
+        let sum = |ts: &[Duration]| ts.iter().sum::<Duration>();
+        Measurement {
+            total: sum(times),
+            first: sum(&times[..options.window]),
+            last: sum(&times[times.len() - options.window..]),
+        }
+    }
+
     fn growth(&self) -> f64 {
         self.last.as_secs_f64() / self.first.as_secs_f64()
     }
 }
 
-/// Builds the engine, then ticks, timing every tick; checks the rows are
-/// still there at the end, so a broken engine cannot post a good figure.
-fn run(options: &Options, sharing: bool, workers: usize, seed: Option<u64>) -> Measurement {
+/// Runs one side's ticks, timing every tick; checks the rows are still
+/// there at the end, so a broken side cannot post a good figure.
+fn run(options: &Options, side: Side) -> Measurement {
+    match side {
+        Side::Engine { sharing, workers } => run_engine(options, sharing, workers),
+        Side::Bare { workers } => {
+            let mut bare = bare::Bare::new(workers);
+            let measurement = measure(options, || bare.tick());
+            assert_eq!(bare.rows(), 3, "bare w{workers} lost its rows");
+            measurement
+        }
+        Side::Threaded { workers } => {
+            let (times, rows) = bare::threaded(workers, options.ticks as u64);
+            assert_eq!(rows, 3, "threads w{workers} lost its rows");
+            Measurement::of(options, &times)
+        }
+    }
+}
+
+fn run_engine(options: &Options, sharing: bool, workers: usize) -> Measurement {
     let mut engine = Engine::new(Config {
         sharing,
         workers,
-        seed,
+        seed: Some(7),
         joins: JoinPlan::Linear,
     });
     for sql in [
@@ -97,13 +161,7 @@ fn run(options: &Options, sharing: bool, workers: usize, seed: Option<u64>) -> M
     ] {
         expect(sql, engine.statement(sql), Outcome::Ok);
     }
-    let mut times = Vec::with_capacity(options.ticks);
-    for _ in 0..options.ticks {
-        let start = Instant::now();
-        let outcome = engine.tick();
-        times.push(start.elapsed());
-        expect("tick", outcome, Outcome::Ok);
-    }
+    let measurement = measure(options, || expect("tick", engine.tick(), Outcome::Ok));
     let int = |k| Datum::Int32(k);
     let rows = (1..=3).map(|k| vec![int(k), int(10 * k)]).collect();
     expect(
@@ -111,12 +169,18 @@ fn run(options: &Options, sharing: bool, workers: usize, seed: Option<u64>) -> M
         engine.query("SELECT * FROM t"),
         Outcome::Rows(rows),
     );
-    let sum = |ts: &[Duration]| ts.iter().sum::<Duration>();
-    Measurement {
-        total: sum(&times),
-        first: sum(&times[..options.window]),
-        last: sum(&times[times.len() - options.window..]),
+    measurement
+}
+
+/// Times every one of `options.ticks` calls of `tick`.
+fn measure(options: &Options, mut tick: impl FnMut()) -> Measurement {
+    let mut times = Vec::with_capacity(options.ticks);
+    for _ in 0..options.ticks {
+        let start = Instant::now();
+        tick();
+        times.push(start.elapsed());
     }
+    Measurement::of(options, &times)
 }
 
 fn expect(what: &str, got: Outcome, expected: Outcome) {
@@ -137,13 +201,13 @@ fn main() {
         "{:<6}{:<11}{:>12}{:>14}{:>14}{:>9}",
         "round", "side", "total ms", "first ms", "last ms", "growth"
     );
-    let mut runs: [Vec<Measurement>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let mut runs: [Vec<Measurement>; SIDES.len()] = Default::default();
     for round in 0..options.rounds {
-        let mut order = [0, 1, 2];
-        order.rotate_left(round % 3);
+        let mut order: [usize; SIDES.len()] = std::array::from_fn(|side| side);
+        order.rotate_left(round % SIDES.len());
         for side in order {
-            let (name, sharing, workers, seed) = SIDES[side];
-            let m = run(&options, sharing, workers, seed);
+            let (name, what) = SIDES[side];
+            let m = run(&options, what);
             println!(
                 "{:<6}{:<11}{:>12.1}{:>14.1}{:>14.1}{:>8.2}x",
                 round + 1,
@@ -198,8 +262,30 @@ fn main() {
         "sharing",
         ratio(1, 2)
     );
+    println!(
+        "{:<11}{:>11.2}x  (bare w3 / bare w1: what the workers cost on bare DD)",
+        "bare",
+        ratio(4, 3)
+    );
+    println!(
+        "{:<11}{:>11.2}x  (threads w3 / bare w1: what they cost a thread each)",
+        "threads",
+        ratio(5, 3)
+    );
+    println!(
+        "{:<11}{:>11.2}x  (solo w1 / bare w1), {:.2}x (solo w3 / bare w3)",
+        "engine",
+        ratio(0, 3),
+        ratio(2, 4)
+    );
     println!();
     goal("shared w3 / solo w1", shared, SHARED_GOAL);
+    let floor = ratio(4, 3);
+    if floor > SHARED_GOAL {
+        println!(
+            "     (the goal lies below bare differential dataflow's: 3 workers cost it {floor:.2}x of 1)"
+        );
+    }
     for ((name, ..), (.., growth)) in SIDES.iter().zip(&medians) {
         goal(&format!("growth {name}"), *growth, GROWTH_GOAL);
     }

@@ -22,7 +22,9 @@ mod plan;
 mod protocol;
 mod render;
 pub mod repr;
-mod runtime;
+/// Public so that a bench can step bare differential dataflow workers the
+/// way the engine steps its own (the ticks bench's floor).
+pub mod runtime;
 mod scheduler;
 mod shared_batch;
 mod sharing;
