@@ -1,7 +1,8 @@
 //! The floor beside the engine's ticks: the dataflows a tick moves in the
 //! engine's solo runs, on bare differential dataflow, stepped on one thread
-//! by the engine's own `Runtime` (so a step costs what the engine's does,
-//! without its coordinator, read policy, sharing or error collections).
+//! by the engine's own `Runtime` (so its workers are stepped as the
+//! engine's are, with no coordinator, read policy, sharing or error
+//! collections around them).
 //!
 //! A table is a `(k, v)` input arranged by the whole row, and its index a
 //! second dataflow that imports that arrangement and arranges it by `k`, as
@@ -10,16 +11,16 @@
 //! complete time (as the engine's read policy does), then steps the workers
 //! round-robin until a whole round did nothing.
 
+use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use differential_dataflow::input::{Input, InputSession};
 use differential_dataflow::operators::arrange::TraceAgent;
 use differential_dataflow::trace::cursor::cursor_list;
 use differential_dataflow::trace::implementations::{KeySpine, ValSpine};
 use differential_dataflow::trace::{Cursor, TraceReader};
 use engine::runtime::{ReplySender, Runtime, WorkerLogic};
-use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
 use timely::dataflow::operators::probe::Handle;
 use timely::dataflow::operators::Probe;
 use timely::progress::Antichain;
@@ -37,6 +38,7 @@ pub struct Ticking {
     index: Index,
 }
 
+/// What the bench asks of a bare worker.
 #[derive(Clone, Copy)]
 pub enum Command {
     /// Advance every input to this time; the traces compact to the one before.
