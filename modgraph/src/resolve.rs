@@ -132,6 +132,10 @@ impl<'ast> Visit<'ast> for Collector {
         visit::visit_path(self, path);
     }
 
+    /// `pub(crate)`, `pub(super)`, `pub(in path)`: who may see an item is
+    /// not an import.
+    fn visit_visibility(&mut self, _: &'ast syn::Visibility) {}
+
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         self.tokens(mac.tokens.clone());
         visit::visit_macro(self, mac);

@@ -150,6 +150,18 @@ fn path_attributes_and_nested_files_are_followed() {
 }
 
 #[test]
+fn visibility_is_not_an_import() {
+    let found = cycles_of(&[
+        ("src/lib.rs", "mod a;\npub struct Root;\npub use a::A;\n"),
+        (
+            "src/a.rs",
+            "pub(crate) struct A;\npub(super) fn f() {}\npub(in crate::a) fn g() {}\n",
+        ),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
 fn other_crates_and_one_way_imports_make_no_cycle() {
     let found = cycles_of(&[
         ("src/lib.rs", "mod a;\nmod b;\nmod c;\n"),
