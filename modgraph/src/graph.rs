@@ -1,6 +1,6 @@
-//! Edges between a crate's files, and its cycles: Tarjan's strongly
-//! connected components, each larger than one file named by a shortest
-//! circle through it.
+//! Edges between a crate's files, and its cycles: at each module of the
+//! tree, Tarjan's strongly connected components of its children, each of
+//! two or more named by a shortest circle through it.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
@@ -23,14 +23,18 @@ pub struct Edge {
     pub site: Site,
 }
 
-/// A set of files that import each other, and one shortest circle through
-/// them, each step with the place that makes it.
+/// Modules side by side under one parent that import each other in a
+/// circle, and one shortest circle through them, each step with the place
+/// that makes it.
 #[derive(Clone, Debug)]
 pub struct Cycle {
-    /// Every file of the strongly connected component, sorted.
+    /// The file of the parent module the circle lies under.
+    pub within: PathBuf,
+    /// Each module of the strongly connected component, by its file (a
+    /// folder by its `mod.rs`), sorted.
     pub files: Vec<PathBuf>,
-    /// A circle through the component's first file: each edge's target is
-    /// the next edge's source, the last edge's target the first's source.
+    /// A circle through the component's first module: each step names the
+    /// module it reaches and the site, in the module before, that makes it.
     pub circle: Vec<(PathBuf, Site)>,
 }
 
@@ -44,7 +48,11 @@ impl Cycle {
                 .display()
                 .to_string()
         };
-        let mut text = format!("a cycle of {} files:", self.files.len());
+        let mut text = format!(
+            "a cycle of {} modules under {}:",
+            self.files.len(),
+            shown(&self.within)
+        );
         for file in &self.files {
             text.push_str(&format!("\n    {}", shown(file)));
         }
@@ -68,34 +76,81 @@ impl fmt::Display for Cycle {
     }
 }
 
-/// Every cycle among `files` joined by `edges`: each strongly connected
-/// component of two files or more.
-pub fn cycles(files: &[PathBuf], edges: &[Edge]) -> Vec<Cycle> {
-    let n = files.len();
-    let mut out: Vec<Vec<(usize, &Site)>> = vec![Vec::new(); n];
-    for edge in edges {
-        out[edge.from].push((edge.to, &edge.site));
+/// Every cycle of a crate whose files are `files`, file `i` being module
+/// `file_modules[i]`, joined by `edges`. At each module of the tree, its
+/// children (each taken with everything under it) must import each other
+/// one way: an edge between two files counts at the module under which
+/// their subtrees part. A parent and what is under it may use each other:
+/// a folder is one concept, its `mod.rs` the face the rest of the crate
+/// sees.
+pub fn cycles(files: &[PathBuf], file_modules: &[Vec<String>], edges: &[Edge]) -> Vec<Cycle> {
+    let mut parents: BTreeSet<&[String]> = BTreeSet::new();
+    for module in file_modules {
+        for len in 0..module.len() {
+            parents.insert(&module[..len]);
+        }
     }
-    let mut cycles = Vec::new();
-    for component in components(&out) {
-        if component.len() < 2 {
+    let mut found = Vec::new();
+    for parent in parents {
+        // The child of `parent` a file lies under, if it lies under one.
+        let child_of = |file: usize| -> Option<&String> {
+            let module = &file_modules[file];
+            (module.len() > parent.len() && module.starts_with(parent))
+                .then(|| &module[parent.len()])
+        };
+        let mut children: BTreeMap<&String, usize> = BTreeMap::new();
+        for file in 0..files.len() {
+            if let Some(child) = child_of(file) {
+                // A child is shown by its own file, or its first file.
+                let own = file_modules[file].len() == parent.len() + 1;
+                let entry = children.entry(child).or_insert(file);
+                if own {
+                    *entry = file;
+                }
+            }
+        }
+        if children.len() < 2 {
             continue;
         }
-        let members: BTreeSet<usize> = component.iter().copied().collect();
-        let start = *members.iter().next().expect("a component has a member");
-        let circle = shortest_circle(&out, &members, start)
-            .into_iter()
-            .map(|(to, site)| (files[to].clone(), site.clone()))
-            .collect();
-        let mut members: Vec<PathBuf> = members.iter().map(|&m| files[m].clone()).collect();
-        members.sort();
-        cycles.push(Cycle {
-            files: members,
-            circle,
-        });
+        let index: BTreeMap<&String, usize> =
+            children.keys().enumerate().map(|(i, c)| (*c, i)).collect();
+        let shown: Vec<usize> = children.values().copied().collect();
+        let mut out: Vec<Vec<(usize, &Site)>> = vec![Vec::new(); shown.len()];
+        for edge in edges {
+            let (Some(from), Some(to)) = (child_of(edge.from), child_of(edge.to)) else {
+                continue;
+            };
+            let (from, to) = (index[from], index[to]);
+            if from != to && !out[from].iter().any(|(t, _)| *t == to) {
+                out[from].push((to, &edge.site));
+            }
+        }
+        let within = file_modules
+            .iter()
+            .position(|m| m.as_slice() == parent)
+            .map_or_else(|| files[0].clone(), |f| files[f].clone());
+        for component in components(&out) {
+            if component.len() < 2 {
+                continue;
+            }
+            let members: BTreeSet<usize> = component.iter().copied().collect();
+            let start = *members.iter().next().expect("a component has a member");
+            let circle = shortest_circle(&out, &members, start)
+                .into_iter()
+                .map(|(to, site)| (files[shown[to]].clone(), site.clone()))
+                .collect();
+            let mut member_files: Vec<PathBuf> =
+                members.iter().map(|&m| files[shown[m]].clone()).collect();
+            member_files.sort();
+            found.push(Cycle {
+                within: within.clone(),
+                files: member_files,
+                circle,
+            });
+        }
     }
-    cycles.sort_by(|a, b| a.files.cmp(&b.files));
-    cycles
+    found.sort_by(|a, b| (&a.within, &a.files).cmp(&(&b.within, &b.files)));
+    found
 }
 
 /// Tarjan's strongly connected components, iteratively (no recursion on

@@ -80,6 +80,8 @@ pub fn workspace_targets(cargo: &Path, manifest_dir: &Path) -> Result<Vec<Target
 pub struct Crate {
     /// Every file of the crate, the root first; a node is an index here.
     pub files: Vec<PathBuf>,
+    /// The module path of each file's top (`[]` for the root).
+    pub file_modules: Vec<Vec<String>>,
     /// Every module path (`[]` is the crate root) and the file it lives in.
     pub modules: BTreeMap<Vec<String>, usize>,
     /// Every edge between two distinct files, each with the first place that
@@ -88,9 +90,9 @@ pub struct Crate {
 }
 
 impl Crate {
-    /// Every cycle among the crate's files.
+    /// Every cycle among the crate's modules (see [`cycles`]).
     pub fn cycles(&self) -> Vec<Cycle> {
-        cycles(&self.files, &self.edges)
+        cycles(&self.files, &self.file_modules, &self.edges)
     }
 
     /// Reads the crate whose root file is `root`.
@@ -121,7 +123,9 @@ impl Crate {
                     .or_insert(site);
             }
         }
+        let file_modules = tree.asts.iter().map(|(_, path)| path.clone()).collect();
         Ok(Crate {
+            file_modules,
             files: tree.files,
             modules: tree.modules,
             edges: edges

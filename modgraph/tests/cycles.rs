@@ -62,39 +62,57 @@ fn use_groups_globs_and_renames_are_edges() {
 }
 
 #[test]
-fn a_parent_and_its_child_can_close_a_cycle() {
+fn a_parent_and_what_is_under_it_may_use_each_other() {
     // The parent uses its child by a relative path, the child the parent's
-    // item through `super`.
+    // item through `super`; the root's item is used from below.
     let found = cycles_of(&[
-        ("src/lib.rs", "mod p;\n"),
+        ("src/lib.rs", "mod p;\npub struct Config;\npub use p::C;\n"),
         (
             "src/p/mod.rs",
             "mod c;\npub struct Shared;\npub use c::C;\n",
         ),
-        ("src/p/c.rs", "pub struct C(super::Shared);\n"),
-    ]);
-    assert_eq!(found, two("src/p/c.rs", "src/p/mod.rs"));
-    // A facade that only re-exports its children, which import each other
-    // by their own paths, has none.
-    let found = cycles_of(&[
-        ("src/lib.rs", "mod p;\n"),
         (
-            "src/p/mod.rs",
-            "mod c;\nmod s;\npub use c::C;\npub use s::Shared;\n",
+            "src/p/c.rs",
+            "pub struct C(super::Shared, crate::Config);\n",
         ),
-        ("src/p/s.rs", "pub struct Shared;\n"),
-        ("src/p/c.rs", "pub struct C(super::s::Shared);\n"),
     ]);
     assert!(found.is_empty(), "{found:?}");
 }
 
 #[test]
-fn the_crate_root_is_a_file_like_any_other() {
+fn siblings_in_a_folder_must_import_one_way() {
     let found = cycles_of(&[
-        ("src/lib.rs", "mod a;\npub use a::A;\npub struct Config;\n"),
-        ("src/a.rs", "pub struct A(crate::Config);\n"),
+        ("src/lib.rs", "mod p;\n"),
+        ("src/p/mod.rs", "mod a;\nmod b;\n"),
+        ("src/p/a.rs", "pub struct A(super::b::B);\n"),
+        ("src/p/b.rs", "pub struct B;\nfn f(_: crate::p::a::A) {}\n"),
     ]);
-    assert_eq!(found, two("src/a.rs", "src/lib.rs"));
+    assert_eq!(found, two("src/p/a.rs", "src/p/b.rs"));
+}
+
+#[test]
+fn folders_must_import_one_way_whichever_files_do_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        ("src/lib.rs", "mod x;\nmod y;\n"),
+        ("src/x/mod.rs", "mod i;\n"),
+        ("src/x/i.rs", "pub struct I;\nuse crate::y::j::J;\n"),
+        ("src/y/mod.rs", "pub mod j;\n"),
+        ("src/y/j.rs", "pub struct J;\nfn f(_: crate::x::i::I) {}\n"),
+    ] {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let krate = Crate::load(&dir.path().join("src/lib.rs")).unwrap();
+    let cycles = krate.cycles();
+    assert_eq!(cycles.len(), 1, "{cycles:?}");
+    assert_eq!(
+        cycles[0].describe(dir.path()),
+        "a cycle of 2 modules under src/lib.rs:\n    src/x/mod.rs\n    src/y/mod.rs\n  for example:\n    \
+         src/x/i.rs:2 `crate::y::j::J` -> src/y/mod.rs\n    \
+         src/y/j.rs:2 `crate::x::i::I` -> src/x/mod.rs"
+    );
 }
 
 #[test]
@@ -146,7 +164,7 @@ fn path_attributes_and_nested_files_are_followed() {
             "pub struct B;\nuse crate::a::inner as _;\n",
         ),
     ]);
-    assert_eq!(found, two("src/a/inner.rs", "src/other/place.rs"));
+    assert_eq!(found, two("src/a.rs", "src/other/place.rs"));
 }
 
 #[test]
@@ -193,7 +211,7 @@ fn a_cycle_is_named_with_the_lines_that_make_it() {
     let text = cycles[0].describe(dir.path());
     assert_eq!(
         text,
-        "a cycle of 3 files:\n    src/a.rs\n    src/b.rs\n    src/c.rs\n  for example:\n    \
+        "a cycle of 3 modules under src/lib.rs:\n    src/a.rs\n    src/b.rs\n    src/c.rs\n  for example:\n    \
          src/a.rs:2 `crate::b::B` -> src/b.rs\n    \
          src/b.rs:4 `crate::c::C` -> src/c.rs\n    \
          src/c.rs:2 `crate::a::A` -> src/a.rs"
