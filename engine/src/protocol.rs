@@ -8,12 +8,12 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use crate::arrangement::Frontier;
+use crate::api::JoinPlan;
 use crate::packed::PackedRow;
 use crate::plan::{RelationPlan, ScalarExpr};
+use crate::repr::Frontier;
 use crate::repr::{DataflowError, Diff, GlobalId, Row, Timestamp};
 use crate::sharing::Registry;
-use crate::JoinPlan;
 
 /// What a runtime does in its process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

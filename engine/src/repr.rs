@@ -1,4 +1,5 @@
-//! Values, rows and errors: the data every collection carries.
+//! Values, rows and errors: the data every collection carries; and the
+//! frontier of one timestamp that says how far a collection is complete.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -194,5 +195,16 @@ pub struct GlobalId(pub u64);
 impl fmt::Display for GlobalId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "u{}", self.0)
+    }
+}
+
+/// A frontier of one timestamp; `None` is the empty frontier.
+pub type Frontier = Option<Timestamp>;
+
+/// The meet of two frontiers of a total order.
+pub fn meet(a: Frontier, b: Frontier) -> Frontier {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }

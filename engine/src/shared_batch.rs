@@ -5,6 +5,9 @@
 //! `Shared<B>` is the same batch behind an `Arc`: the arrange operator builds
 //! `B` and hands it over by `From`, merges produce new `Shared` batches, and a
 //! reader elsewhere holds clones of the very batches the spine holds.
+//!
+//! Its test reads a real spine's batches on another thread, so it lives
+//! with the arrangement's (`arrangement/tests.rs`), which builds one.
 
 use std::ops::Deref;
 use std::sync::Arc;
@@ -139,58 +142,5 @@ impl<C: Cursor> Cursor for SharedCursor<C> {
     #[mutants::skip] // never called: see `SharedCursor`
     fn rewind_vals(&mut self, storage: &Self::Storage) {
         self.0.rewind_vals(storage)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use differential_dataflow::trace::cursor::{cursor_list, Cursor};
-    use differential_dataflow::trace::TraceReader;
-    use timely::progress::Antichain;
-
-    use crate::arrangement::{batch_id, cursor_of, rows_by_themselves, seal};
-    use crate::packed::PackedRef;
-    use crate::repr::Datum;
-
-    #[test]
-    fn a_spines_batches_are_read_on_another_thread_without_a_copy() {
-        timely::execute_directly(|worker| {
-            let (mut input, mut traces) = rows_by_themselves(worker);
-            for i in 0..10 {
-                input.update(vec![Datum::Int64(i)], 1);
-            }
-            seal(worker, &mut input, &mut traces, 1);
-            let batches = traces
-                .oks
-                .batches_through(Antichain::new().borrow())
-                .expect("all batches");
-            let pointers: Vec<usize> = batches.iter().map(batch_id).collect();
-            let (rows, seen) = std::thread::spawn(move || {
-                let seen: Vec<usize> = batches.iter().map(batch_id).collect();
-                let (mut cursor, storage) = cursor_list(batches);
-                let rows = cursor.to_vec(
-                    &storage,
-                    |k: PackedRef<'_>| k.unpack(),
-                    |v: PackedRef<'_>| v.unpack(),
-                );
-                (rows.len(), seen)
-            })
-            .join()
-            .expect("reader thread");
-            assert_eq!(rows, 10);
-            assert_eq!(seen, pointers, "the reader holds the spine's own batches");
-            // The local cursor agrees.
-            let (mut cursor, storage) = cursor_of(&mut traces.oks);
-            assert_eq!(
-                cursor
-                    .to_vec(
-                        &storage,
-                        |k: PackedRef<'_>| k.unpack(),
-                        |v: PackedRef<'_>| v.unpack()
-                    )
-                    .len(),
-                10
-            );
-        });
     }
 }

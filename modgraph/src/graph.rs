@@ -99,10 +99,10 @@ pub fn cycles(files: &[PathBuf], file_modules: &[Vec<String>], edges: &[Edge]) -
                 .then(|| &module[parent.len()])
         };
         let mut children: BTreeMap<&String, usize> = BTreeMap::new();
-        for file in 0..files.len() {
+        for (file, module) in file_modules.iter().enumerate() {
             if let Some(child) = child_of(file) {
                 // A child is shown by its own file, or its first file.
-                let own = file_modules[file].len() == parent.len() + 1;
+                let own = module.len() == parent.len() + 1;
                 let entry = children.entry(child).or_insert(file);
                 if own {
                     *entry = file;

@@ -11,16 +11,18 @@ use timely::progress::Antichain;
 use timely::worker::Worker;
 
 use super::{ComputeState, Export, LiveDataflow, Table};
-use crate::arrangement::{self, Frontier, IndexTraces};
-use crate::delta_join::{Lookup, LookupSource};
+use crate::api::JoinPlan;
+use crate::arrangement::{self, IndexTraces};
 use crate::packed::PackedRow;
 use crate::plan::RelationPlan;
 use crate::protocol::{DataflowDesc, Import};
 use crate::render::{self, Inputs};
+use crate::render::{Lookup, LookupSource};
+use crate::repr::Frontier;
 use crate::repr::{DataflowError, Diff, GlobalId, Timestamp};
 use crate::sharing::import::{self, Reader};
 use crate::sharing::Counters;
-use crate::JoinPlan;
+use crate::typedefs::{Errs, ImportedOks, Oks};
 
 impl ComputeState {
     /// Creates a table with since `now` and upper `now + 1`.
@@ -303,13 +305,13 @@ impl ComputeState {
 /// that is only a local import, the imported arrangement itself, which an
 /// index arranges by its key without unpacking a row.
 pub(super) enum Rendered<'s> {
-    Rows(render::Oks<'s>, render::Errs<'s>),
-    Imported(arrangement::ImportedOks<'s>, render::Errs<'s>),
+    Rows(Oks<'s>, Errs<'s>),
+    Imported(ImportedOks<'s>, Errs<'s>),
 }
 
 impl<'s> Rendered<'s> {
     /// The rows, unpacked if they are still arranged.
-    pub(super) fn rows(self) -> (render::Oks<'s>, render::Errs<'s>) {
+    pub(super) fn rows(self) -> (Oks<'s>, Errs<'s>) {
         match self {
             Rendered::Rows(oks, errs) => (oks, errs),
             Rendered::Imported(oks, errs) => (arrangement::rows(oks), errs),

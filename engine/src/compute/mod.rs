@@ -7,12 +7,14 @@
 //!
 //! This module holds the state and dispatches each command; its children
 //! hold what the commands do: `install` (tables, dataflows, re-exports),
-//! `peeks`, `subscribe`, `report` (introspection) and `publication`
+//! `peeks` (with `peek`, one peek's reads of an index), `subscribe`,
+//! `report` (introspection) and `publication`
 //! (sharing), and `audit`, the witness's check of the publications. The
 //! state's fields are private to them.
 
 mod audit;
 mod install;
+pub(crate) mod peek;
 mod peeks;
 mod publication;
 mod report;
@@ -27,7 +29,6 @@ use timely::worker::Worker;
 
 use crate::arrangement::IndexTraces;
 use crate::packed::PackedRow;
-use crate::peek;
 use crate::protocol::{Board, Command, Context, Reply, RuntimeRole};
 use crate::repr::{Diff, GlobalId, Timestamp};
 use crate::runtime::{ReplySender, WorkerLogic};

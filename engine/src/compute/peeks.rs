@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use timely::worker::Worker;
 
+use super::peek::{self, IndexHandle};
 use super::ComputeState;
-use crate::peek::{self, IndexHandle};
 use crate::protocol::{PeekRequest, PeekResponse, PeekTarget, Reply};
 use crate::sharing::import::{Reader, SharedIndex};
 use crate::sharing::Counters;

@@ -8,9 +8,10 @@ use std::sync::Arc;
 use timely::worker::Worker;
 
 use super::{ComputeState, LiveDataflow};
-use crate::arrangement::{batch_id, holds_exactly, Frontier, IndexTraces};
+use crate::arrangement::{batch_id, holds_exactly, IndexTraces};
 use crate::mutation;
 use crate::protocol::RuntimeRole;
+use crate::repr::Frontier;
 use crate::repr::{GlobalId, Timestamp};
 use crate::sharing::{HoldKey, Point};
 

@@ -1,9 +1,9 @@
 //! What introspection shows of a worker: its exports' frontiers, sizes,
 //! error counts and the dataflows that maintain them.
 
+use super::peek::IndexHandle;
 use super::ComputeState;
 use crate::arrangement;
-use crate::peek::IndexHandle;
 use crate::protocol::{ExportReport, Reply, WorkerReport};
 use crate::repr::{GlobalId, Timestamp};
 

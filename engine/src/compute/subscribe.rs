@@ -17,8 +17,9 @@ use timely::worker::Worker;
 
 use super::install::Purpose;
 use super::{ComputeState, LiveDataflow};
-use crate::arrangement::{Frontier, IndexTraces};
+use crate::arrangement::IndexTraces;
 use crate::protocol::{DataflowDesc, Reply};
+use crate::repr::Frontier;
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
 
 /// A subscribe's dataflow on this worker.

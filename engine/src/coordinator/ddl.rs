@@ -1,15 +1,16 @@
 //! Statements that change the catalog or a table: CREATE, DROP, INSERT,
 //! UPDATE, DELETE, and the clock tick every write makes.
 
+use super::catalog::{self, Catalog, Detail, IndexDetail};
 use super::contents::Contents;
 use super::Engine;
-use crate::catalog::{self, Catalog, Detail, IndexDetail};
+use crate::api::Outcome;
+use crate::eval::passes;
 use crate::packed::PackedRow;
 use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
 use crate::protocol::{Command, PeekTarget};
-use crate::render::passes;
 use crate::repr::{Column, Diff, GlobalId, Row};
-use crate::{sql, Outcome};
+use crate::sql;
 
 impl Engine {
     pub(super) fn run_statements(&mut self, sql: &str) -> Outcome {

@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
+use super::builtin::Relation;
+use super::catalog::{Catalog, Detail};
+use super::introspection::{self, Sources};
 use super::Engine;
-use crate::builtin::Relation;
-use crate::catalog::{Catalog, Detail};
-use crate::introspection::{self, Sources};
-use crate::peek;
+use crate::compute::peek;
 use crate::plan::RelationPlan;
 use crate::protocol::{DataflowDesc, Import};
 use crate::repr::{GlobalId, Timestamp};
@@ -102,7 +102,7 @@ fn lower(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::{Entry, IndexDetail};
+    use crate::coordinator::catalog::{Entry, IndexDetail};
     use crate::repr::{Column, Datum, ScalarType};
 
     /// A catalog with table t (one column), an index on it when `indexed`,

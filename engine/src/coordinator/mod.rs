@@ -3,12 +3,19 @@
 //!
 //! This module holds the engine's state and its public surface, one method
 //! per directive, each ending in the same epilogue (`directive`). What a
-//! directive does lives in the children: `ddl`, `peeks` and `diagnosis`,
-//! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`.
+//! directive does lives in the children: `ddl` (with `contents`, a
+//! table's rows as the coordinator keeps them), `peeks` and `diagnosis`,
+//! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`. The
+//! catalog (`catalog`, with the built-in relations in `builtin`) and the
+//! rows of the introspection relations (`introspection`) are the
+//! coordinator's alone.
 
+mod builtin;
+mod catalog;
 mod contents;
 mod ddl;
 mod diagnosis;
+mod introspection;
 mod lower;
 mod peeks;
 mod read_policy;
@@ -19,15 +26,16 @@ mod subscribe;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
-use crate::catalog::Catalog;
+use crate::api::{Config, Outcome, Role, Witness};
 use crate::compute::ComputeState;
 use crate::plan::Statement;
 use crate::protocol::{Board, Command, Context, RuntimeRole, WorkerReport};
 use crate::repr::{GlobalId, Timestamp};
+use crate::runtime::scheduler::{Scheduler, Unit};
 use crate::runtime::Runtime;
-use crate::scheduler::{Scheduler, Unit};
 use crate::sharing::{Counters, Registry};
-use crate::{sql, Config, Outcome, Role, Witness};
+use crate::sql;
+use catalog::Catalog;
 use peeks::PeekState;
 use subscribe::SubscribeState;
 

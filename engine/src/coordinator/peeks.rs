@@ -4,14 +4,14 @@
 
 use std::collections::BTreeMap;
 
+use super::builtin::Relation;
 use super::ddl::plan_columns;
 use super::Engine;
-use crate::builtin::Relation;
-use crate::peek;
+use crate::api::Outcome;
+use crate::compute::peek;
 use crate::plan::{Finishing, RelationPlan, ScalarExpr, SimpleSelect};
 use crate::protocol::{Command, Import, PeekRequest, PeekResponse, PeekTarget};
 use crate::repr::{GlobalId, Row, Timestamp};
-use crate::Outcome;
 
 impl Engine {
     pub(super) fn select(

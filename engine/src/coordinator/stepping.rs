@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use super::Engine;
 use crate::protocol::Reply;
+use crate::runtime::scheduler::Unit;
 use crate::runtime::Stepped;
-use crate::scheduler::Unit;
 
 impl Engine {
     /// Steps runnable workers until each has done nothing since anything

@@ -8,13 +8,13 @@
 
 use std::collections::BTreeMap;
 
+use super::builtin::Relation;
+use super::introspection::SubscribeExport;
 use super::Engine;
-use crate::builtin::Relation;
-use crate::introspection::SubscribeExport;
+use crate::api::{Outcome, Progress};
 use crate::protocol::{Command, Import};
 use crate::repr::{DataflowError, Datum, Diff, GlobalId, Row, Timestamp};
 use crate::sql::{self, Subscribe};
-use crate::{Outcome, Progress};
 
 /// A worker's output frontier (`None`: the empty frontier, it is done).
 type Frontier = Option<Timestamp>;

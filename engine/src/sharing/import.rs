@@ -18,11 +18,13 @@ use timely::dataflow::Scope;
 use timely::scheduling::SyncActivator;
 
 use super::{HoldKey, Point, Snapshot};
-use crate::arrangement::{each_time, meet, row_of, ErrsBatch, Frontier, OksBatch, WALK_FUEL};
+use crate::arrangement::{each_time, row_of, WALK_FUEL};
 use crate::mutation;
-use crate::render::{Errs, Oks};
+use crate::repr::{meet, Frontier};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
 use crate::shared_batch::Shared;
+use crate::typedefs::{Errs, Oks};
+use crate::typedefs::{ErrsBatch, OksBatch};
 
 /// A reader's hold and wake-up registration on a point, undone on drop.
 pub struct Reader {

@@ -19,9 +19,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use timely::scheduling::SyncActivator;
 
-use crate::arrangement::{meet, Chain, ErrsBatch, Frontier, OksBatch};
+use crate::arrangement::Chain;
 use crate::mutation;
+use crate::repr::{meet, Frontier};
 use crate::repr::{GlobalId, Timestamp};
+use crate::typedefs::{ErrsBatch, OksBatch};
 
 /// Who holds a point back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

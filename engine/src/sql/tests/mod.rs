@@ -1,10 +1,13 @@
 //! Planner tests against a small fixed catalog: the fixtures here, the
 //! statements (DDL and writes) and the queries in their own files.
 
+mod aggregates;
+mod expressions;
 mod properties;
 mod queries;
 mod statements;
 mod subscribe;
+mod values;
 
 use super::plan;
 use crate::plan::{

@@ -24,34 +24,17 @@ use timely::dataflow::channels::pact::{Exchange, Pipeline};
 use timely::dataflow::operators::{Capability, Operator};
 use timely::progress::Antichain;
 
-use crate::arrangement::{all_batches, row_of, OksBatch, OksTrace};
+use super::inputs::{Inputs, LookupSource};
+use super::join::{enforce_equivalences, keyed};
+use crate::arrangement::{all_batches, row_of};
 use crate::mutation;
 use crate::packed::PackedRow;
 use crate::plan::RelationPlan;
-use crate::render::{enforce_equivalences, keyed, Errs, Inputs, Oks};
 use crate::repr::{Diff, GlobalId, Row, Timestamp};
 use crate::shared_batch::Shared;
 use crate::sharing::import::Reader;
-use crate::sharing::{Point, Registry};
-
-/// Where a delta join looks an imported index up, with the columns its
-/// rows are arranged by.
-pub struct Lookup {
-    pub key: Vec<usize>,
-    pub source: LookupSource,
-}
-
-/// An index's arrangement as a half join reads it.
-#[derive(Clone)]
-pub enum LookupSource {
-    /// Traces this runtime maintains.
-    Local(OksTrace),
-    /// A point the other runtime publishes.
-    Shared {
-        point: Arc<Point>,
-        registry: Arc<Registry>,
-    },
-}
+use crate::typedefs::{Errs, Oks};
+use crate::typedefs::{OksBatch, OksTrace};
 
 /// One half join's own handle on what it looks up, holding compaction
 /// where its pending changes still need to read.
@@ -326,6 +309,7 @@ mod tests {
 
     use super::*;
     use crate::arrangement::{arrange, import_local, rows, IndexTraces};
+    use crate::render::inputs::Lookup;
     use crate::repr::{DataflowError, Datum};
 
     type Update = (Row, Timestamp, Diff);

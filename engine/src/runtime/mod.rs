@@ -11,6 +11,8 @@
 //! start of its next step, and learns whether the step did any work, which
 //! is how quiescence is detected without a wall clock.
 
+pub(crate) mod scheduler;
+
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Instant;

@@ -7,8 +7,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::builtin::Relation;
-use crate::catalog::Catalog;
+use super::builtin::Relation;
+use super::catalog::Catalog;
 use crate::protocol::WorkerReport;
 use crate::repr::{Datum, GlobalId, Row};
 
@@ -158,7 +158,7 @@ fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]
             let mut uppers: BTreeMap<GlobalId, Option<u64>> = BTreeMap::new();
             for e in reports.iter().flat_map(|r| &r.exports) {
                 let upper = uppers.entry(e.id).or_insert(e.upper);
-                *upper = crate::arrangement::meet(*upper, e.upper);
+                *upper = crate::repr::meet(*upper, e.upper);
             }
             uppers
                 .into_iter()

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::builtin::Relation;
+use super::builtin::Relation;
 use crate::plan::{self, ObjectKind, RelationPlan};
 use crate::repr::{Column, GlobalId};
 

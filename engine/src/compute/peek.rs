@@ -7,12 +7,13 @@ use differential_dataflow::trace::cursor::cursor_list;
 use differential_dataflow::trace::{Cursor, TraceReader};
 use timely::progress::Antichain;
 
-use crate::arrangement::{row_of, upper_of, Chain, ErrsBatch, IndexTraces, OksBatch};
+use crate::arrangement::{row_of, upper_of, Chain, IndexTraces};
+use crate::eval::passes;
 use crate::packed::PackedRow;
 use crate::protocol::{Frontiers, PeekRequest, PeekResponse};
-use crate::render::passes;
 use crate::repr::{Row, Timestamp};
 use crate::sharing::import::SharedIndex;
+use crate::typedefs::{ErrsBatch, OksBatch};
 
 /// An index as a worker reads it: traces it maintains, or a point the
 /// other runtime publishes. Both hand out the same `Arc` batches.

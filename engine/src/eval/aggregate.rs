@@ -1,0 +1,122 @@
+//! Aggregates over one group's values with their multiplicities (`count`,
+//! `sum`, `avg`, `min`, `max`), `avg`'s exact numeric division, and a
+//! global aggregate's value over no rows.
+
+use super::errors::{int8_out_of_range, numeric_out_of_range, type_error};
+use crate::plan::AggregateFunc;
+use crate::repr::{DataflowError, Datum, Numeric};
+
+/// Applies an aggregate to one group's values, each with its (consolidated,
+/// positive) multiplicity. NULLs are ignored by everything but `count(*)`.
+pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, DataflowError> {
+    debug_assert!(
+        values.iter().all(|(_, m)| *m > 0),
+        "non-positive multiplicity"
+    );
+    let non_null = || values.iter().filter(|(d, _)| *d != Datum::Null);
+    fn count<'a>(
+        mut values: impl Iterator<Item = &'a (Datum, i64)>,
+    ) -> Result<Datum, DataflowError> {
+        values
+            .try_fold(0i64, |n, (_, m)| n.checked_add(*m))
+            .map(Datum::Int64)
+            .ok_or_else(int8_out_of_range)
+    }
+    match func {
+        AggregateFunc::CountAll => count(values.iter()),
+        AggregateFunc::Count => count(non_null()),
+        AggregateFunc::Sum => {
+            // Accumulated wide so that only the total can overflow, whatever
+            // order the values come in.
+            // The sum of `integer`s is a `bigint`, as in PostgreSQL.
+            let mut sum: Option<i128> = None;
+            for (d, m) in non_null() {
+                let i = match d {
+                    Datum::Int32(i) => i64::from(*i),
+                    Datum::Int64(i) => *i,
+                    d => return Err(type_error("sum", d)),
+                };
+                let term = i128::from(i) * i128::from(*m);
+                sum = Some(
+                    sum.unwrap_or(0)
+                        .checked_add(term)
+                        .ok_or_else(int8_out_of_range)?,
+                );
+            }
+            sum.map_or(Ok(Datum::Null), |s| {
+                i64::try_from(s)
+                    .map(Datum::Int64)
+                    .map_err(|_| int8_out_of_range())
+            })
+        }
+        AggregateFunc::Avg => {
+            let (mut sum, mut n) = (0i128, 0i128);
+            for (d, m) in non_null() {
+                let i = match d {
+                    Datum::Int32(i) => i64::from(*i),
+                    Datum::Int64(i) => *i,
+                    d => return Err(type_error("avg", d)),
+                };
+                let m = i128::from(*m);
+                sum = i128::from(i)
+                    .checked_mul(m)
+                    .and_then(|t| sum.checked_add(t))
+                    .ok_or_else(numeric_out_of_range)?;
+                n += m;
+            }
+            if n == 0 {
+                return Ok(Datum::Null);
+            }
+            average(sum, n).map(Datum::Numeric)
+        }
+        AggregateFunc::Min => Ok(non_null()
+            .map(|(d, _)| d)
+            .min()
+            .cloned()
+            .unwrap_or(Datum::Null)),
+        AggregateFunc::Max => Ok(non_null()
+            .map(|(d, _)| d)
+            .max()
+            .cloned()
+            .unwrap_or(Datum::Null)),
+    }
+}
+
+/// `sum / n` as PostgreSQL's numeric division gives it (`n > 0`): rounded
+/// half away from zero at the display scale `select_div_scale` picks, at
+/// least 16 significant digits counted in base-10000 digits.
+pub fn average(sum: i128, n: i128) -> Result<Numeric, DataflowError> {
+    // The weight and leading digit of a value in base 10000 (0 for zero).
+    fn lead(v: i128) -> (i64, u128) {
+        let (mut v, mut weight) = (v.unsigned_abs(), 0);
+        while v >= 10_000 {
+            v /= 10_000;
+            weight += 1;
+        }
+        (weight, v)
+    }
+    let ((w1, d1), (w2, d2)) = (lead(sum), lead(n));
+    let qweight = w1 - w2 - i64::from(d1 <= d2);
+    let scale = u32::try_from((16 - 4 * qweight).max(0)).map_err(|_| numeric_out_of_range())?;
+    let scaled = 10i128
+        .checked_pow(scale)
+        .and_then(|p| sum.checked_mul(p))
+        .ok_or_else(numeric_out_of_range)?;
+    let (q, r) = (scaled / n, scaled % n);
+    let mantissa = if 2 * r.abs() >= n {
+        q + scaled.signum()
+    } else {
+        q
+    };
+    Ok(Numeric { mantissa, scale })
+}
+
+/// A global aggregate's value over no input rows: 0 for counts, else NULL.
+pub fn empty_aggregate(func: AggregateFunc) -> Datum {
+    match func {
+        AggregateFunc::CountAll | AggregateFunc::Count => Datum::Int64(0),
+        AggregateFunc::Sum | AggregateFunc::Avg | AggregateFunc::Min | AggregateFunc::Max => {
+            Datum::Null
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! Evaluation of scalar expressions and aggregates with SQL semantics.
+//!
+//! Failures are values of the error stream, not panics: they come back as
+//! `DataflowError`s carrying the real system's texts.
+
+mod aggregate;
+mod cast;
+mod errors;
+mod scalar;
+#[cfg(test)]
+mod tests;
+
+pub use aggregate::{aggregate, average, empty_aggregate};
+pub use cast::{cast, castable, parse_as};
+pub use errors::int8_out_of_range;
+pub use scalar::passes;

@@ -1,0 +1,218 @@
+//! Scalar expressions evaluated over a row: arithmetic at each integer
+//! width, comparisons, AND/OR/NOT with SQL's three-valued logic, CASE,
+//! COALESCE, LIKE and casts; and predicates (`is_true`, `passes`).
+
+use super::cast::cast;
+use super::errors::{division_by_zero, int4_out_of_range, int8_out_of_range, type_error};
+use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
+use crate::repr::{DataflowError, Datum};
+
+impl ScalarExpr {
+    /// Evaluates the expression over `row`.
+    ///
+    /// Arithmetic and comparisons evaluate both operands (left first, so the
+    /// left error wins), then return NULL if either is NULL. AND and OR follow
+    /// three-valued logic in which a deciding operand (false for AND, true
+    /// for OR) wins over NULL *and* over an error on the other side, in either
+    /// order, as in the real system: `b <> 0 AND a / b > 0` never fails.
+    pub fn eval(&self, row: &[Datum]) -> Result<Datum, DataflowError> {
+        match self {
+            ScalarExpr::Column(i) => Ok(row[*i].clone()),
+            ScalarExpr::Literal(d) => Ok(d.clone()),
+            ScalarExpr::Unary(op, e) => unary(*op, e.eval(row)?),
+            ScalarExpr::Cast(to, e) => cast(e.eval(row)?, *to).map_err(|e| DataflowError::eval(&e)),
+            ScalarExpr::If { cond, then, els } => match is_true(&cond.eval(row)?) {
+                true => then.eval(row),
+                false => els.eval(row),
+            },
+            ScalarExpr::Coalesce(exprs) => {
+                for e in exprs {
+                    let d = e.eval(row)?;
+                    if d != Datum::Null {
+                        return Ok(d);
+                    }
+                }
+                Ok(Datum::Null)
+            }
+            ScalarExpr::Binary(BinaryOp::And, l, r) => logical(false, l, r, row),
+            ScalarExpr::Binary(BinaryOp::Or, l, r) => logical(true, l, r, row),
+            ScalarExpr::Binary(op, l, r) => {
+                let (l, r) = (l.eval(row)?, r.eval(row)?);
+                if l == Datum::Null || r == Datum::Null {
+                    return Ok(Datum::Null);
+                }
+                binary(*op, l, r)
+            }
+        }
+    }
+}
+
+fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
+    match (op, d) {
+        (UnaryOp::IsNull, d) => Ok(Datum::Bool(d == Datum::Null)),
+        (UnaryOp::IsNotNull, d) => Ok(Datum::Bool(d != Datum::Null)),
+        (_, Datum::Null) => Ok(Datum::Null),
+        (UnaryOp::Not, Datum::Bool(b)) => Ok(Datum::Bool(!b)),
+        (UnaryOp::Neg, Datum::Int32(i)) => i
+            .checked_neg()
+            .map(Datum::Int32)
+            .ok_or_else(int4_out_of_range),
+        (UnaryOp::Neg, Datum::Int64(i)) => i
+            .checked_neg()
+            .map(Datum::Int64)
+            .ok_or_else(int8_out_of_range),
+        (op, d) => Err(type_error(&format!("{op:?}"), &d)),
+    }
+}
+
+/// AND (`decisive == false`) or OR (`decisive == true`).
+fn logical(
+    decisive: bool,
+    l: &ScalarExpr,
+    r: &ScalarExpr,
+    row: &[Datum],
+) -> Result<Datum, DataflowError> {
+    let l = l.eval(row);
+    if l == Ok(Datum::Bool(decisive)) {
+        return Ok(Datum::Bool(decisive));
+    }
+    let r = r.eval(row);
+    if r == Ok(Datum::Bool(decisive)) {
+        return Ok(Datum::Bool(decisive));
+    }
+    match (l?, r?) {
+        (Datum::Null, Datum::Bool(_) | Datum::Null) | (Datum::Bool(_), Datum::Null) => {
+            Ok(Datum::Null)
+        }
+        (Datum::Bool(_), Datum::Bool(_)) => Ok(Datum::Bool(!decisive)),
+        (Datum::Bool(_) | Datum::Null, d) | (d, _) => Err(type_error("AND/OR", &d)),
+    }
+}
+
+/// A binary operator other than AND/OR on non-NULL operands.
+fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
+    use std::cmp::Ordering::*;
+    let ord = |accept: &[std::cmp::Ordering]| -> Result<Datum, DataflowError> {
+        if std::mem::discriminant(&l) != std::mem::discriminant(&r) {
+            return Err(type_error("comparison", &r));
+        }
+        Ok(Datum::Bool(accept.contains(&l.cmp(&r))))
+    };
+    match op {
+        BinaryOp::Eq => ord(&[Equal]),
+        BinaryOp::NotEq => ord(&[Less, Greater]),
+        BinaryOp::Lt => ord(&[Less]),
+        BinaryOp::LtEq => ord(&[Less, Equal]),
+        BinaryOp::Gt => ord(&[Greater]),
+        BinaryOp::GtEq => ord(&[Greater, Equal]),
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+            match (&l, &r) {
+                (Datum::Int32(a), Datum::Int32(b)) => {
+                    let wide = arithmetic(op, i64::from(*a), i64::from(*b))?;
+                    i32::try_from(wide)
+                        .map(Datum::Int32)
+                        .map_err(|_| int4_out_of_range())
+                }
+                (Datum::Int64(a), Datum::Int64(b)) => arithmetic(op, *a, *b).map(Datum::Int64),
+                _ => Err(type_error(
+                    "arithmetic",
+                    if matches!(l, Datum::Int32(_) | Datum::Int64(_)) {
+                        &r
+                    } else {
+                        &l
+                    },
+                )),
+            }
+        }
+        BinaryOp::Like | BinaryOp::ILike => match (&l, &r) {
+            (Datum::Text(text), Datum::Text(pattern)) => {
+                let fold = |s: &str| match op {
+                    BinaryOp::ILike => s.to_lowercase(),
+                    _ => s.to_string(),
+                };
+                let text: Vec<char> = fold(text).chars().collect();
+                let pattern: Vec<char> = fold(pattern).chars().collect();
+                like(&text, &pattern)
+                    .map(Datum::Bool)
+                    .map_err(DataflowError::eval)
+            }
+            _ => Err(type_error(
+                "LIKE",
+                if matches!(l, Datum::Text(_)) { &r } else { &l },
+            )),
+        },
+        BinaryOp::And | BinaryOp::Or => unreachable!("handled by `logical`"),
+    }
+}
+
+/// Whether `text` matches the LIKE `pattern` as a whole; the error is the
+/// real system's text for a pattern ending in its escape character.
+fn like(text: &[char], pattern: &[char]) -> Result<bool, &'static str> {
+    // Dynamic programming over (pattern prefix, text prefix): `matched[j]`
+    // says whether the pattern so far matches the first j characters.
+    let mut matched = vec![false; text.len() + 1];
+    matched[0] = true;
+    let mut p = 0;
+    while p < pattern.len() {
+        let (literal, next) = match pattern[p] {
+            '%' => {
+                // Any run: every length from the first match on.
+                if let Some(first) = matched.iter().position(|m| *m) {
+                    matched[first..].fill(true);
+                }
+                p += 1;
+                continue;
+            }
+            '_' => (None, p + 1),
+            '\\' => match pattern.get(p + 1) {
+                Some(c) => (Some(*c), p + 2),
+                None => return Err("LIKE pattern must not end with escape character"),
+            },
+            c => (Some(c), p + 1),
+        };
+        for j in (0..text.len()).rev() {
+            matched[j + 1] = matched[j] && literal.is_none_or(|c| c == text[j]);
+        }
+        matched[0] = false;
+        p = next;
+    }
+    Ok(matched[text.len()])
+}
+
+/// 64-bit arithmetic; a 32-bit operation runs here on widened operands and
+/// its caller narrows the result, so `i32::MIN / -1` fails there.
+fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Result<i64, DataflowError> {
+    if matches!(op, BinaryOp::Div | BinaryOp::Mod) && b == 0 {
+        return Err(division_by_zero());
+    }
+    match op {
+        BinaryOp::Add => a.checked_add(b),
+        BinaryOp::Sub => a.checked_sub(b),
+        BinaryOp::Mul => a.checked_mul(b),
+        BinaryOp::Div => a.checked_div(b),
+        // Only i64::MIN % -1 overflows, and its remainder is 0.
+        BinaryOp::Mod => Some(a.checked_rem(b).unwrap_or(0)),
+        _ => unreachable!("not arithmetic"),
+    }
+    .ok_or_else(int8_out_of_range)
+}
+
+/// Whether a predicate's value keeps a row: only `true` does (NULL drops it).
+pub fn is_true(d: &Datum) -> bool {
+    *d == Datum::Bool(true)
+}
+
+/// Whether every predicate holds for `row`. A predicate that is false or
+/// NULL drops the row even when another one fails to evaluate, as the
+/// conjunction they came from would; an error is returned only otherwise.
+pub fn passes(predicates: &[ScalarExpr], row: &[Datum]) -> Result<bool, DataflowError> {
+    let mut error = None;
+    for predicate in predicates {
+        match predicate.eval(row) {
+            Ok(datum) if !is_true(&datum) => return Ok(false),
+            Ok(_) => {}
+            Err(e) => error = error.or(Some(e)),
+        }
+    }
+    error.map_or(Ok(true), Err)
+}

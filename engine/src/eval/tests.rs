@@ -1,0 +1,330 @@
+//! Tests of scalar evaluation, casts and aggregates.
+
+use super::scalar::is_true;
+use super::*;
+use crate::plan::{AggregateFunc, BinaryOp, ScalarExpr, UnaryOp};
+use crate::repr::{DataflowError, Datum, Numeric, ScalarType};
+use AggregateFunc::*;
+use Datum::{Bool, Int32, Int64 as Int, Null, Text};
+
+fn lit(d: Datum) -> Box<ScalarExpr> {
+    Box::new(ScalarExpr::Literal(d))
+}
+fn bin(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
+    ScalarExpr::Binary(op, lit(l), lit(r)).eval(&[])
+}
+/// `1 / 0`: an expression that fails.
+fn failing() -> Box<ScalarExpr> {
+    Box::new(ScalarExpr::Binary(BinaryOp::Div, lit(Int(1)), lit(Int(0))))
+}
+fn err(text: &str) -> Result<Datum, DataflowError> {
+    Err(DataflowError(text.to_string()))
+}
+
+#[test]
+fn columns_and_literals() {
+    let row = [Int(7), Text("x".into())];
+    assert_eq!(ScalarExpr::Column(1).eval(&row), Ok(Text("x".into())));
+    assert_eq!(ScalarExpr::Literal(Null).eval(&row), Ok(Null));
+}
+
+#[test]
+fn arithmetic_and_errors() {
+    assert_eq!(bin(BinaryOp::Add, Int(2), Int(3)), Ok(Int(5)));
+    assert_eq!(bin(BinaryOp::Sub, Int(2), Int(3)), Ok(Int(-1)));
+    assert_eq!(bin(BinaryOp::Mul, Int(-2), Int(3)), Ok(Int(-6)));
+    assert_eq!(bin(BinaryOp::Div, Int(-7), Int(2)), Ok(Int(-3)));
+    assert_eq!(bin(BinaryOp::Mod, Int(-7), Int(2)), Ok(Int(-1)));
+    assert_eq!(bin(BinaryOp::Mod, Int(i64::MIN), Int(-1)), Ok(Int(0)));
+    let div0 = err("Evaluation error: division by zero");
+    assert_eq!(bin(BinaryOp::Div, Int(1), Int(0)), div0);
+    assert_eq!(bin(BinaryOp::Mod, Int(1), Int(0)), div0);
+    let range = err("Evaluation error: bigint out of range");
+    assert_eq!(bin(BinaryOp::Add, Int(i64::MAX), Int(1)), range);
+    assert_eq!(bin(BinaryOp::Mul, Int(i64::MAX), Int(2)), range);
+    assert_eq!(bin(BinaryOp::Div, Int(i64::MIN), Int(-1)), range);
+    let neg = ScalarExpr::Unary(UnaryOp::Neg, lit(Int(i64::MIN)));
+    assert_eq!(neg.eval(&[]), range);
+}
+
+#[test]
+fn null_propagation() {
+    assert_eq!(bin(BinaryOp::Add, Null, Int(1)), Ok(Null));
+    assert_eq!(bin(BinaryOp::Div, Int(1), Null), Ok(Null));
+    assert_eq!(bin(BinaryOp::Eq, Null, Null), Ok(Null));
+    assert_eq!(
+        ScalarExpr::Unary(UnaryOp::Not, lit(Null)).eval(&[]),
+        Ok(Null)
+    );
+    assert_eq!(
+        ScalarExpr::Unary(UnaryOp::Neg, lit(Null)).eval(&[]),
+        Ok(Null)
+    );
+    // An error in an operand wins over a NULL in the other.
+    let e = ScalarExpr::Binary(BinaryOp::Add, lit(Null), failing());
+    assert_eq!(e.eval(&[]), err("Evaluation error: division by zero"));
+}
+
+#[test]
+fn is_null() {
+    let is_null = |d| ScalarExpr::Unary(UnaryOp::IsNull, lit(d)).eval(&[]);
+    let is_not_null = |d| ScalarExpr::Unary(UnaryOp::IsNotNull, lit(d)).eval(&[]);
+    assert_eq!(is_null(Null), Ok(Bool(true)));
+    assert_eq!(is_null(Int(0)), Ok(Bool(false)));
+    assert_eq!(is_not_null(Null), Ok(Bool(false)));
+    assert_eq!(is_not_null(Text(String::new())), Ok(Bool(true)));
+}
+
+#[test]
+fn comparisons() {
+    assert_eq!(bin(BinaryOp::Eq, Int(1), Int(1)), Ok(Bool(true)));
+    assert_eq!(bin(BinaryOp::NotEq, Int(1), Int(1)), Ok(Bool(false)));
+    assert_eq!(bin(BinaryOp::Lt, Int(-1), Int(1)), Ok(Bool(true)));
+    assert_eq!(bin(BinaryOp::LtEq, Int(1), Int(1)), Ok(Bool(true)));
+    assert_eq!(
+        bin(BinaryOp::Gt, Text("b".into()), Text("a".into())),
+        Ok(Bool(true))
+    );
+    assert_eq!(
+        bin(BinaryOp::GtEq, Bool(false), Bool(true)),
+        Ok(Bool(false))
+    );
+    assert!(bin(BinaryOp::Eq, Int(1), Text("1".into())).is_err());
+}
+
+#[test]
+fn three_valued_logic() {
+    let t = [Bool(true), Bool(false), Null];
+    // Rows: left operand; columns: right operand (true, false, NULL).
+    let (t_, f_) = (Bool(true), Bool(false));
+    let and = [
+        [t_.clone(), f_.clone(), Null],
+        [f_.clone(), f_.clone(), f_.clone()],
+        [Null, f_.clone(), Null],
+    ];
+    let or = [
+        [t_.clone(), t_.clone(), t_.clone()],
+        [t_.clone(), f_.clone(), Null],
+        [t_.clone(), Null, Null],
+    ];
+    for (i, l) in t.iter().enumerate() {
+        for (j, r) in t.iter().enumerate() {
+            assert_eq!(
+                bin(BinaryOp::And, l.clone(), r.clone()),
+                Ok(and[i][j].clone())
+            );
+            assert_eq!(
+                bin(BinaryOp::Or, l.clone(), r.clone()),
+                Ok(or[i][j].clone())
+            );
+        }
+    }
+}
+
+#[test]
+fn deciding_operand_beats_errors_in_either_order() {
+    let div0 = err("Evaluation error: division by zero");
+    let e = |op, l: Box<ScalarExpr>, r: Box<ScalarExpr>| ScalarExpr::Binary(op, l, r).eval(&[]);
+    assert_eq!(
+        e(BinaryOp::And, lit(Bool(false)), failing()),
+        Ok(Bool(false))
+    );
+    assert_eq!(
+        e(BinaryOp::And, failing(), lit(Bool(false))),
+        Ok(Bool(false))
+    );
+    assert_eq!(e(BinaryOp::Or, failing(), lit(Bool(true))), Ok(Bool(true)));
+    assert_eq!(e(BinaryOp::And, lit(Bool(true)), failing()), div0);
+    assert_eq!(e(BinaryOp::And, failing(), lit(Null)), div0);
+    assert_eq!(e(BinaryOp::Or, lit(Bool(false)), failing()), div0);
+}
+
+#[test]
+fn predicates() {
+    assert!(is_true(&Bool(true)));
+    assert!(!is_true(&Bool(false)));
+    assert!(!is_true(&Null));
+    assert!(!is_true(&Int(1)));
+}
+
+#[test]
+fn aggregates() {
+    let values = [(Int(3), 2), (Null, 4), (Int(-1), 1)];
+    assert_eq!(aggregate(CountAll, &values), Ok(Int(7)));
+    assert_eq!(aggregate(Count, &values), Ok(Int(3)));
+    assert_eq!(aggregate(Sum, &values), Ok(Int(5)));
+    assert_eq!(aggregate(Min, &values), Ok(Int(-1)));
+    assert_eq!(aggregate(Max, &values), Ok(Int(3)));
+    let texts = [(Text("b".into()), 1), (Text("a".into()), 3)];
+    assert_eq!(aggregate(Min, &texts), Ok(Text("a".into())));
+    assert_eq!(aggregate(Max, &texts), Ok(Text("b".into())));
+}
+
+#[test]
+fn aggregates_over_nulls_only() {
+    let nulls = [(Null, 2)];
+    assert_eq!(aggregate(CountAll, &nulls), Ok(Int(2)));
+    assert_eq!(aggregate(Count, &nulls), Ok(Int(0)));
+    for func in [Sum, Min, Max] {
+        assert_eq!(aggregate(func, &nulls), Ok(Null));
+    }
+}
+
+#[test]
+fn avg_is_a_numeric_at_postgres_division_scale() {
+    let avg = |vals: &[i64]| {
+        let values: Vec<_> = vals.iter().map(|v| (Int(*v), 1)).collect();
+        aggregate(Avg, &values).map(|d| d.to_string())
+    };
+    assert_eq!(avg(&[1, 2]), Ok("1.5000000000000000".into()));
+    assert_eq!(avg(&[1, 2, 4]), Ok("2.3333333333333333".into()));
+    assert_eq!(avg(&[-1, -2]), Ok("-1.5000000000000000".into()));
+    assert_eq!(avg(&[-1, -2, -4]), Ok("-2.3333333333333333".into()));
+    assert_eq!(avg(&[2, 3, 3]), Ok("2.6666666666666667".into()));
+    assert_eq!(
+        avg(&[1_000_000, 2_000_000]),
+        Ok("1500000.000000000000".into())
+    );
+    assert_eq!(avg(&[10_000, 10_000]), Ok("10000.0000000000000000".into()));
+    assert_eq!(avg(&[0, 0]), Ok("0.00000000000000000000".into()));
+    assert_eq!(aggregate(Avg, &[(Datum::Null, 2)]), Ok(Datum::Null));
+}
+
+#[test]
+fn numerics_order_by_value() {
+    let n = |s: &str| Numeric::parse(s).unwrap();
+    assert!(n("-1.5") < n("-1.25"));
+    assert!(n("-0.5") < n("0.5"));
+    assert!(n("1.25") < n("1.5"));
+    assert!(n("2") > n("1.99"));
+    assert_eq!(n("-0.05").to_string(), "-0.05");
+}
+
+#[test]
+fn sum_overflow_is_an_error() {
+    let range = err("Evaluation error: bigint out of range");
+    assert_eq!(aggregate(Sum, &[(Int(i64::MAX), 1), (Int(1), 1)]), range);
+    assert_eq!(aggregate(Sum, &[(Int(i64::MAX / 2 + 1), 2)]), range);
+    // Only the total counts: an intermediate overflow is no error.
+    let values = [(Int(i64::MAX), 1), (Int(1), 1), (Int(-5), 1)];
+    assert_eq!(aggregate(Sum, &values), Ok(Int(i64::MAX - 4)));
+}
+
+#[test]
+fn empty_aggregates() {
+    assert_eq!(empty_aggregate(CountAll), Int(0));
+    assert_eq!(empty_aggregate(Count), Int(0));
+    for func in [Sum, Min, Max] {
+        assert_eq!(empty_aggregate(func), Null);
+    }
+}
+
+#[test]
+fn integers_overflow_at_their_own_width() {
+    let int4_range = err("Evaluation error: integer out of range");
+    let int8_range = err("Evaluation error: bigint out of range");
+    assert_eq!(bin(BinaryOp::Add, Int32(i32::MAX), Int32(1)), int4_range);
+    assert_eq!(
+        bin(BinaryOp::Add, Int(i64::from(i32::MAX)), Int(1)),
+        Ok(Int(2_147_483_648))
+    );
+    assert_eq!(bin(BinaryOp::Mul, Int32(65_536), Int32(32_768)), int4_range);
+    assert_eq!(bin(BinaryOp::Div, Int32(i32::MIN), Int32(-1)), int4_range);
+    assert_eq!(bin(BinaryOp::Mod, Int32(i32::MIN), Int32(-1)), Ok(Int32(0)));
+    assert_eq!(bin(BinaryOp::Sub, Int32(-7), Int32(2)), Ok(Int32(-9)));
+    assert_eq!(bin(BinaryOp::Add, Int(i64::MAX), Int(1)), int8_range);
+    let neg = ScalarExpr::Unary(UnaryOp::Neg, lit(Int32(i32::MIN)));
+    assert_eq!(neg.eval(&[]), int4_range);
+    // The sum and count of integers are bigints.
+    let values = [(Int32(i32::MAX), 2)];
+    assert_eq!(aggregate(Sum, &values), Ok(Int(2 * i64::from(i32::MAX))));
+    assert_eq!(aggregate(Count, &values), Ok(Int(2)));
+}
+
+#[test]
+fn casts() {
+    let c = |d, to| ScalarExpr::Cast(to, lit(d)).eval(&[]);
+    use ScalarType as T;
+    assert_eq!(c(Int32(5), T::Int64), Ok(Int(5)));
+    assert_eq!(c(Int(5), T::Int32), Ok(Int32(5)));
+    assert_eq!(
+        c(Int(1 << 40), T::Int32),
+        err("Evaluation error: integer out of range")
+    );
+    assert_eq!(c(Int32(-3), T::Text), Ok(Text("-3".into())));
+    assert_eq!(c(Bool(true), T::Text), Ok(Text("true".into())));
+    assert_eq!(c(Text(" 42 ".into()), T::Int32), Ok(Int32(42)));
+    assert_eq!(c(Text("yes".into()), T::Bool), Ok(Bool(true)));
+    assert_eq!(c(Int32(0), T::Bool), Ok(Bool(false)));
+    assert_eq!(c(Bool(true), T::Int32), Ok(Int32(1)));
+    assert_eq!(c(Null, T::Int32), Ok(Null));
+    assert_eq!(
+        c(Text("x".into()), T::Int64),
+        err("Evaluation error: invalid input syntax for type bigint: invalid digit found in string: \"x\"")
+    );
+    assert!(castable(T::Int32, T::Bool) && !castable(T::Int64, T::Bool));
+}
+
+#[test]
+fn case_and_coalesce_evaluate_only_what_they_need() {
+    let case = |cond: Box<ScalarExpr>, then: Box<ScalarExpr>| {
+        ScalarExpr::If {
+            cond,
+            then,
+            els: lit(Int32(0)),
+        }
+        .eval(&[])
+    };
+    assert_eq!(case(lit(Bool(false)), failing()), Ok(Int32(0)));
+    assert_eq!(case(lit(Null), failing()), Ok(Int32(0)));
+    assert_eq!(case(lit(Bool(true)), lit(Int32(1))), Ok(Int32(1)));
+    assert_eq!(
+        case(failing(), lit(Int32(1))),
+        err("Evaluation error: division by zero")
+    );
+    let coalesce = |exprs: Vec<ScalarExpr>| ScalarExpr::Coalesce(exprs).eval(&[]);
+    assert_eq!(
+        coalesce(vec![*lit(Null), *lit(Int32(2)), *failing()]),
+        Ok(Int32(2))
+    );
+    assert_eq!(coalesce(vec![*lit(Null), *lit(Null)]), Ok(Null));
+    assert_eq!(
+        coalesce(vec![*lit(Null), *failing()]),
+        err("Evaluation error: division by zero")
+    );
+}
+
+#[test]
+fn like_patterns() {
+    let like = |t: &str, p: &str| bin(BinaryOp::Like, Text(t.into()), Text(p.into()));
+    for (text, pattern, expected) in [
+        ("abc", "abc", true),
+        ("abc", "ab", false),
+        ("abc", "a%", true),
+        ("abc", "%c", true),
+        ("abc", "%b%", true),
+        ("abc", "a_c", true),
+        ("abc", "a__c", false),
+        ("", "%", true),
+        ("", "_", false),
+        ("a%c", "a\\%c", true),
+        ("abc", "a\\%c", false),
+        ("aXbXc", "%X%X%", true),
+        ("ABC", "abc", false),
+    ] {
+        assert_eq!(
+            like(text, pattern),
+            Ok(Bool(expected)),
+            "{text} LIKE {pattern}"
+        );
+    }
+    assert_eq!(
+        bin(BinaryOp::ILike, Text("ABC".into()), Text("a%".into())),
+        Ok(Bool(true))
+    );
+    assert_eq!(
+        like("a", "a\\"),
+        err("Evaluation error: LIKE pattern must not end with escape character")
+    );
+    assert_eq!(bin(BinaryOp::Like, Null, Text("%".into())), Ok(Null));
+}

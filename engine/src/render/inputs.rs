@@ -1,0 +1,70 @@
+//! What a plan reads, already brought into the dataflow's scope: each
+//! input's rows and errors, the arity of every relation a `Get` may name,
+//! and the arrangements a delta join may look imported indexes up in.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::plan::RelationPlan;
+use crate::repr::GlobalId;
+use crate::sharing::{Point, Registry};
+use crate::typedefs::{Errs, Oks, OksTrace};
+
+/// What a plan reads, already brought into the dataflow's scope.
+pub struct Inputs<'s> {
+    pub collections: BTreeMap<GlobalId, (Oks<'s>, Errs<'s>)>,
+    /// The column count of every relation a `Get` may name.
+    pub arities: BTreeMap<GlobalId, usize>,
+    /// The arrangements a delta join may look imported indexes up in;
+    /// empty when joins are planned linear.
+    pub lookups: BTreeMap<GlobalId, Lookup>,
+    /// Each join's plan as rendered, in the real system's words
+    /// (`Differential Join %0 » %1`, `Delta Join [%0 » %1] [%1 » %0]`).
+    pub joins: RefCell<Vec<String>>,
+}
+
+/// Where a delta join looks an imported index up, with the columns its
+/// rows are arranged by.
+pub struct Lookup {
+    pub key: Vec<usize>,
+    pub source: LookupSource,
+}
+
+/// An index's arrangement as a half join reads it.
+#[derive(Clone)]
+pub enum LookupSource {
+    /// Traces this runtime maintains.
+    Local(OksTrace),
+    /// A point the other runtime publishes.
+    Shared {
+        point: Arc<Point>,
+        registry: Arc<Registry>,
+    },
+}
+
+/// The number of columns `plan` produces.
+pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
+    match plan {
+        RelationPlan::Get(id) => *inputs
+            .arities
+            .get(id)
+            .unwrap_or_else(|| panic!("arity of {id} unknown")),
+        RelationPlan::Constant { arity, .. } => *arity,
+        RelationPlan::GenerateSeries { .. } => 1,
+        RelationPlan::Map { input, exprs } => arity(input, inputs) + exprs.len(),
+        RelationPlan::Filter { input, .. }
+        | RelationPlan::Distinct { input }
+        | RelationPlan::TopK { input, .. } => arity(input, inputs),
+        RelationPlan::LeftJoin {
+            left, right_arity, ..
+        } => arity(left, inputs) + right_arity,
+        RelationPlan::Project { columns, .. } => columns.len(),
+        RelationPlan::Join { inputs: plans, .. } => plans.iter().map(|p| arity(p, inputs)).sum(),
+        RelationPlan::Reduce {
+            group_key,
+            aggregates,
+            ..
+        } => group_key.len() + aggregates.len(),
+    }
+}

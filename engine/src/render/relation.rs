@@ -1,0 +1,188 @@
+//! Rendering a `RelationPlan` into differential collections of rows and errors.
+//!
+//! Every plan node yields a pair `(oks, errs)`. Errors are data: a scalar that
+//! fails to evaluate sends its row's error to `errs` and the row nowhere. A
+//! node propagates each input's `errs` exactly once (a join concatenates its
+//! inputs' errors once, not once per path), so error multiplicities mean what
+//! `mz_compute_error_counts` says they mean.
+//!
+//! This file holds the walk over the plan; joins, reduces and the delta
+//! join are rendered by their own files beside it.
+
+use timely::dataflow::Scope;
+
+use super::collections::{constant, split};
+use super::delta_join;
+use super::inputs::{arity, Inputs};
+use super::join;
+use super::reduce;
+use crate::eval::passes;
+use crate::plan::RelationPlan;
+use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
+use crate::typedefs::{Errs, Oks};
+
+/// Renders `plan` at `as_of` on worker `worker`.
+pub fn render<'s>(
+    scope: Scope<'s, Timestamp>,
+    plan: &RelationPlan,
+    inputs: &Inputs<'s>,
+    as_of: Timestamp,
+    worker: usize,
+) -> (Oks<'s>, Errs<'s>) {
+    match plan {
+        RelationPlan::Get(id) => {
+            let (oks, errs) = inputs
+                .collections
+                .get(id)
+                .unwrap_or_else(|| panic!("dataflow has no import for {id}"));
+            (oks.clone(), errs.clone())
+        }
+        RelationPlan::Constant { rows, .. } => {
+            let rows = if worker == 0 {
+                rows.clone()
+            } else {
+                Vec::new()
+            };
+            (
+                constant(scope, rows, as_of),
+                constant(scope, Vec::new(), as_of),
+            )
+        }
+        RelationPlan::GenerateSeries { start, stop } => {
+            // The bounds enter once, on worker 0; the rows are made in the
+            // dataflow and spread over the workers by whatever arranges them.
+            let bounds = if worker == 0 {
+                vec![(start.clone(), stop.clone())]
+            } else {
+                Vec::new()
+            };
+            let rows =
+                constant(scope, bounds, as_of).flat_map(|(start, stop)| series(&start, &stop));
+            (rows, constant(scope, Vec::new(), as_of))
+        }
+        RelationPlan::Map { input, exprs } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            let exprs = exprs.clone();
+            split(
+                oks.map(move |mut row| {
+                    for expr in &exprs {
+                        let datum = expr.eval(&row)?;
+                        row.push(datum);
+                    }
+                    Ok(row)
+                }),
+                errs,
+            )
+        }
+        RelationPlan::Filter { input, predicates } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            let predicates = predicates.clone();
+            let results = oks.flat_map(move |row| match passes(&predicates, &row) {
+                Ok(true) => Some(Ok(row)),
+                Ok(false) => None,
+                Err(e) => Some(Err(e)),
+            });
+            split(results, errs)
+        }
+        RelationPlan::Project { input, columns } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            let columns = columns.clone();
+            (
+                oks.map(move |row| columns.iter().map(|c| row[*c].clone()).collect()),
+                errs,
+            )
+        }
+        RelationPlan::Join {
+            inputs: plans,
+            equivalences,
+        } => {
+            if let Some(delta) = delta_join::render(plans, equivalences, inputs, as_of) {
+                return delta;
+            }
+            let order: Vec<String> = (0..plans.len()).map(|i| format!("%{i}")).collect();
+            inputs
+                .joins
+                .borrow_mut()
+                .push(format!("Differential Join {}", order.join(" » ")));
+            let rendered = plans
+                .iter()
+                .map(|p| (render(scope, p, inputs, as_of, worker), arity(p, inputs)))
+                .collect();
+            join::linear(rendered, equivalences)
+        }
+        RelationPlan::Reduce {
+            input,
+            group_key,
+            aggregates,
+            global,
+        } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            reduce::render(
+                scope, oks, errs, group_key, aggregates, *global, as_of, worker,
+            )
+        }
+        RelationPlan::Distinct { input } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            (oks.distinct_core::<Diff>(), errs)
+        }
+        RelationPlan::LeftJoin {
+            left,
+            right,
+            left_key,
+            right_key,
+            right_arity,
+        } => {
+            let (left, left_errs) = render(scope, left, inputs, as_of, worker);
+            let (right, right_errs) = render(scope, right, inputs, as_of, worker);
+            let oks = join::left(left, right, left_key, right_key, *right_arity);
+            // Each input's errors, once.
+            (oks, left_errs.concat(right_errs))
+        }
+        RelationPlan::TopK {
+            input,
+            order_by,
+            limit,
+            offset,
+        } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            let (order_by, limit, offset) = (order_by.clone(), *limit, *offset);
+            let results = oks
+                .map(|row| ((), row))
+                .reduce(
+                    move |_key: &(),
+                          rows: &[(&Row, Diff)],
+                          out: &mut Vec<(Result<Row, DataflowError>, Diff)>| {
+                        reduce::top_k(rows, &order_by, limit, offset, out)
+                    },
+                )
+                .map(|((), result)| result);
+            split(results, errs)
+        }
+    }
+}
+
+/// The rows of `generate_series(start, stop)`, of the bounds' type.
+fn series(start: &Datum, stop: &Datum) -> Vec<Row> {
+    match (start, stop) {
+        (Datum::Int32(a), Datum::Int32(b)) => (*a..=*b).map(|i| vec![Datum::Int32(i)]).collect(),
+        (Datum::Int64(a), Datum::Int64(b)) => (*a..=*b).map(|i| vec![Datum::Int64(i)]).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Datum::{Int32, Int64, Null};
+
+    #[test]
+    fn series_rows_keep_the_bounds_type() {
+        assert_eq!(
+            series(&Int32(1), &Int32(3)),
+            vec![vec![Int32(1)], vec![Int32(2)], vec![Int32(3)]]
+        );
+        assert_eq!(series(&Int64(5), &Int64(5)), vec![vec![Int64(5)]]);
+        assert!(series(&Int32(2), &Int32(1)).is_empty());
+        assert!(series(&Null, &Int32(1)).is_empty());
+    }
+}

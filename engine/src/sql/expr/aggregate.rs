@@ -1,0 +1,161 @@
+//! Aggregates in expressions: the GROUP BY an expression is planned under
+//! (`Grouping`), an aggregate call checked and planned as a column of the
+//! reduce's output, and whether an expression calls one at all.
+
+use sqlparser::ast::{
+    DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget,
+    Value,
+};
+
+use super::typed::{literal, Typed};
+use super::{function_name, ExprContext, RECURSION_LIMIT};
+use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
+use crate::repr::ScalarType;
+
+/// The GROUP BY of the query being planned. Under it, expressions are over
+/// the reduce's output (keys, then aggregates): an expression equal to a key
+/// is that key's column, an aggregate call is its aggregate's column.
+#[derive(Debug, Default)]
+pub struct Grouping {
+    /// Over the reduce's input.
+    pub keys: Vec<Typed>,
+    pub aggregates: Vec<Aggregate>,
+}
+
+impl ExprContext<'_> {
+    pub fn aggregate(
+        &mut self,
+        func: AggregateFunc,
+        arg: Option<&Expr>,
+        distinct: bool,
+    ) -> Result<Typed, String> {
+        let Some(grouping) = self.grouping.as_deref_mut() else {
+            return Err(self.no_aggregates.into());
+        };
+        let mut inner = ExprContext::plain(self.scope, "aggregate function calls cannot be nested");
+        let arg = match arg {
+            Some(e) => inner.plan(e)?,
+            None => literal(&Value::Boolean(true))?,
+        };
+        let (arg, typ, nullable) = match func {
+            AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
+            // PostgreSQL: sum(integer) is a bigint (sum(bigint) is a numeric
+            // there, a bigint here: README, "SQL").
+            AggregateFunc::Sum => {
+                let arg = arg.expect_integer(|t| format!("function sum({t}) does not exist"))?;
+                (arg, Some(ScalarType::Int64), true)
+            }
+            AggregateFunc::Avg => {
+                let arg = arg.expect_integer(|t| format!("function avg({t}) does not exist"))?;
+                (arg, Some(ScalarType::Numeric), true)
+            }
+            AggregateFunc::Min | AggregateFunc::Max => {
+                let typ = arg.typ;
+                (arg, typ, true)
+            }
+        };
+        let aggregate = Aggregate {
+            func,
+            expr: arg.expr,
+            distinct,
+        };
+        let aggregates = &mut grouping.aggregates;
+        let j = aggregates
+            .iter()
+            .position(|a| *a == aggregate)
+            .unwrap_or_else(|| {
+                aggregates.push(aggregate);
+                aggregates.len() - 1
+            });
+        Ok(Typed {
+            expr: ScalarExpr::Column(grouping.keys.len() + j),
+            typ,
+            nullable,
+        })
+    }
+}
+
+/// Checks an aggregate call: its function, its argument (`None` for `*`)
+/// and whether it is over distinct values (`count(DISTINCT x)`).
+pub fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>, bool), String> {
+    let name = function_name(f);
+    let func = match name.as_str() {
+        "count" => AggregateFunc::Count,
+        "sum" => AggregateFunc::Sum,
+        "min" => AggregateFunc::Min,
+        "max" => AggregateFunc::Max,
+        "avg" => AggregateFunc::Avg,
+        _ => return Err(format!("function {name} does not exist")),
+    };
+    if f.over.is_some() {
+        return Err("window functions are not supported".into());
+    }
+    let FunctionArguments::List(list) = &f.args else {
+        return Err(format!("function call not supported: {f}"));
+    };
+    let distinct = list.duplicate_treatment == Some(DuplicateTreatment::Distinct);
+    let plain = f.filter.is_none()
+        && f.within_group.is_empty()
+        && f.null_treatment.is_none()
+        && matches!(f.parameters, FunctionArguments::None)
+        && list.clauses.is_empty();
+    match (plain, func, list.args.as_slice()) {
+        (false, ..) => Err(format!("function call not supported: {f}")),
+        (_, AggregateFunc::Count, [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)])
+            if !distinct =>
+        {
+            Ok((AggregateFunc::CountAll, None, false))
+        }
+        (_, _, [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))]) => Ok((func, Some(e), distinct)),
+        _ => Err(format!("function {name} takes exactly one argument")),
+    }
+}
+
+/// Whether `e` calls an aggregate (outside of any subquery).
+pub fn contains_aggregate(e: &Expr) -> bool {
+    contains_aggregate_within(e, 0)
+}
+
+/// As `contains_aggregate`, looking no deeper than [`RECURSION_LIMIT`]
+/// (planning such an expression fails anyway).
+pub fn contains_aggregate_within(e: &Expr, depth: usize) -> bool {
+    let contains = |e: &Expr| depth < RECURSION_LIMIT && contains_aggregate_within(e, depth + 1);
+    match e {
+        Expr::Function(f) => {
+            aggregate_call(f).is_ok()
+                || matches!(&f.args, FunctionArguments::List(list) if list.args.iter().any(|a| {
+                    matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if contains(e))
+                }))
+        }
+        Expr::BinaryOp { left, right, .. } => contains(left) || contains(right),
+        Expr::UnaryOp { expr, .. }
+        | Expr::Nested(expr)
+        | Expr::IsNull(expr)
+        | Expr::IsNotNull(expr)
+        | Expr::Cast { expr, .. } => contains(expr),
+        Expr::In {
+            expr,
+            target: InTarget::List(list),
+            ..
+        } => contains(expr) || list.iter().any(contains),
+        Expr::Between {
+            expr, low, high, ..
+        } => contains(expr) || contains(low) || contains(high),
+        Expr::Like { expr, pattern, .. } | Expr::ILike { expr, pattern, .. } => {
+            contains(expr) || contains(pattern)
+        }
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            operand.as_deref().is_some_and(contains)
+                || else_result.as_deref().is_some_and(contains)
+                || conditions
+                    .iter()
+                    .any(|w| contains(&w.condition) || contains(&w.result))
+        }
+        _ => false,
+    }
+}

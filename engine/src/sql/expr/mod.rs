@@ -1,0 +1,434 @@
+//! Scalar expressions: names resolved in a scope, types checked (NULL and
+//! string literals have no type of their own until their context gives them
+//! one, as in PostgreSQL), and aggregates planned against a GROUP BY.
+//!
+//! `ExprContext` plans an expression; `scope` says what it can name,
+//! `typed` what type it has, `aggregate` what a GROUP BY makes of it.
+
+mod aggregate;
+mod scope;
+mod typed;
+
+use sqlparser::ast::{
+    BinaryOperator, CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArguments, InTarget, UnaryOperator, Value,
+};
+
+use super::ident;
+use crate::eval::castable;
+use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
+use crate::repr::ScalarType;
+use aggregate::aggregate_call;
+pub(super) use aggregate::{contains_aggregate, Grouping};
+pub(super) use scope::Scope;
+use typed::{binary, int_literal, literal, negate, unify};
+pub(super) use typed::{scalar_type, Typed};
+
+/// How deep an expression may nest. Every later stage (rendering,
+/// evaluation on a worker thread, dropping the plan) recurses over the
+/// planned expression, so a bound here keeps a chain of thousands of `OR`s
+/// or `+`s from overflowing a worker's stack. Chains of 1000 were measured
+/// to run in a debug build; half of that leaves room.
+pub(super) const RECURSION_LIMIT: usize = 512;
+
+/// The real system's text for a too-deep expression (`mz_ore`'s
+/// `RecursionLimitError`).
+fn recursion_limit_error() -> String {
+    format!("exceeded recursion limit of {RECURSION_LIMIT}")
+}
+
+/// Where an expression is planned.
+pub(super) struct ExprContext<'a> {
+    pub scope: &'a Scope,
+    /// The error for an aggregate call, when there is no grouping.
+    pub no_aggregates: &'static str,
+    pub grouping: Option<&'a mut Grouping>,
+    /// How many `plan` calls are under way: the nesting so far.
+    depth: usize,
+}
+
+impl<'a> ExprContext<'a> {
+    pub fn plain(scope: &'a Scope, no_aggregates: &'static str) -> ExprContext<'a> {
+        ExprContext {
+            scope,
+            no_aggregates,
+            grouping: None,
+            depth: 0,
+        }
+    }
+
+    /// Plans `e`, or fails if it nests deeper than [`RECURSION_LIMIT`].
+    pub fn plan(&mut self, e: &Expr) -> Result<Typed, String> {
+        if self.depth >= RECURSION_LIMIT {
+            return Err(recursion_limit_error());
+        }
+        self.depth += 1;
+        let planned = self.plan_within_limit(e);
+        self.depth -= 1;
+        planned
+    }
+
+    fn plan_within_limit(&mut self, e: &Expr) -> Result<Typed, String> {
+        if let Some(key) = self.key(e) {
+            return Ok(key);
+        }
+        match e {
+            Expr::Identifier(name) => self.column(None, &ident(name)),
+            Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+                [table, name] => self.column(Some(&ident(table)), &ident(name)),
+                _ => Err(format!("column reference not supported: {e}")),
+            },
+            Expr::Value(v) => literal(&v.value),
+            Expr::Nested(inner) => self.plan(inner),
+            Expr::UnaryOp { op, expr } => self.unary(op, expr),
+            Expr::BinaryOp { left, op, right } => {
+                let (l, r) = (self.plan(left)?, self.plan(right)?);
+                binary(op, l, r)
+            }
+            Expr::IsNull(inner) | Expr::IsNotNull(inner) => {
+                let op = match e {
+                    Expr::IsNull(_) => UnaryOp::IsNull,
+                    _ => UnaryOp::IsNotNull,
+                };
+                let inner = self.plan(inner)?.expr;
+                Ok(Typed::new(
+                    ScalarExpr::Unary(op, Box::new(inner)),
+                    ScalarType::Bool,
+                    false,
+                ))
+            }
+            Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
+            Expr::Function(f) => {
+                let (func, arg, distinct) = aggregate_call(f)?;
+                self.aggregate(func, arg, distinct)
+            }
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => self.case(operand.as_deref(), conditions, else_result.as_deref()),
+            Expr::In {
+                expr,
+                target: InTarget::List(list),
+                negated,
+                global: false,
+            } => self.in_list(expr, list, *negated),
+            Expr::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => self.between(expr, low, high, *negated),
+            Expr::Like {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char: None,
+            } => self.like(BinaryOp::Like, expr, pattern, *negated),
+            Expr::ILike {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char: None,
+            } => self.like(BinaryOp::ILike, expr, pattern, *negated),
+            Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr,
+                data_type,
+                format: None,
+            } => self.cast(expr, data_type),
+            Expr::Subquery(_) | Expr::Exists { .. } => Err("subqueries are not supported".into()),
+            _ => Err(format!("expression not supported: {e}")),
+        }
+    }
+
+    // The forms below are planned outside `plan_within_limit`, each in a
+    // frame of its own, so that the recursion's frame stays small enough
+    // for RECURSION_LIMIT levels on a test thread's stack.
+
+    #[inline(never)]
+    fn coalesce(&mut self, f: &Function) -> Result<Typed, String> {
+        let args = self.plan_all(plain_args(f)?)?;
+        if args.is_empty() {
+            return Err("function coalesce() does not exist".into());
+        }
+        let args = unify(args, "COALESCE")?;
+        let typ = args[0].typ;
+        let nullable = args.iter().all(|a| a.nullable);
+        let expr = ScalarExpr::Coalesce(args.into_iter().map(|a| a.expr).collect());
+        Ok(Typed {
+            expr,
+            typ,
+            nullable,
+        })
+    }
+
+    /// `x IN (a, b)` is `x = a OR x = b`, NULLs and all.
+    #[inline(never)]
+    fn in_list(&mut self, expr: &Expr, list: &[Expr], negated: bool) -> Result<Typed, String> {
+        let mut any: Option<Typed> = None;
+        for item in list {
+            let eq = binary(&BinaryOperator::Eq, self.plan(expr)?, self.plan(item)?)?;
+            any = Some(match any {
+                None => eq,
+                Some(any) => binary(&BinaryOperator::Or, any, eq)?,
+            });
+        }
+        let any = any.ok_or("IN needs at least one value")?;
+        Ok(negate(any, negated))
+    }
+
+    /// `x BETWEEN a AND b` is `x >= a AND x <= b`.
+    #[inline(never)]
+    fn between(
+        &mut self,
+        expr: &Expr,
+        low: &Expr,
+        high: &Expr,
+        negated: bool,
+    ) -> Result<Typed, String> {
+        let above = binary(&BinaryOperator::GtEq, self.plan(expr)?, self.plan(low)?)?;
+        let below = binary(&BinaryOperator::LtEq, self.plan(expr)?, self.plan(high)?)?;
+        let within = binary(&BinaryOperator::And, above, below)?;
+        Ok(negate(within, negated))
+    }
+
+    #[inline(never)]
+    fn like(
+        &mut self,
+        op: BinaryOp,
+        expr: &Expr,
+        pattern: &Expr,
+        negated: bool,
+    ) -> Result<Typed, String> {
+        let text = self.plan(expr)?.coerce(ScalarType::Text)?;
+        let pattern = self.plan(pattern)?.coerce(ScalarType::Text)?;
+        if text.typ != Some(ScalarType::Text) || pattern.typ != Some(ScalarType::Text) {
+            let name = if op == BinaryOp::Like { "~~" } else { "~~*" };
+            return Err(format!(
+                "operator does not exist: {} {name} {}",
+                text.type_name(),
+                pattern.type_name()
+            ));
+        }
+        let nullable = text.nullable || pattern.nullable;
+        let like = ScalarExpr::Binary(op, Box::new(text.expr), Box::new(pattern.expr));
+        Ok(negate(
+            Typed::new(like, ScalarType::Bool, nullable),
+            negated,
+        ))
+    }
+
+    /// `CAST(expr AS t)` and `expr::t`.
+    #[inline(never)]
+    fn cast(&mut self, expr: &Expr, data_type: &DataType) -> Result<Typed, String> {
+        let to = scalar_type(data_type)?;
+        let t = self.plan(expr)?.coerce(to)?;
+        match t.typ {
+            Some(from) if castable(from, to) => Ok(t.cast(to)),
+            _ => Err(format!(
+                "CAST does not support casting from {} to {}",
+                t.type_name(),
+                to.name()
+            )),
+        }
+    }
+
+    fn plan_all<'e>(
+        &mut self,
+        exprs: impl IntoIterator<Item = &'e Expr>,
+    ) -> Result<Vec<Typed>, String> {
+        exprs.into_iter().map(|e| self.plan(e)).collect()
+    }
+
+    /// `CASE [operand] WHEN ... THEN ... [ELSE ...] END` as nested `If`s; the
+    /// operand form compares the operand with each WHEN value.
+    #[inline(never)]
+    fn case(
+        &mut self,
+        operand: Option<&Expr>,
+        conditions: &[CaseWhen],
+        else_result: Option<&Expr>,
+    ) -> Result<Typed, String> {
+        let mut tests = vec![];
+        for when in conditions {
+            let test = match operand {
+                Some(operand) => binary(
+                    &BinaryOperator::Eq,
+                    self.plan(operand)?,
+                    self.plan(&when.condition)?,
+                )?,
+                None => self.plan(&when.condition)?,
+            };
+            let test = test.expect(ScalarType::Bool, |t| {
+                format!("argument of CASE/WHEN must be type boolean, not type {t}")
+            })?;
+            tests.push(test.expr);
+        }
+        // ELSE first: PostgreSQL resolves the type in that order, which its
+        // error text shows.
+        let els = match else_result {
+            Some(e) => self.plan(e)?,
+            None => literal(&Value::Null)?,
+        };
+        let mut results = vec![els];
+        results.extend(self.plan_all(conditions.iter().map(|w| &w.result))?);
+        let results = unify(results, "CASE")?;
+        let typ = results[0].typ;
+        let nullable = results.iter().any(|r| r.nullable);
+        let mut results = results.into_iter().map(|r| r.expr);
+        let mut expr = results.next().expect("ELSE");
+        for (cond, then) in tests.into_iter().zip(results).rev() {
+            expr = ScalarExpr::If {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                els: Box::new(expr),
+            };
+        }
+        Ok(Typed {
+            expr,
+            typ,
+            nullable,
+        })
+    }
+
+    /// A boolean condition, split into its conjuncts.
+    pub fn predicate(&mut self, e: &Expr, clause: &str) -> Result<Vec<ScalarExpr>, String> {
+        let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
+            format!("{clause} must have type boolean, not type {t}")
+        })?;
+        let mut out = vec![];
+        conjuncts(t.expr, &mut out);
+        Ok(out)
+    }
+
+    /// The scope's column `i`; under GROUP BY it must be a key.
+    pub fn column_at(&self, i: usize) -> Result<Typed, String> {
+        let item = &self.scope.items[i];
+        let typed = Typed::new(ScalarExpr::Column(i), item.column.typ, item.column.nullable);
+        let Some(grouping) = &self.grouping else {
+            return Ok(typed);
+        };
+        let k = grouping.keys.iter().position(|k| k.expr == typed.expr);
+        k.map(|k| Typed {
+            expr: ScalarExpr::Column(k),
+            ..typed
+        })
+        .ok_or_else(|| {
+            format!(
+                "column \"{}.{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+                item.table, item.column.name
+            )
+        })
+    }
+
+    fn column(&self, table: Option<&str>, name: &str) -> Result<Typed, String> {
+        self.column_at(self.scope.resolve(table, name)?)
+    }
+
+    /// Under GROUP BY: `e` as a key column, if it is equal to a key.
+    fn key(&self, e: &Expr) -> Option<Typed> {
+        let grouping = self.grouping.as_ref()?;
+        let planned = ExprContext::plain(self.scope, "").plan(e).ok()?;
+        let k = grouping.keys.iter().position(|k| k.expr == planned.expr)?;
+        Some(Typed {
+            expr: ScalarExpr::Column(k),
+            ..grouping.keys[k].clone()
+        })
+    }
+
+    fn unary(&mut self, op: &UnaryOperator, e: &Expr) -> Result<Typed, String> {
+        let int = |t: &str| format!("operator does not exist: {op} {t}");
+        match op {
+            // `-5` is a literal, so that `-9223372036854775808` is one too.
+            UnaryOperator::Minus => match e {
+                Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
+                    int_literal(&format!("-{}", v.value))
+                }
+                _ => {
+                    let t = self.plan(e)?.expect_integer(int)?;
+                    let neg = ScalarExpr::Unary(UnaryOp::Neg, Box::new(t.expr));
+                    Ok(Typed { expr: neg, ..t })
+                }
+            },
+            UnaryOperator::Plus => self.plan(e)?.expect_integer(int),
+            UnaryOperator::Not => {
+                let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
+                    format!("argument of NOT must be type boolean, not type {t}")
+                })?;
+                let not = ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr));
+                Ok(Typed::new(not, ScalarType::Bool, t.nullable))
+            }
+            _ => Err(format!("operator not supported: {op}")),
+        }
+    }
+}
+
+/// A function call's plain positional arguments.
+fn plain_args(f: &Function) -> Result<Vec<&Expr>, String> {
+    let FunctionArguments::List(list) = &f.args else {
+        return Err(format!("function call not supported: {f}"));
+    };
+    let plain = f.filter.is_none()
+        && f.over.is_none()
+        && f.within_group.is_empty()
+        && f.null_treatment.is_none()
+        && list.duplicate_treatment.is_none()
+        && list.clauses.is_empty();
+    list.args
+        .iter()
+        .map(|a| match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if plain => Ok(e),
+            _ => Err(format!("function call not supported: {f}")),
+        })
+        .collect()
+}
+
+fn conjuncts(e: ScalarExpr, out: &mut Vec<ScalarExpr>) {
+    match e {
+        ScalarExpr::Binary(BinaryOp::And, l, r) => {
+            conjuncts(*l, out);
+            conjuncts(*r, out);
+        }
+        e => out.push(e),
+    }
+}
+
+fn function_name(f: &Function) -> String {
+    match f.name.0.as_slice() {
+        [part] => part.as_ident().map_or(f.name.to_string(), ident),
+        _ => f.name.to_string(),
+    }
+}
+
+/// The name of the output column `e` produces when it has no alias.
+pub(super) fn output_name(e: &Expr) -> String {
+    match e {
+        Expr::Identifier(name) => ident(name),
+        Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
+        Expr::Nested(inner) => output_name(inner),
+        Expr::Function(f) if aggregate_call(f).is_ok() || function_name(f) == "coalesce" => {
+            function_name(f)
+        }
+        Expr::Case { .. } => "case".into(),
+        // PostgreSQL names a cast of a column after the column, else after
+        // the type's internal name.
+        Expr::Cast {
+            expr, data_type, ..
+        } => match (&**expr, scalar_type(data_type)) {
+            (Expr::Identifier(_) | Expr::CompoundIdentifier(_), _) => output_name(expr),
+            (_, Ok(t)) => t.internal_name().into(),
+            (_, Err(_)) => "?column?".into(),
+        },
+        _ => "?column?".into(),
+    }
+}
+
+/// A WHERE clause over `scope`, split into its conjuncts.
+pub(super) fn where_clause(scope: &Scope, e: &Expr) -> Result<Vec<ScalarExpr>, String> {
+    ExprContext::plain(scope, "aggregate functions are not allowed in WHERE clause")
+        .predicate(e, "WHERE clause")
+}

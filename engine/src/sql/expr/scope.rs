@@ -1,0 +1,51 @@
+//! The columns an expression can name, each with the table name or alias
+//! that qualifies it, in the order of the row the expression sees.
+
+use crate::repr::Column;
+
+/// A column visible to expressions, with the table name or alias qualifying it.
+#[derive(Clone, Debug)]
+pub struct ScopeItem {
+    pub table: String,
+    pub column: Column,
+}
+
+/// The columns an expression can name, in the order of the row it sees.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    pub items: Vec<ScopeItem>,
+}
+
+impl Scope {
+    pub fn relation(table: &str, columns: Vec<Column>) -> Scope {
+        let items = columns
+            .into_iter()
+            .map(|column| ScopeItem {
+                table: table.to_string(),
+                column,
+            })
+            .collect();
+        Scope { items }
+    }
+
+    pub fn has_table(&self, table: &str) -> bool {
+        self.items.iter().any(|item| item.table == table)
+    }
+
+    /// The position of `[table.]name`.
+    pub fn resolve(&self, table: Option<&str>, name: &str) -> Result<usize, String> {
+        if let Some(table) = table.filter(|t| !self.has_table(t)) {
+            return Err(format!("missing FROM-clause entry for table \"{table}\""));
+        }
+        let mut found =
+            self.items.iter().enumerate().filter(|(_, item)| {
+                item.column.name == name && table.is_none_or(|t| item.table == t)
+            });
+        let shown = table.map_or(name.to_string(), |t| format!("{t}.{name}"));
+        match (found.next(), found.next()) {
+            (Some((i, _)), None) => Ok(i),
+            (None, _) => Err(format!("column \"{shown}\" does not exist")),
+            (Some(_), Some(_)) => Err(format!("column reference \"{shown}\" is ambiguous")),
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Expressions planned with their types: `Typed`, how a NULL or a string
+//! literal takes the type its context gives it (as in PostgreSQL), the
+//! types of literals and operators, and the type a SQL type name means.
+
+use sqlparser::ast::{BinaryOperator, DataType, Value};
+
+use crate::eval::{cast, parse_as};
+use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
+use crate::repr::{Column, Datum, ScalarType};
+
+/// A planned expression with its type (`None`: NULL, not yet typed) and
+/// whether it can be NULL.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Typed {
+    pub expr: ScalarExpr,
+    pub typ: Option<ScalarType>,
+    pub nullable: bool,
+}
+
+impl Typed {
+    pub fn new(expr: ScalarExpr, typ: ScalarType, nullable: bool) -> Typed {
+        let typ = Some(typ);
+        Typed {
+            expr,
+            typ,
+            nullable,
+        }
+    }
+
+    /// `expr`, of column `c`'s type.
+    pub fn of_column(expr: ScalarExpr, c: &Column) -> Typed {
+        Typed::new(expr, c.typ, c.nullable)
+    }
+
+    pub fn type_name(&self) -> &'static str {
+        self.typ.map_or("unknown", ScalarType::name)
+    }
+
+    /// The output column this expression produces; a lone NULL is text.
+    pub fn column(&self, name: String) -> Column {
+        let typ = self.typ.unwrap_or(ScalarType::Text);
+        let nullable = self.nullable;
+        Column {
+            name,
+            typ,
+            nullable,
+        }
+    }
+
+    /// A string literal, which reads as a value of whatever type its context wants.
+    pub fn is_string_literal(&self) -> bool {
+        matches!(self.expr, ScalarExpr::Literal(Datum::Text(_)))
+    }
+
+    /// Gives an operand the type `to` where PostgreSQL would implicitly:
+    /// NULL, a string literal (parsed as a `to`, failing as the real system
+    /// does), and an `integer` widened to a `bigint` (a literal folded at
+    /// once). Anything else comes back unchanged, for the caller to check.
+    pub fn coerce(self, to: ScalarType) -> Result<Typed, String> {
+        match (&self.expr, self.typ) {
+            (_, None) => Ok(Typed {
+                typ: Some(to),
+                ..self
+            }),
+            (ScalarExpr::Literal(Datum::Text(s)), Some(ScalarType::Text)) => {
+                Ok(Typed::new(ScalarExpr::Literal(parse_as(s, to)?), to, false))
+            }
+            (_, Some(ScalarType::Int32)) if to == ScalarType::Int64 => Ok(self.cast(to)),
+            _ => Ok(self),
+        }
+    }
+
+    /// `self` converted to `to`; a literal is converted now when it can be.
+    pub fn cast(self, to: ScalarType) -> Typed {
+        if self.typ == Some(to) {
+            return self;
+        }
+        if let ScalarExpr::Literal(d) = &self.expr {
+            if let Ok(d) = cast(d.clone(), to) {
+                return Typed::new(ScalarExpr::Literal(d), to, self.nullable);
+            }
+        }
+        let expr = ScalarExpr::Cast(to, Box::new(self.expr));
+        Typed::new(expr, to, self.nullable)
+    }
+
+    /// `self` as an integer of either width, or the error `mismatch(type name)`.
+    pub fn expect_integer(self, mismatch: impl FnOnce(&str) -> String) -> Result<Typed, String> {
+        let t = self.coerce(ScalarType::Int32)?;
+        match t.typ.is_some_and(ScalarType::is_integer) {
+            true => Ok(t),
+            false => Err(mismatch(t.type_name())),
+        }
+    }
+
+    /// `self` as a `to`, or the error `mismatch(type name)`.
+    pub fn expect(
+        self,
+        to: ScalarType,
+        mismatch: impl FnOnce(&str) -> String,
+    ) -> Result<Typed, String> {
+        let t = self.coerce(to)?;
+        match t.typ == Some(to) {
+            true => Ok(t),
+            false => Err(mismatch(t.type_name())),
+        }
+    }
+}
+
+/// The type a type name in SQL text means.
+pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
+    match t {
+        DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
+        DataType::BigInt(_) | DataType::Int8(_) => Ok(ScalarType::Int64),
+        DataType::Text
+        | DataType::Varchar(_)
+        | DataType::CharacterVarying(_)
+        | DataType::String(_) => Ok(ScalarType::Text),
+        DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
+        DataType::Custom(name, _) => Err(format!("type \"{name}\" does not exist")),
+        _ => Err(format!("type not supported: {t}")),
+    }
+}
+
+pub fn literal(v: &Value) -> Result<Typed, String> {
+    let (datum, typ) = match v {
+        Value::Number(n, _) => return int_literal(n),
+        Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => {
+            (Datum::Text(s.clone()), Some(ScalarType::Text))
+        }
+        Value::Boolean(b) => (Datum::Bool(*b), Some(ScalarType::Bool)),
+        Value::Null => (Datum::Null, None),
+        _ => return Err(format!("literal not supported: {v}")),
+    };
+    let nullable = datum == Datum::Null;
+    Ok(Typed {
+        expr: ScalarExpr::Literal(datum),
+        typ,
+        nullable,
+    })
+}
+
+/// An integer literal is an `integer` if it fits one, else a `bigint`, as
+/// in PostgreSQL.
+pub fn int_literal(n: &str) -> Result<Typed, String> {
+    if n.contains(['.', 'e', 'E']) {
+        return Err(format!("numeric literals are not supported: {n}"));
+    }
+    let (datum, typ) = match n.parse::<i32>() {
+        Ok(i) => (Datum::Int32(i), ScalarType::Int32),
+        Err(_) => n
+            .parse()
+            .map(|i| (Datum::Int64(i), ScalarType::Int64))
+            .map_err(|_| format!("integer literal out of range: {n}"))?,
+    };
+    Ok(Typed::new(ScalarExpr::Literal(datum), typ, false))
+}
+
+/// The wider of two operands' integer types (`integer` when neither has one).
+pub fn integer_type(l: &Typed, r: &Typed) -> ScalarType {
+    match (l.typ, r.typ) {
+        (Some(ScalarType::Int64), _) | (_, Some(ScalarType::Int64)) => ScalarType::Int64,
+        _ => ScalarType::Int32,
+    }
+}
+
+pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
+    use BinaryOperator as B;
+    let plan_op = match op {
+        B::Plus => BinaryOp::Add,
+        B::Minus => BinaryOp::Sub,
+        B::Multiply => BinaryOp::Mul,
+        B::Divide => BinaryOp::Div,
+        B::Modulo => BinaryOp::Mod,
+        B::Eq => BinaryOp::Eq,
+        B::NotEq => BinaryOp::NotEq,
+        B::Lt => BinaryOp::Lt,
+        B::LtEq => BinaryOp::LtEq,
+        B::Gt => BinaryOp::Gt,
+        B::GtEq => BinaryOp::GtEq,
+        B::And => BinaryOp::And,
+        B::Or => BinaryOp::Or,
+        _ => return Err(format!("operator not supported: {op}")),
+    };
+    let no_operator = |l: &Typed, r: &Typed| {
+        format!(
+            "operator does not exist: {} {op} {}",
+            l.type_name(),
+            r.type_name()
+        )
+    };
+    let (l, r, typ) = match plan_op {
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+            let to = integer_type(&l, &r);
+            let (l, r) = (l.coerce(to)?, r.coerce(to)?);
+            if l.typ != Some(to) || r.typ != Some(to) {
+                return Err(no_operator(&l, &r));
+            }
+            (l, r, to)
+        }
+        BinaryOp::And | BinaryOp::Or => {
+            let not_bool = |t: &str| format!("argument of {op} must be type boolean, not type {t}");
+            let l = l.expect(ScalarType::Bool, not_bool)?;
+            let r = r.expect(ScalarType::Bool, not_bool)?;
+            (l, r, ScalarType::Bool)
+        }
+        _ => {
+            // A string literal takes the other side's type.
+            let target = if l.is_string_literal() {
+                r.typ.or(l.typ)
+            } else {
+                l.typ.or(r.typ)
+            };
+            let target = match target {
+                Some(t) if t.is_integer() => Some(integer_type(&l, &r)),
+                t => t,
+            };
+            let (l, r) = match target {
+                Some(t) => (l.coerce(t)?, r.coerce(t)?),
+                None => (l, r),
+            };
+            if l.typ != r.typ {
+                return Err(no_operator(&l, &r));
+            }
+            (l, r, ScalarType::Bool)
+        }
+    };
+    let nullable = l.nullable || r.nullable;
+    let expr = ScalarExpr::Binary(plan_op, Box::new(l.expr), Box::new(r.expr));
+    Ok(Typed::new(expr, typ, nullable))
+}
+
+/// `NOT t` when `negated`.
+pub fn negate(t: Typed, negated: bool) -> Typed {
+    match negated {
+        false => t,
+        true => Typed {
+            expr: ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr)),
+            ..t
+        },
+    }
+}
+
+/// Gives the values of a CASE or COALESCE one type, as PostgreSQL resolves
+/// them: integers widen to the widest, NULL and string literals take the
+/// others' type (text when all are), and anything else must agree.
+pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
+    let typed = || {
+        values
+            .iter()
+            .filter_map(|v| v.typ.filter(|_| !v.is_string_literal()))
+    };
+    let target = match typed().next() {
+        None => ScalarType::Text,
+        Some(t) if typed().all(ScalarType::is_integer) && t.is_integer() => {
+            if typed().any(|t| t == ScalarType::Int64) {
+                ScalarType::Int64
+            } else {
+                ScalarType::Int32
+            }
+        }
+        Some(t) => t,
+    };
+    let values = values
+        .into_iter()
+        .map(|v| v.coerce(target))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(other) = values.iter().find(|v| v.typ != Some(target)) {
+        return Err(format!(
+            "{what} types {} and {} cannot be matched",
+            target.name(),
+            other.type_name()
+        ));
+    }
+    Ok(values)
+}

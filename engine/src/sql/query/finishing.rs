@@ -1,0 +1,117 @@
+//! The finishing of a SELECT: ORDER BY (by output column, by position or
+//! by an expression over the output) and LIMIT / OFFSET, and the ordinals
+//! that GROUP BY and ORDER BY share.
+
+use sqlparser::ast::{Expr, LimitClause, OrderBy, OrderByKind, OrderBySort, Value};
+
+use super::super::expr::{ExprContext, Typed};
+use super::super::ident;
+use crate::plan::OrderColumn;
+
+/// `n` in `ORDER BY n` / `GROUP BY n`: a 1-based select-list position.
+pub fn position(e: &Expr, len: usize, clause: &str) -> Result<Option<usize>, String> {
+    let Expr::Value(v) = e else {
+        return Ok(None);
+    };
+    let Value::Number(n, _) = &v.value else {
+        return Ok(None);
+    };
+    match n.parse::<usize>() {
+        Ok(p) if (1..=len).contains(&p) => Ok(Some(p - 1)),
+        _ => Err(format!("{clause} position {n} is not in select list")),
+    }
+}
+
+/// ORDER BY as output column positions: a position, an output column's name,
+/// or an expression the select list computes.
+pub fn order_by(
+    cx: &mut ExprContext,
+    order_by: Option<&OrderBy>,
+    outputs: &[(String, Typed)],
+) -> Result<Vec<OrderColumn>, String> {
+    let Some(order_by) = order_by else {
+        return Ok(vec![]);
+    };
+    let OrderByKind::Expressions(exprs) = &order_by.kind else {
+        return Err("ORDER BY ALL is not supported".into());
+    };
+    let mut out = vec![];
+    for o in exprs {
+        let descending = match (&o.options.sort, &o.with_fill) {
+            (None | Some(OrderBySort::Asc), None) => false,
+            (Some(OrderBySort::Desc), None) => true,
+            _ => return Err(format!("ORDER BY option not supported: {o}")),
+        };
+        let mut column = OrderColumn::new(order_column(cx, &o.expr, outputs)?, descending);
+        if let Some(nulls_first) = o.options.nulls_first {
+            column.nulls_last = !nulls_first;
+        }
+        out.push(column);
+    }
+    Ok(out)
+}
+
+pub fn order_column(
+    cx: &mut ExprContext,
+    e: &Expr,
+    outputs: &[(String, Typed)],
+) -> Result<usize, String> {
+    if let Some(p) = position(e, outputs.len(), "ORDER BY")? {
+        return Ok(p);
+    }
+    if let Expr::Identifier(name) = e {
+        let name = ident(name);
+        let named: Vec<usize> = (0..outputs.len())
+            .filter(|i| outputs[*i].0 == name)
+            .collect();
+        if let Some(first) = named.first() {
+            if named
+                .iter()
+                .any(|i| outputs[*i].1.expr != outputs[*first].1.expr)
+            {
+                return Err(format!("ORDER BY \"{name}\" is ambiguous"));
+            }
+            return Ok(*first);
+        }
+    }
+    let planned = cx.plan(e)?.expr;
+    outputs
+        .iter()
+        .position(|(_, t)| t.expr == planned)
+        .ok_or_else(|| format!("ORDER BY expression must appear in the select list: {e}"))
+}
+
+/// LIMIT and OFFSET: (limit, offset), each a non-negative integer literal.
+pub fn limit(clause: Option<&LimitClause>) -> Result<(Option<usize>, usize), String> {
+    let Some(clause) = clause else {
+        return Ok((None, 0));
+    };
+    let LimitClause::LimitOffset {
+        limit,
+        offset,
+        limit_by,
+    } = clause
+    else {
+        return Err(format!("LIMIT not supported: {clause}"));
+    };
+    if !limit_by.is_empty() {
+        return Err(format!("LIMIT not supported: {clause}"));
+    }
+    let count = |e: &Expr, what: &str| {
+        match e {
+            Expr::Value(v) => match &v.value {
+                Value::Number(n, _) => n.parse().ok(),
+                _ => None,
+            },
+            _ => None,
+        }
+        .ok_or_else(|| format!("{what} must be a non-negative integer, found: {e}"))
+    };
+    let limit = limit.as_ref().map(|e| count(e, "LIMIT")).transpose()?;
+    let offset = offset
+        .as_ref()
+        .map(|o| count(&o.value, "OFFSET"))
+        .transpose()?
+        .unwrap_or(0);
+    Ok((limit, offset))
+}

@@ -1,0 +1,138 @@
+//! Planning aggregates: GROUP BY (by expression and by position), global
+//! aggregates, HAVING, and the errors a user sees.
+
+use super::*;
+
+#[test]
+fn group_by_with_aggregates() {
+    let s = select("SELECT b, count(*), count(a), sum(a), min(a), max(b) FROM t GROUP BY b");
+    let reduce = RelationPlan::Reduce {
+        input: get(T),
+        group_key: vec![1],
+        aggregates: vec![
+            count_all(),
+            agg(AggregateFunc::Count, c(0)),
+            agg(AggregateFunc::Sum, c(0)),
+            agg(AggregateFunc::Min, c(0)),
+            agg(AggregateFunc::Max, c(1)),
+        ],
+        global: false,
+    };
+    assert_eq!(s.plan, reduce);
+    let columns = vec![
+        col("b", Text, true),
+        col("count", Int64, false),
+        col("count", Int64, false),
+        col("sum", Int64, true),
+        col("min", Int, true),
+        col("max", Text, true),
+    ];
+    assert_eq!(s.columns, columns);
+    // GROUP BY a position means that select item.
+    assert_eq!(
+        select("SELECT b, count(*) FROM t GROUP BY 1").plan,
+        select("SELECT b, count(*) FROM t GROUP BY b").plan
+    );
+}
+
+#[test]
+fn global_aggregates() {
+    let s = select("SELECT sum(a) + count(*) AS total, count(*) FROM t");
+    let reduce = RelationPlan::Reduce {
+        input: get(T),
+        group_key: vec![],
+        aggregates: vec![agg(AggregateFunc::Sum, c(0)), count_all()],
+        global: true,
+    };
+    let plan = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(reduce),
+            exprs: vec![bin(BinaryOp::Add, c(0), c(1))],
+        }),
+        columns: vec![2, 1],
+    };
+    assert_eq!(s.plan, plan);
+    assert_eq!(
+        s.columns,
+        vec![col("total", Int64, true), col("count", Int64, false)]
+    );
+}
+
+#[test]
+fn group_by_expressions_and_having() {
+    let s = select(
+        "SELECT a + 1 AS k, count(*) FROM t GROUP BY a + 1 HAVING count(*) > 1 AND a + 1 > 0",
+    );
+    let reduce = RelationPlan::Reduce {
+        input: Box::new(RelationPlan::Map {
+            input: get(T),
+            exprs: vec![bin(BinaryOp::Add, c(0), int(1))],
+        }),
+        group_key: vec![3],
+        aggregates: vec![count_all()],
+        global: false,
+    };
+    let plan = RelationPlan::Filter {
+        input: Box::new(reduce),
+        predicates: vec![
+            // count(*) is a bigint: the literal is widened.
+            bin(BinaryOp::Gt, c(1), bigint(1)),
+            bin(BinaryOp::Gt, c(0), int(0)),
+        ],
+    };
+    assert_eq!(s.plan, plan);
+    let s = select("SELECT b FROM t GROUP BY b HAVING min(a) IS NULL");
+    let RelationPlan::Project { columns, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    assert_eq!(columns, vec![0]);
+}
+
+#[test]
+fn aggregate_errors() {
+    assert_eq!(
+        err("SELECT a, count(*) FROM t"),
+        "column \"t.a\" must appear in the GROUP BY clause or be used in an aggregate function"
+    );
+    assert_eq!(
+        err("SELECT * FROM t GROUP BY a"),
+        "column \"t.b\" must appear in the GROUP BY clause or be used in an aggregate function"
+    );
+    assert_eq!(
+        err("SELECT a FROM t WHERE count(*) > 1"),
+        "aggregate functions are not allowed in WHERE clause"
+    );
+    assert_eq!(
+        err("SELECT count(*) FROM t GROUP BY count(*)"),
+        "aggregate functions are not allowed in GROUP BY clause"
+    );
+    assert_eq!(
+        err("SELECT sum(b) FROM t"),
+        "function sum(text) does not exist"
+    );
+    assert_eq!(
+        err("SELECT sum(count(*)) FROM t"),
+        "aggregate function calls cannot be nested"
+    );
+    let s = select("SELECT count(DISTINCT a), count(a) FROM t");
+    let RelationPlan::Reduce { aggregates, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    let distinct = Aggregate {
+        distinct: true,
+        ..agg(AggregateFunc::Count, c(0))
+    };
+    assert_eq!(aggregates, vec![distinct, agg(AggregateFunc::Count, c(0))]);
+    assert_eq!(
+        err("SELECT sum(a) OVER () FROM t"),
+        "window functions are not supported"
+    );
+    assert_eq!(
+        err("SELECT upper(b) FROM t"),
+        "function upper does not exist"
+    );
+    assert_eq!(
+        err("SELECT a FROM t ORDER BY count(*)"),
+        "aggregate functions are not allowed in ORDER BY clause"
+    );
+}

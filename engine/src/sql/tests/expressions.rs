@@ -1,0 +1,272 @@
+//! Planning scalar expressions: literals and coercion, integer widths,
+//! CASE, COALESCE, IN, BETWEEN, LIKE, output names and types, type errors,
+//! unknown names and unsupported syntax, and the recursion limit.
+
+use super::*;
+
+#[test]
+fn output_types_and_names() {
+    let s = select("SELECT a + 1, a = 1, NOT c, a IS NULL, 'x', NULL, (a), -a, t.b FROM t");
+    let columns = vec![
+        col("?column?", Int, true),
+        col("?column?", Bool, true),
+        col("?column?", Bool, true),
+        col("?column?", Bool, false),
+        col("?column?", Text, false),
+        col("?column?", Text, true),
+        col("a", Int, true),
+        col("?column?", Int, true),
+        col("b", Text, true),
+    ];
+    assert_eq!(s.columns, columns);
+    let s = select("SELECT a, min(b), max(c) FROM t GROUP BY a");
+    let types: Vec<ScalarType> = s.columns.iter().map(|c| c.typ).collect();
+    assert_eq!(types, vec![Int, Text, Bool]);
+}
+
+#[test]
+fn keyword_named_columns() {
+    let s = select("SELECT name FROM mz_objects WHERE type = 'index'");
+    assert_eq!(s.columns, vec![col("name", Text, false)]);
+    let s = select("SELECT export_id, count FROM mz_compute_error_counts");
+    assert_eq!(s.columns[1], col("count", Int64, false));
+    let s = select("SELECT DISTINCT export_id, since, upper FROM mz_arrangement_frontiers");
+    assert_eq!(s.columns.len(), 3);
+    let s = select("SELECT export_id, sum(count) FROM mz_compute_error_counts GROUP BY export_id");
+    assert_eq!(s.columns[1], col("sum", Int64, true));
+}
+
+#[test]
+fn literals_and_coercion() {
+    let s = select("SELECT -9223372036854775808, -a, a = '1', '2' + 1 FROM t");
+    let RelationPlan::Project { input, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    let RelationPlan::Map { exprs, .. } = *input else {
+        panic!()
+    };
+    let expected = vec![
+        bigint(i64::MIN),
+        ScalarExpr::Unary(UnaryOp::Neg, Box::new(c(0))),
+        bin(BinaryOp::Eq, c(0), int(1)),
+        bin(BinaryOp::Add, int(2), int(1)),
+    ];
+    assert_eq!(exprs, expected);
+    assert_eq!(err("SELECT 1.5"), "numeric literals are not supported: 1.5");
+    assert_eq!(
+        err("SELECT 9223372036854775808"),
+        "integer literal out of range: 9223372036854775808"
+    );
+}
+
+#[test]
+fn integer_widths_follow_postgresql() {
+    let types =
+        |sql: &str| -> Vec<ScalarType> { select(sql).columns.into_iter().map(|c| c.typ).collect() };
+    // A literal is an integer if it fits, else a bigint; the narrower
+    // operand is widened.
+    assert_eq!(
+        types("SELECT 2147483647, 2147483648, -2147483648, 1 + 2147483648"),
+        vec![Int, Int64, Int, Int64]
+    );
+    let s = select("SELECT 2147483647 + 1, 1 + 2147483648");
+    let RelationPlan::Map { exprs, .. } = s.plan else {
+        panic!("{:?}", s.plan)
+    };
+    assert_eq!(
+        exprs,
+        vec![
+            bin(BinaryOp::Add, int(i32::MAX), int(1)),
+            bin(BinaryOp::Add, bigint(1), bigint(2_147_483_648)),
+        ]
+    );
+    assert_eq!(
+        types("SELECT count(*), sum(a), min(a), a + count(*) FROM t GROUP BY a"),
+        vec![Int64, Int64, Int, Int64]
+    );
+    // Casts: explicit ones in either direction, literals folded.
+    let s = select("SELECT a::bigint, CAST(a AS text), '7'::int, 5::bool FROM t");
+    assert_eq!(
+        s.columns.iter().map(|c| c.typ).collect::<Vec<_>>(),
+        vec![Int64, Text, Int, Bool]
+    );
+    let names: Vec<_> = s.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["a", "a", "int4", "bool"]);
+    let RelationPlan::Project { input, .. } = s.plan else {
+        panic!()
+    };
+    let RelationPlan::Map { exprs, .. } = *input else {
+        panic!()
+    };
+    assert_eq!(
+        exprs,
+        vec![
+            ScalarExpr::Cast(Int64, Box::new(c(0))),
+            ScalarExpr::Cast(Text, Box::new(c(0))),
+            int(7),
+            ScalarExpr::Literal(Datum::Bool(true)),
+        ]
+    );
+    assert_eq!(
+        err("SELECT true::bigint"),
+        "CAST does not support casting from boolean to bigint"
+    );
+    assert_eq!(
+        err("SELECT 'x'::int"),
+        "invalid input syntax for type integer: invalid digit found in string: \"x\""
+    );
+}
+
+#[test]
+fn case_coalesce_in_between_like() {
+    let exprs = |sql: &str| {
+        let s = select(sql);
+        let RelationPlan::Project { input, .. } = s.plan else {
+            panic!("{:?}", s.plan)
+        };
+        let RelationPlan::Map { exprs, .. } = *input else {
+            panic!()
+        };
+        (exprs, s.columns)
+    };
+    let (e, columns) = exprs("SELECT CASE WHEN a > 1 THEN a END, coalesce(a, 2147483648) FROM t");
+    let case = ScalarExpr::If {
+        cond: Box::new(bin(BinaryOp::Gt, c(0), int(1))),
+        then: Box::new(c(0)),
+        els: Box::new(ScalarExpr::Literal(Datum::Null)),
+    };
+    let coalesce = ScalarExpr::Coalesce(vec![
+        ScalarExpr::Cast(Int64, Box::new(c(0))),
+        bigint(2_147_483_648),
+    ]);
+    assert_eq!(e, vec![case, coalesce]);
+    assert_eq!(
+        columns,
+        vec![col("case", Int, true), col("coalesce", Int64, false)]
+    );
+    let (e, _) = exprs("SELECT a IN (1, 2), a NOT BETWEEN 1 AND 3, b LIKE 'x%' FROM t");
+    let not = |e| ScalarExpr::Unary(UnaryOp::Not, Box::new(e));
+    assert_eq!(
+        e,
+        vec![
+            bin(
+                BinaryOp::Or,
+                bin(BinaryOp::Eq, c(0), int(1)),
+                bin(BinaryOp::Eq, c(0), int(2))
+            ),
+            not(bin(
+                BinaryOp::And,
+                bin(BinaryOp::GtEq, c(0), int(1)),
+                bin(BinaryOp::LtEq, c(0), int(3))
+            )),
+            bin(BinaryOp::Like, c(1), text("x%")),
+        ]
+    );
+    assert_eq!(
+        err("SELECT a LIKE 'x' FROM t"),
+        "operator does not exist: integer ~~ text"
+    );
+    assert_eq!(
+        err("SELECT CASE WHEN a THEN 1 END FROM t"),
+        "argument of CASE/WHEN must be type boolean, not type integer"
+    );
+}
+
+#[test]
+fn type_errors() {
+    assert_eq!(
+        err("SELECT a + b FROM t"),
+        "operator does not exist: integer + text"
+    );
+    assert_eq!(
+        err("SELECT a = b FROM t"),
+        "operator does not exist: integer = text"
+    );
+    assert_eq!(
+        err("SELECT c < 1 FROM t"),
+        "operator does not exist: boolean < integer"
+    );
+    assert_eq!(
+        err("SELECT a FROM t WHERE a = 'x'"),
+        "invalid input syntax for type integer: invalid digit found in string: \"x\""
+    );
+    assert_eq!(
+        err("SELECT NOT a FROM t"),
+        "argument of NOT must be type boolean, not type integer"
+    );
+    assert_eq!(
+        err("SELECT a AND c FROM t"),
+        "argument of AND must be type boolean, not type integer"
+    );
+    assert_eq!(err("SELECT -b FROM t"), "operator does not exist: - text");
+    assert_eq!(
+        err("SELECT a FROM t WHERE b"),
+        "WHERE clause must have type boolean, not type text"
+    );
+    assert_eq!(err("SELECT b || b FROM t"), "operator not supported: ||");
+}
+
+#[test]
+fn unknown_names_and_unsupported_syntax() {
+    assert_eq!(
+        err("SELECT * FROM missing"),
+        "unknown catalog item 'missing'"
+    );
+    assert_eq!(err("SELECT nope FROM t"), "column \"nope\" does not exist");
+    assert_eq!(
+        err("SELECT * FROM t_a_idx"),
+        "\"t_a_idx\" is an index not a relation"
+    );
+    assert_eq!(
+        err("SELECT a FROM t UNION SELECT a FROM u"),
+        "UNION is not supported"
+    );
+    assert_eq!(err("SELECT (SELECT 1)"), "subqueries are not supported");
+    assert_eq!(
+        err("WITH x AS (SELECT 1) SELECT * FROM x"),
+        "WITH is not supported"
+    );
+    assert_eq!(
+        err("SELECT a FROM t WHERE a IN (SELECT 1)"),
+        "expression not supported: a IN (SELECT 1)"
+    );
+    assert_eq!(
+        err("SELECT * FROM public.t"),
+        "qualified names are not supported: public.t"
+    );
+    assert_eq!(
+        err("SELEC 1"),
+        "Expected: an SQL statement, found: SELEC at Line: 1, Column: 1"
+    );
+    assert!(err("EXPLAIN SELECT 1").starts_with("statement not supported: EXPLAIN"));
+}
+
+/// `SELECT` of a left-deep chain of `terms` terms joined by `op`.
+fn chain(select: &str, op: &str, term: &str, terms: usize, rest: &str) -> String {
+    let chain = vec![term; terms].join(op);
+    format!("{select}{chain}{rest}")
+}
+
+#[test]
+fn expressions_nest_at_most_to_the_recursion_limit() {
+    use crate::sql::expr::RECURSION_LIMIT;
+    let limit = format!("exceeded recursion limit of {RECURSION_LIMIT}");
+    // A chain of n terms nests n + 1 deep under `=` (n - 1 operators,
+    // the comparison, the leaves): RECURSION_LIMIT - 1 terms plan.
+    let fits = RECURSION_LIMIT - 1;
+    one(&chain("SELECT ", " + ", "a", fits, " FROM t"));
+    one(&chain(
+        "SELECT a FROM t WHERE ",
+        " OR ",
+        "a = 1",
+        fits - 1,
+        "",
+    ));
+    for terms in [fits + 2, 5000] {
+        assert_eq!(err(&chain("SELECT ", " + ", "a", terms, " FROM t")), limit);
+        let or = chain("SELECT a FROM t WHERE ", " OR ", "a = 1", terms, "");
+        assert_eq!(err(&or), limit);
+        let aggregate = chain("SELECT sum(", " + ", "a", terms, ") FROM t");
+        assert_eq!(err(&aggregate), limit);
+    }
+}
