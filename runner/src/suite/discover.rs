@@ -1,10 +1,13 @@
-//! Finding scenario and golden files.
+//! Finding scenario and golden files: every file with a scenario extension
+//! under a root (the scenarios' or the goldens'), sorted, and the entries
+//! passed over (dangling links, link loops, editors' lock files) with their
+//! reasons, so that no stray entry stops the rest of the suite.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-use crate::format::EXTENSIONS;
+use crate::format::script::EXTENSIONS;
 
 /// The scenario files found under a root, and what was passed over.
 #[derive(Debug, Default)]

@@ -25,7 +25,7 @@
 //! Every malformed construct is a [`ScriptError`] naming its line.
 
 use crate::format::directive::{Directive, RawArg};
-use crate::format::{Block, Script, ScriptError};
+use crate::format::script::{Block, Format, Script, ScriptError};
 
 /// The separator between a directive's input and its output.
 pub const SEPARATOR: &str = "----";
@@ -176,7 +176,7 @@ pub fn parse(path: &str, text: &str) -> Result<Script, ScriptError> {
     Ok(Script {
         text: text.to_string(),
         blocks,
-        format: crate::format::Format::Datadriven,
+        format: Format::Datadriven,
     })
 }
 
@@ -582,7 +582,7 @@ step runtime=interactive worker=1 configs=(solo,shared)
         for rel in files {
             let text = std::fs::read_to_string(root.join(&rel)).unwrap();
             let shown = rel.display().to_string();
-            let script = crate::format::Script::parse(&root.join(&rel), &shown, &text)
+            let script = crate::format::script::Script::parse(&root.join(&rel), &shown, &text)
                 .unwrap_or_else(|e| panic!("{e}"));
             assert!(!script.blocks.is_empty(), "{shown}");
             crate::suite::header::parse(&text)

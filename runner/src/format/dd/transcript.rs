@@ -2,7 +2,7 @@
 //! with each directive's output block replaced by the output it produced.
 
 use crate::format::dd::parse::SEPARATOR;
-use crate::format::Script;
+use crate::format::script::Script;
 
 /// A rendered transcript.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! `NULL` for null, `(empty)` for empty text), after the record's sort mode
 //! and its hash threshold are applied, exactly as the crate's runner does.
 
-use crate::format::slt::{SltBlock, SltRecord, Type};
+use crate::format::slt::layout::{SltBlock, SltRecord, Type};
 use engine::repr::Datum;
 use engine::Outcome;
 use md5::{Digest, Md5};
@@ -178,7 +178,7 @@ pub fn record_output(record: &SltRecord, lines: &[String]) -> RecordOutput<Type>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::slt::Origin;
+    use crate::format::slt::layout::Origin;
 
     fn block(record: &str, sort: Option<SortMode>, hash_threshold: usize) -> SltBlock {
         let mut records = sqllogictest::parse::<Type>(record).unwrap();

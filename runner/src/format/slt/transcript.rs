@@ -4,8 +4,8 @@
 //! its expectation is kept as written, so a completed file renders to itself.
 
 use crate::format::dd::transcript::Transcript;
+use crate::format::slt::layout::{Layout, Origin, SltRecord};
 use crate::format::slt::output as slt_output;
-use crate::format::slt::{Layout, Origin, SltRecord};
 use sqllogictest::{
     default_normalizer, default_validator, strict_column_validator, update_record_with_output,
 };
@@ -74,7 +74,7 @@ fn complete(record: &SltRecord, lines: &[String]) -> SltRecord {
 }
 
 fn head(record: &SltRecord) -> String {
-    crate::format::slt::head(record)
+    crate::format::slt::layout::head(record)
 }
 
 fn line(record: &SltRecord) -> u32 {
@@ -86,10 +86,10 @@ fn line(record: &SltRecord) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use crate::format::{Format, Script};
+    use crate::format::script::{Format, Script};
     use std::path::Path;
 
-    fn layout(script: &Script) -> &crate::format::slt::Layout {
+    fn layout(script: &Script) -> &crate::format::slt::layout::Layout {
         match &script.format {
             Format::Sqllogictest(l) => l,
             Format::Datadriven => panic!("not slt"),

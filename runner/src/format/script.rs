@@ -1,0 +1,84 @@
+//! What a parsed scenario file is, in either format: the [`Script`] with its
+//! exact text and the directive [`Block`]s the engine executes, its
+//! [`Format`], the [`ScriptError`] a malformed file gets, and which files
+//! are scenarios ([`EXTENSIONS`], read with [`text_of`]).
+//!
+//! A leaf of `format/`: both parsers build these types and everything after
+//! parsing reads them, so they import nothing of `dd/` or `slt/` but the
+//! `.slt` [`Layout`] a [`Format`] carries. `Script`'s methods that print or
+//! complete a file according to its format are in `dispatch.rs`, above
+//! both formats.
+
+use crate::format::directive::Directive;
+use crate::format::slt::layout::Layout;
+use std::fmt;
+use std::ops::Range;
+
+/// One scenario file after parsing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script {
+    /// The file's exact text.
+    pub text: String,
+    /// Its directive blocks, in execution order.
+    pub blocks: Vec<Block>,
+    pub format: Format,
+}
+
+/// The scenario formats, by file extension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `*.dd`: CockroachDB datadriven.
+    Datadriven,
+    /// `*.slt`: sqllogictest, with its records.
+    Sqllogictest(Layout),
+}
+
+/// A scenario or golden file's text, or `None` if it is not UTF-8. CRLF
+/// line endings (a checkout with `core.autocrlf`) are read as LF, so a file
+/// compares and rewrites the same on every platform; the runner writes LF.
+pub fn text_of(bytes: Vec<u8>) -> Option<String> {
+    let text = String::from_utf8(bytes).ok()?;
+    Some(match text.contains("\r\n") {
+        true => text.replace("\r\n", "\n"),
+        false => text,
+    })
+}
+
+/// The extensions of scenario files, one per [`Format`].
+pub const EXTENSIONS: &[&str] = &["dd", "slt"];
+
+/// A directive, its input, and the output block that follows its `----`.
+/// (In `.slt` only `directive` and `directive_offset` mean anything: the
+/// record itself is in the [`Layout`].)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The validated directive (with its 1-based line number).
+    pub directive: Directive,
+    /// Byte offset of the start of the directive line in [`Script::text`].
+    pub directive_offset: usize,
+    /// Byte range in [`Script::text`] of the output block: from the start of the
+    /// `----` separator line to the end of the block (including the closing
+    /// `----` `----` of a doubled block, and the newline of its last line).
+    pub output_span: Range<usize>,
+    /// The output lines already in the file (ignored by replay; kept so that an
+    /// unchanged output is rendered as its original bytes).
+    pub output: Vec<String>,
+}
+
+/// A malformed scenario construct, reported as `path:line: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    /// The file as it is shown to the user.
+    pub path: String,
+    /// 1-based line number.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.path, self.line, self.message)
+    }
+}
+
+impl std::error::Error for ScriptError {}
