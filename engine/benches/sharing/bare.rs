@@ -45,9 +45,9 @@ pub struct Times {
     /// The process's CPU time over each phase, both workers'.
     pub build_cpu: Duration,
     pub serve_cpu: Duration,
-    /// The heap's high-water mark (`crate::PEAK`) when the load was done.
+    /// The heap's high-water mark (`crate::heap::PEAK`) when the load was done.
     pub build_peak: usize,
-    /// The heap's live bytes (`crate::LIVE`) when the load was done.
+    /// The heap's live bytes (`crate::heap::LIVE`) when the load was done.
     pub build_live: usize,
 }
 
@@ -98,7 +98,10 @@ pub fn run(work: &Work) -> Times {
         }
         barrier.wait();
         let (build, build_cpu) = (start.elapsed(), cpu::total() - cpu_start);
-        let (build_peak, build_live) = (crate::PEAK.load(Relaxed), crate::LIVE.load(Relaxed));
+        let (build_peak, build_live) = (
+            crate::heap::PEAK.load(Relaxed),
+            crate::heap::LIVE.load(Relaxed),
+        );
         let now = *input.time();
         // As the engine's read policy does: the trace may compact to the
         // last complete time, and a read sees every update there.
