@@ -7,90 +7,21 @@
 //! cargo run --release -p explore -- [--seeds A..B] [--jobs N] [--partition K/N]
 //!                                   [--out DIR] [--steps N] [--max-failures N] [--seconds N]
 //! ```
+//!
+//! The flags are read in `cli.rs` (`explore --help`); this file explores
+//! the seeds, in this process or in `--jobs` child processes.
 
 use std::path::PathBuf;
 use std::process::exit;
 use std::time::Instant;
 
 use explore::check::{check, Failure, Matrix, Spent};
-use explore::generate::{generate, GenConfig, Scenario, Step, VERSION};
+use explore::generate::{generate, Scenario, Step, VERSION};
 use explore::shrink::{shrink, shrink_rows};
 
-struct Options {
-    seeds: std::ops::Range<u64>,
-    jobs: usize,
-    /// (k, n): only seeds with `seed % n == k - 1`.
-    partition: (u64, u64),
-    out: PathBuf,
-    config: GenConfig,
-    /// Stop taking new seeds once this many failed (a mutation's check).
-    max_failures: usize,
-    /// Stop taking new seeds after this long (a time budget).
-    seconds: Option<f64>,
-    /// (j, m): of the partition's seeds, every m-th from the j-th (the
-    /// share of one of `--jobs m` processes).
-    job: (u64, u64),
-}
+mod cli;
 
-fn usage(message: &str) -> ! {
-    eprintln!("explore: {message}");
-    eprintln!("usage: explore [--seeds A..B] [--jobs N] [--partition K/N] [--out DIR] [--steps N] [--max-failures N] [--seconds N]");
-    exit(2)
-}
-
-/// `K/N` with 1 <= K <= N.
-fn fraction(text: &str, flag: &str) -> (u64, u64) {
-    let parsed = text
-        .split_once('/')
-        .and_then(|(k, n)| Some((k.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
-    match parsed {
-        Some((k, n)) if k >= 1 && k <= n => (k, n),
-        _ => usage(&format!("{flag} takes K/N with 1 <= K <= N, not {text}")),
-    }
-}
-
-fn parse(args: &[String]) -> Options {
-    let mut options = Options {
-        seeds: 0..100,
-        jobs: 1,
-        partition: (1, 1),
-        out: PathBuf::from("explore-out"),
-        config: GenConfig::default(),
-        max_failures: usize::MAX,
-        seconds: None,
-        job: (1, 1),
-    };
-    let mut rest = args.iter();
-    while let Some(flag) = rest.next() {
-        let mut value = || {
-            rest.next()
-                .cloned()
-                .unwrap_or_else(|| usage(&format!("{flag} needs a value")))
-        };
-        let number = |text: &str| -> u64 {
-            text.parse()
-                .unwrap_or_else(|_| usage(&format!("{flag}: not a number: {text}")))
-        };
-        match flag.as_str() {
-            "--seeds" => {
-                let text = value();
-                let (a, b) = text
-                    .split_once("..")
-                    .unwrap_or_else(|| usage("--seeds takes A..B"));
-                options.seeds = number(a)..number(b);
-            }
-            "--jobs" => options.jobs = number(&value()).max(1) as usize,
-            "--partition" => options.partition = fraction(&value(), "--partition"),
-            "--job" => options.job = fraction(&value(), "--job"),
-            "--out" => options.out = PathBuf::from(value()),
-            "--steps" => options.config.steps = number(&value()) as usize,
-            "--max-failures" => options.max_failures = number(&value()).max(1) as usize,
-            "--seconds" => options.seconds = Some(number(&value()) as f64),
-            other => usage(&format!("unknown argument {other}")),
-        }
-    }
-    options
-}
+use cli::Options;
 
 /// A failure found from one seed, shrunk.
 struct Found {
@@ -221,7 +152,7 @@ fn write(found: &Found, out: &std::path::Path, matrix: &Matrix) -> std::io::Resu
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = parse(&args);
+    let options = cli::parse(&args);
     if options.jobs > 1 {
         return jobs(&args, &options);
     }
@@ -278,7 +209,7 @@ fn main() {
 /// process (panics are caught per process).
 fn jobs(args: &[String], options: &Options) {
     let start = Instant::now();
-    let exe = std::env::current_exe().unwrap_or_else(|e| usage(&format!("no executable: {e}")));
+    let exe = std::env::current_exe().unwrap_or_else(|e| cli::fail(&format!("no executable: {e}")));
     let children: Vec<_> = (1..=options.jobs)
         .map(|j| {
             let job = format!("{j}/{}", options.jobs);
@@ -287,7 +218,7 @@ fn jobs(args: &[String], options: &Options) {
             command.stdout(std::process::Stdio::piped());
             command
                 .spawn()
-                .unwrap_or_else(|e| usage(&format!("cannot start a job: {e}")))
+                .unwrap_or_else(|e| cli::fail(&format!("cannot start a job: {e}")))
         })
         .collect();
     let (mut explored, mut failures, mut broken) = (0, 0, false);
