@@ -1,0 +1,110 @@
+//! Which files are checked, and a file that cannot be: links that lead
+//! nowhere are skipped with a warning, `--filter` and `--goldens` choose
+//! the files, and a malformed file or header, or a `configs=` naming an
+//! unknown configuration, fails that file alone.
+
+use runner::app::{Env, Status};
+use runner::cli::{Options, ReportFormat};
+
+use crate::common::{fake, write, Built, Project, BASIC, BASIC_GOLDEN};
+
+/// An editor's lock file (`.#name.dd`, a dangling link) and a link loop in
+/// either tree used to abort the whole suite before anything ran.
+#[cfg(unix)]
+#[test]
+fn links_that_lead_nowhere_are_skipped_with_a_warning() {
+    use std::os::unix::fs::symlink;
+    let p = Project::new();
+    p.scenario("a/basic.dd", BASIC)
+        .golden("a/basic.dd", BASIC_GOLDEN);
+    symlink("user@host.1234", p.root.join("testdata/a/.#basic.dd")).unwrap();
+    symlink("..", p.root.join("goldens/a/loop")).unwrap();
+    let json = Options {
+        format: ReportFormat::Json,
+        ..p.options()
+    };
+    let (_, out) = p.run_with(&json, &Env::default(), &fake(false, Built::default()));
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        doc["warnings"][0],
+        "skipped ROOT/testdata/a/.#basic.dd: an editor's lock file"
+    );
+    let (status, out) = p.run();
+    assert_eq!(
+        out,
+        "warning: skipped ROOT/testdata/a/.#basic.dd: an editor's lock file\n\
+         warning: skipped ROOT/goldens/a/loop: a symbolic link loop\n\
+         PASS ROOT/testdata/a/basic.dd\n\
+         1 passed, 0 failed\n"
+    );
+    assert_eq!(status, Status::Passed);
+}
+
+#[test]
+fn a_malformed_file_fails_alone() {
+    let p = Project::new();
+    p.scenario("bad.dd", "tick\n----\n\npeek as-of=3\n----\n")
+        .scenario("bad_header.dd", "# workers: 1\n# seedz: 2\ntick\n----\n")
+        .scenario("good.dd", "tick\n----\n")
+        .golden("good.dd", "tick\n----\nok\n")
+        .golden("bad.dd", "whatever\n");
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Failed);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "FAIL ROOT/testdata/bad.dd: ROOT/testdata/bad.dd:4: `peek` requires argument `index=<index>`");
+    // No run started: the whole file is the reproduction.
+    assert_eq!(
+        lines[1],
+        "    reproduce: cargo run -p runner -- ROOT/testdata --filter bad.dd"
+    );
+    assert!(lines[2].starts_with("FAIL ROOT/testdata/bad_header.dd: ROOT/testdata/bad_header.dd:2: unknown header key `seedz`"), "{out}");
+    assert!(
+        lines[2].ends_with(
+            "; no golden at ROOT/goldens/bad_header.dd (a new scenario gets one with REWRITE=1)"
+        ),
+        "{out}"
+    );
+    assert_eq!(lines[4], "PASS ROOT/testdata/good.dd");
+    assert_eq!(lines[5], "1 passed, 2 failed");
+}
+
+#[test]
+fn filter_and_goldens_dir() {
+    let p = Project::new();
+    p.scenario("x/one.dd", "tick\n----\n")
+        .scenario("y/two.dd", "tick\n----\n")
+        .golden("x/one.dd", "tick\n----\nok\n");
+    let options = Options {
+        filter: Some("x/".into()),
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(out, "PASS ROOT/testdata/x/one.dd\n1 passed, 0 failed\n");
+    assert_eq!(status, Status::Passed);
+
+    let options = Options {
+        filter: Some("nothing-matches".into()),
+        ..p.options()
+    };
+    let (status, _) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(status.exit_code(), 2);
+
+    let other = p.root.join("elsewhere");
+    write(&other.join("y/two.dd"), "tick\n----\nok\n");
+    let options = Options {
+        filter: Some("two".into()),
+        goldens: Some(other),
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(out, "PASS ROOT/testdata/y/two.dd\n1 passed, 0 failed\n");
+    assert_eq!(status, Status::Passed);
+}
+
+#[test]
+fn unknown_configuration_in_configs_is_a_file_error() {
+    let p = Project::new();
+    p.scenario("u.dd", "\ntick configs=(solo,turbo)\n----\n");
+    let (_, out) = p.run();
+    assert!(out.starts_with("FAIL ROOT/testdata/u.dd: ROOT/testdata/u.dd:2: `configs=` names `turbo`, which suite.yaml does not define (it defines: solo, shared)"), "{out}");
+}
