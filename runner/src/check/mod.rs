@@ -9,7 +9,7 @@ pub mod rewrite;
 pub mod verdict;
 pub mod witness;
 
-use crate::format::dd::transcript::Transcript;
+use crate::format::Transcript;
 use crate::format::{self, Format, Script};
 use crate::run::replay::{self, RunPanic, RunRecord, Stage};
 use crate::run::target::Factory;

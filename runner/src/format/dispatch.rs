@@ -5,12 +5,13 @@
 //! Kept apart from `script.rs`, which both formats' parsers import: this
 //! file imports both formats, so it sits above them.
 
-use crate::format::dd::transcript::{self, Transcript};
+use crate::format::dd::transcript;
 use crate::format::dd::{output, parse};
-use crate::format::script::{Format, Script, ScriptError};
 use crate::format::slt::output as slt_output;
 use crate::format::slt::parse as slt_parse;
 use crate::format::slt::transcript as slt_transcript;
+use crate::format::Transcript;
+use crate::format::{Format, Script, ScriptError};
 use engine::Outcome;
 use std::path::Path;
 

@@ -8,14 +8,102 @@
 //! kept as the original bytes, so that a transcript can be rendered by
 //! replacing output blocks only; `.slt` files are re-rendered record by record.
 //!
-//! A facade: the types live in [`script`] (a leaf the parsers import), the
-//! methods that depend on the format in `dispatch`; the children import each
-//! other by their own paths, never through this module.
+//! The types every later stage reads live here: the [`Script`] with its
+//! [`Block`]s and [`Format`], the [`Transcript`] a completed file is, the
+//! [`ScriptError`] a malformed file gets, and which files are scenarios
+//! ([`EXTENSIONS`], read with [`text_of`]). The parsers (`dd/`, `slt/`)
+//! build them; `Script`'s methods that print or complete a file according
+//! to its format are in `dispatch.rs`, above both formats.
 
 pub mod dd;
 pub mod directive;
 mod dispatch;
-pub mod script;
 pub mod slt;
 
-pub use script::{text_of, Block, Format, Script, ScriptError, EXTENSIONS};
+use directive::Directive;
+use slt::layout::Layout;
+use std::fmt;
+use std::ops::Range;
+
+/// One scenario file after parsing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script {
+    /// The file's exact text.
+    pub text: String,
+    /// Its directive blocks, in execution order.
+    pub blocks: Vec<Block>,
+    pub format: Format,
+}
+
+/// The scenario formats, by file extension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `*.dd`: CockroachDB datadriven.
+    Datadriven,
+    /// `*.slt`: sqllogictest, with its records.
+    Sqllogictest(Layout),
+}
+
+/// A scenario or golden file's text, or `None` if it is not UTF-8. CRLF
+/// line endings (a checkout with `core.autocrlf`) are read as LF, so a file
+/// compares and rewrites the same on every platform; the runner writes LF.
+pub fn text_of(bytes: Vec<u8>) -> Option<String> {
+    let text = String::from_utf8(bytes).ok()?;
+    Some(match text.contains("\r\n") {
+        true => text.replace("\r\n", "\n"),
+        false => text,
+    })
+}
+
+/// The extensions of scenario files, one per [`Format`].
+pub const EXTENSIONS: &[&str] = &["dd", "slt"];
+
+/// A directive, its input, and the output block that follows its `----`.
+/// (In `.slt` only `directive` and `directive_offset` mean anything: the
+/// record itself is in the [`Layout`].)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The validated directive (with its 1-based line number).
+    pub directive: Directive,
+    /// Byte offset of the start of the directive line in [`Script::text`].
+    pub directive_offset: usize,
+    /// Byte range in [`Script::text`] of the output block: from the start of the
+    /// `----` separator line to the end of the block (including the closing
+    /// `----` `----` of a doubled block, and the newline of its last line).
+    pub output_span: Range<usize>,
+    /// The output lines already in the file (ignored by replay; kept so that an
+    /// unchanged output is rendered as its original bytes).
+    pub output: Vec<String>,
+}
+
+/// A malformed scenario construct, reported as `path:line: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    /// The file as it is shown to the user.
+    pub path: String,
+    /// 1-based line number.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.path, self.line, self.message)
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// A rendered transcript.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transcript {
+    pub text: String,
+    /// For each block, the 0-based line index of its directive line in `text`.
+    pub directive_lines: Vec<usize>,
+    /// What `text` cannot show: records of included `.slt` files that their
+    /// outputs do not meet, as `file:line: ...`.
+    pub unmet: Vec<String>,
+    /// Blocks whose new output the format cannot hold (see [`writable`]):
+    /// `text` would not parse back to it.
+    pub unwritable: Vec<usize>,
+}

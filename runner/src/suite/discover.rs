@@ -7,7 +7,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-use crate::format::script::EXTENSIONS;
+use crate::format::EXTENSIONS;
 
 /// The scenario files found under a root, and what was passed over.
 #[derive(Debug, Default)]
@@ -174,5 +174,21 @@ mod tests {
                 shown("d/loop", "a symbolic link loop"),
             ]
         );
+    }
+
+    #[test]
+    fn the_projects_scenarios_parse() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
+        let files = scenario_files(&root).unwrap().files;
+        assert!(!files.is_empty());
+        for rel in files {
+            let text = std::fs::read_to_string(root.join(&rel)).unwrap();
+            let shown = rel.display().to_string();
+            let script = crate::format::Script::parse(&root.join(&rel), &shown, &text)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(!script.blocks.is_empty(), "{shown}");
+            crate::suite::header::parse(&text)
+                .unwrap_or_else(|e| panic!("{shown}:{}: {}", e.line, e.message));
+        }
     }
 }

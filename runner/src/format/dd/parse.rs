@@ -25,7 +25,7 @@
 //! Every malformed construct is a [`ScriptError`] naming its line.
 
 use crate::format::directive::{Directive, RawArg};
-use crate::format::script::{Block, Format, Script, ScriptError};
+use crate::format::{Block, Format, Script, ScriptError};
 
 /// The separator between a directive's input and its output.
 pub const SEPARATOR: &str = "----";
@@ -572,21 +572,5 @@ step runtime=interactive worker=1 configs=(solo,shared)
     fn comments_and_blank_lines_only() {
         assert!(ok("# a\n\n   \n# b\n").blocks.is_empty());
         assert!(ok("").blocks.is_empty());
-    }
-
-    #[test]
-    fn the_projects_scenarios_parse() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
-        let files = crate::suite::discover::scenario_files(&root).unwrap().files;
-        assert!(!files.is_empty());
-        for rel in files {
-            let text = std::fs::read_to_string(root.join(&rel)).unwrap();
-            let shown = rel.display().to_string();
-            let script = crate::format::script::Script::parse(&root.join(&rel), &shown, &text)
-                .unwrap_or_else(|e| panic!("{e}"));
-            assert!(!script.blocks.is_empty(), "{shown}");
-            crate::suite::header::parse(&text)
-                .unwrap_or_else(|e| panic!("{shown}:{}: {}", e.line, e.message));
-        }
     }
 }

@@ -2,21 +2,7 @@
 //! with each directive's output block replaced by the output it produced.
 
 use crate::format::dd::parse::SEPARATOR;
-use crate::format::script::Script;
-
-/// A rendered transcript.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Transcript {
-    pub text: String,
-    /// For each block, the 0-based line index of its directive line in `text`.
-    pub directive_lines: Vec<usize>,
-    /// What `text` cannot show: records of included `.slt` files that their
-    /// outputs do not meet, as `file:line: ...`.
-    pub unmet: Vec<String>,
-    /// Blocks whose new output the format cannot hold (see [`writable`]):
-    /// `text` would not parse back to it.
-    pub unwritable: Vec<usize>,
-}
+use crate::format::{Script, Transcript};
 
 /// Whether `output` must be written in the doubled `----` `----` form: it has
 /// a blank line (which would end a single-form block), or a `----` line.

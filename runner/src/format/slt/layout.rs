@@ -3,7 +3,7 @@
 //! block, which record it is, where it is written ([`Origin`]) and the
 //! settings in effect; with [`head`], a record's first line.
 //!
-//! A leaf: a [`Format`](crate::format::script::Format) carries a `Layout`,
+//! A leaf: a [`Format`](crate::format::Format) carries a `Layout`,
 //! and the parser, the printer of outcomes and the writer of completed
 //! files all read it.
 
@@ -44,7 +44,7 @@ pub type SltRecord = Record<Type>;
 pub struct Layout {
     /// The file's own records, rendered back with their `Display`.
     pub records: Vec<SltRecord>,
-    /// One per [`Script::blocks`](crate::format::script::Script::blocks) entry, same order.
+    /// One per [`Script::blocks`](crate::format::Script::blocks) entry, same order.
     pub blocks: Vec<SltBlock>,
 }
 

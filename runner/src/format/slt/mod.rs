@@ -1,6 +1,6 @@
 //! sqllogictest (`*.slt`) scenario files, parsed with the `sqllogictest`
 //! crate and mapped onto the same
-//! [`Block`](crate::format::script::Block)s as `.dd` directives.
+//! [`Block`](crate::format::Block)s as `.dd` directives.
 //!
 //! `statement ok|error` runs `Engine::statement`, `query <types> [sort]` runs
 //! `Engine::query`; `skipif`/`onlyif` take configuration names as labels;

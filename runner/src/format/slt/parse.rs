@@ -3,8 +3,8 @@
 //! the engine cannot honour refused with its line.
 
 use crate::format::directive::{Command, Condition, Directive};
-use crate::format::script::{text_of, Block, Format, Script, ScriptError};
 use crate::format::slt::layout::{head, Layout, Origin, SltBlock, SltRecord, Type};
+use crate::format::{text_of, Block, Format, Script, ScriptError};
 use sqllogictest::{Control, QueryExpect, Record, SortMode, StatementExpect};
 use std::path::Path;
 

@@ -3,9 +3,9 @@
 //! as the crate's own `--override` does. A record whose output already meets
 //! its expectation is kept as written, so a completed file renders to itself.
 
-use crate::format::dd::transcript::Transcript;
 use crate::format::slt::layout::{Layout, Origin, SltRecord};
 use crate::format::slt::output as slt_output;
+use crate::format::Transcript;
 use sqllogictest::{
     default_normalizer, default_validator, strict_column_validator, update_record_with_output,
 };
@@ -86,7 +86,7 @@ fn line(record: &SltRecord) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use crate::format::script::{Format, Script};
+    use crate::format::{Format, Script};
     use std::path::Path;
 
     fn layout(script: &Script) -> &crate::format::slt::layout::Layout {
@@ -101,14 +101,17 @@ mod tests {
     #[test]
     fn the_projects_slt_files_round_trip() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
-        let files = crate::suite::discover::scenario_files(&root).unwrap().files;
-        let slt: Vec<_> = files
-            .iter()
+        // Walked here, not through `suite::discover`: the formats sit below
+        // the suite.
+        let slt: Vec<_> = walkdir::WalkDir::new(&root)
+            .sort_by_file_name()
+            .into_iter()
+            .map(|e| e.unwrap().into_path())
             .filter(|f| f.extension().is_some_and(|e| e == "slt"))
             .collect();
         assert!(slt.len() >= 10, "{slt:?}");
-        for rel in slt {
-            let path = root.join(rel);
+        for path in slt {
+            let rel = path.strip_prefix(&root).unwrap();
             let text = std::fs::read_to_string(&path).unwrap();
             let script = Script::parse(&path, &rel.display().to_string(), &text).unwrap();
             let none = vec![None; script.blocks.len()];
