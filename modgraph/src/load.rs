@@ -87,9 +87,45 @@ pub struct Crate {
     /// Every edge between two distinct files, each with the first place that
     /// makes it (in file order, then line).
     pub edges: Vec<Edge>,
+    /// Every path that names no module of this crate (another crate's, a
+    /// local item's, a name brought in by a `use`), where it is written.
+    pub outward: Vec<Site>,
 }
 
 impl Crate {
+    /// Every place this crate names an item of the crate `name` (`name::...`,
+    /// or `::name::...`), in file order: what it uses of that crate.
+    pub fn uses_of(&self, name: &str) -> Vec<&Site> {
+        let prefix = format!("{name}::");
+        self.outward
+            .iter()
+            .filter(|site| site.path.starts_with(&prefix))
+            .collect()
+    }
+
+    /// For each of the crate's top-level modules, the others it imports (by
+    /// name; `lib`/`main` for the root file): the layers the first
+    /// invariant keeps one way.
+    pub fn layers(&self) -> BTreeMap<String, std::collections::BTreeSet<String>> {
+        let top = |file: usize| {
+            self.file_modules[file]
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "<root>".to_string())
+        };
+        let mut layers: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+        for file in 0..self.files.len() {
+            layers.entry(top(file)).or_default();
+        }
+        for edge in &self.edges {
+            let (from, to) = (top(edge.from), top(edge.to));
+            if from != to {
+                layers.entry(from).or_default().insert(to);
+            }
+        }
+        layers
+    }
+
     /// Every cycle among the crate's modules (see [`cycles`]).
     pub fn cycles(&self) -> Vec<Cycle> {
         cycles(&self.files, &self.file_modules, &self.edges)
@@ -100,9 +136,15 @@ impl Crate {
         let mut tree = Tree::default();
         tree.read_file(root, Vec::new(), true)?;
         let mut edges: BTreeMap<(usize, usize), Site> = BTreeMap::new();
+        let mut outward = Vec::new();
         for (node, (ast, base)) in tree.asts.iter().enumerate() {
             for written in paths_of(ast, base) {
                 let Some(target) = tree.resolve(&written) else {
+                    outward.push(Site {
+                        file: tree.files[node].clone(),
+                        line: written.line,
+                        path: written.segments.join("::"),
+                    });
                     continue;
                 };
                 if target == node {
@@ -125,6 +167,7 @@ impl Crate {
         }
         let file_modules = tree.asts.iter().map(|(_, path)| path.clone()).collect();
         Ok(Crate {
+            outward,
             file_modules,
             files: tree.files,
             modules: tree.modules,
