@@ -24,7 +24,7 @@ struct Applied {
     commit: Option<u64>,
 }
 
-/// The state of one file's replay (README, "Engine semantics": time).
+/// The state of one file's replay (docs/semantics.md, "Time").
 #[derive(Clone, Debug, Default)]
 pub struct Timeline {
     /// `now`: starts at 0, advanced by every write and every `tick`.

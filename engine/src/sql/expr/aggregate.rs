@@ -40,7 +40,7 @@ impl ExprContext<'_> {
         let (arg, typ, nullable) = match func {
             AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
             // PostgreSQL: sum(integer) is a bigint (sum(bigint) is a numeric
-            // there, a bigint here: README, "SQL").
+            // there, a bigint here: docs/semantics.md, "Types").
             AggregateFunc::Sum => {
                 let arg = arg.expect_integer(|t| format!("function sum({t}) does not exist"))?;
                 (arg, Some(ScalarType::Int64), true)
