@@ -1,4 +1,4 @@
-//! The directives a scenario may use, validated against the README's table.
+//! The directives a scenario may use, validated against the table of docs/scenarios.md.
 //!
 //! The parser hands over a directive's name, its raw arguments and its input
 //! lines; [`Directive::validate`] turns them into a typed [`Command`] or a
