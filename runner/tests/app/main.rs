@@ -9,6 +9,7 @@
 mod binary;
 mod common;
 mod discovery;
+mod github;
 mod goldens;
 mod runs;
 mod selection;
