@@ -2,6 +2,7 @@
 //! matrix, the files found in both, and the report of a golden whose
 //! scenario is gone. Used by [`crate::app`] and by `tests/scenarios.rs`.
 
+use crate::check::site::{Kind, Site};
 use crate::check::{golden, rewrite};
 use crate::check::{FileReport, FileSpec, Problem};
 use crate::suite::discover;
@@ -119,6 +120,7 @@ impl Assembly {
                 ),
                 details: String::new(),
             }],
+            site: Some(Site::file(Kind::Orphan)),
             ..FileReport::default()
         }
     }

@@ -15,6 +15,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::check::site::{Kind, Site};
 use crate::check::verdict;
 use crate::check::{FileReport, Problem};
 
@@ -58,7 +59,7 @@ impl Isolation {
             Ok(child) => child,
             Err(e) => {
                 let why = format!("cannot start a child to check it: {e}");
-                return crashed(shown, configurations, why, String::new());
+                return crashed(Kind::Crash, shown, configurations, why, String::new());
             }
         };
         // Both pipes are drained while the child runs, so a large report
@@ -70,6 +71,7 @@ impl Isolation {
         let tail = tail(&stderr);
         match status {
             None => crashed(
+                Kind::TimeOut,
                 shown,
                 configurations,
                 format!(
@@ -81,13 +83,14 @@ impl Isolation {
             Some(status) if status.success() => match serde_json::from_str(&stdout) {
                 Ok(report) => report,
                 Err(e) => crashed(
+                    Kind::Crash,
                     shown,
                     configurations,
                     format!("the child's report is not readable: {e}"),
                     tail,
                 ),
             },
-            Some(status) => crashed(shown, configurations, ended(status), tail),
+            Some(status) => crashed(Kind::Crash, shown, configurations, ended(status), tail),
         }
     }
 }
@@ -112,8 +115,15 @@ pub fn failpoint(rel: &Path) {
     }
 }
 
-/// The report of a file whose child ended without one.
-fn crashed(shown: &str, configurations: &[String], why: String, stderr: String) -> FileReport {
+/// The report of a file whose child ended without one (`kind`: a crash
+/// or a time-out).
+fn crashed(
+    kind: Kind,
+    shown: &str,
+    configurations: &[String],
+    why: String,
+    stderr: String,
+) -> FileReport {
     let summary = format!("the check of this file crashed: {why}");
     FileReport {
         path: shown.to_string(),
@@ -125,6 +135,7 @@ fn crashed(shown: &str, configurations: &[String], why: String, stderr: String) 
             summary,
             details: stderr,
         }],
+        site: Some(Site::file(kind)),
         ..FileReport::default()
     }
 }

@@ -6,6 +6,7 @@ pub mod diff;
 pub mod divergence;
 pub mod golden;
 pub mod rewrite;
+pub mod site;
 pub mod verdict;
 pub mod witness;
 
@@ -18,6 +19,7 @@ use crate::suite::Suite;
 use diff::Landmark;
 use divergence::Divergence;
 use golden::Golden;
+use site::{Kind, Site};
 use std::path::Path;
 use verdict::Verdict;
 
@@ -57,11 +59,23 @@ pub struct FileReport {
     /// The command that reproduces the failure (set by the caller, which
     /// knows the command line).
     pub reproduce: Option<String>,
+    /// Where and how the first of `problems` shows (`None` when the file
+    /// passes).
+    #[serde(default)]
+    pub site: Option<Site>,
 }
 
 impl FileReport {
     pub fn passed(&self) -> bool {
         self.problems.is_empty()
+    }
+
+    /// Adds a problem; the first one added is where the file fails first.
+    pub fn fail(&mut self, problem: Problem, site: Site) {
+        if self.problems.is_empty() {
+            self.site = Some(site);
+        }
+        self.problems.push(problem);
     }
 }
 
@@ -136,26 +150,28 @@ impl Checker<'_> {
             Ok(g) => g,
             Err(e) => {
                 general.push(e.clone());
-                report.problems.push(Problem::new(e, ""));
+                report.fail(Problem::new(e, ""), Site::file(Kind::Unreadable));
                 Golden::Missing
             }
         };
         let missing_golden = |report: &mut FileReport| {
             if golden == Golden::Missing {
-                report.problems.push(self.missing_golden(spec));
+                report.fail(self.missing_golden(spec), Site::file(Kind::NoGolden));
             }
         };
 
+        let shown = &spec.scenario_shown;
+        let unreadable = |message: String| (Site::file(Kind::Unreadable), message);
         let prepared = std::fs::read(spec.scenario)
-            .map_err(|e| format!("{}: cannot read: {e}", spec.scenario_shown))
+            .map_err(|e| unreadable(format!("{shown}: cannot read: {e}")))
             .and_then(|bytes| {
-                format::text_of(bytes).ok_or_else(|| format!("{}: not UTF-8", spec.scenario_shown))
+                format::text_of(bytes).ok_or_else(|| unreadable(format!("{shown}: not UTF-8")))
             })
             .and_then(|text| self.prepare(spec, &text));
         let (script, runs) = match prepared {
             Ok(p) => p,
-            Err(message) => {
-                report.problems.push(Problem::new(message, ""));
+            Err((site, message)) => {
+                report.fail(Problem::new(message, ""), site);
                 missing_golden(&mut report);
                 let names = self.suite.configurations.iter().map(|c| c.name.clone());
                 let reasons: Vec<String> =
@@ -173,9 +189,8 @@ impl Checker<'_> {
             match replay::replay(&script, run, self.factory) {
                 Ok(r) => records.push(r),
                 Err(p) => {
-                    report
-                        .problems
-                        .push(panic_problem(&spec.scenario_shown, &script, &p));
+                    let (problem, site) = panic_problem(&spec.scenario_shown, &script, &p);
+                    report.fail(problem, site);
                     missing_golden(&mut report);
                     report.configurations = verdict::after_panic(&runs, &p);
                     report.failing_runs = vec![p.run.clone()];
@@ -190,14 +205,17 @@ impl Checker<'_> {
         let landmarks = landmarks(&spec.scenario_shown, &script, &transcript);
 
         if let Some(d) = divergence::find(&records) {
-            report.problems.push(divergence_problem(
+            let problem = divergence_problem(
                 &spec.scenario_shown,
                 &script,
                 &records,
                 &reference,
                 &d,
                 &golden,
-            ));
+            );
+            let label = block_label(&spec.scenario_shown, &script, d.block);
+            let line = script.blocks[d.block].directive.line;
+            report.fail(problem, Site::at(Kind::Divergence, line, label));
             report.failing_runs = vec![
                 records[d.groups[0].runs[0]].run.clone(),
                 records[d.groups[1].runs[0]].run.clone(),
@@ -219,16 +237,19 @@ impl Checker<'_> {
                 lines.len()
             );
             general.push(summary.clone());
-            report
-                .problems
-                .push(Problem::new(summary, lines.join("\n")));
+            let first = transcript.unwritable[0];
+            let site = Site::at(
+                Kind::Unwritable,
+                script.blocks[first].directive.line,
+                block_label(&spec.scenario_shown, &script, first),
+            );
+            report.fail(Problem::new(summary, lines.join("\n")), site);
         }
         if !transcript.unmet.is_empty() {
             let summary = format!("{} included record(s) do not hold", transcript.unmet.len());
             general.push(summary.clone());
-            report
-                .problems
-                .push(Problem::new(summary, transcript.unmet.join("\n")));
+            let problem = Problem::new(summary, transcript.unmet.join("\n"));
+            report.fail(problem, Site::file(Kind::Unmet));
         }
         let witness_failures: Vec<(&RunRecord, String)> = records
             .iter()
@@ -242,7 +263,7 @@ impl Checker<'_> {
                 }
             }
             let messages: Vec<&str> = witness_failures.iter().map(|(_, m)| m.as_str()).collect();
-            report.problems.push(Problem::new(
+            let problem = Problem::new(
                 format!(
                     "witness failed under {} ({} of {} runs)",
                     configs.join(", "),
@@ -250,7 +271,8 @@ impl Checker<'_> {
                     records.len()
                 ),
                 messages.join("\n"),
-            ));
+            );
+            report.fail(problem, Site::file(Kind::Witness));
             if report.failing_runs.is_empty() {
                 report.failing_runs = vec![witness_failures[0].0.run.clone()];
             }
@@ -272,15 +294,19 @@ impl Checker<'_> {
                     Err(e) => {
                         let summary = format!("cannot write {}: {e}", spec.golden_shown);
                         general.push(summary.clone());
-                        report.problems.push(Problem::new(summary, ""));
+                        report.fail(Problem::new(summary, ""), Site::file(Kind::NotWritten));
                     }
                 }
             } else {
-                report
-                    .problems
-                    .push(self.golden_problem(spec, &golden, &transcript, &landmarks));
+                let block = first_differing(&golden, &transcript);
+                let site = golden_site(spec, &script, &golden, block);
+                // A run that ran the first differing directive shows the
+                // difference (one whose `configs=` skipped it would not).
+                let shows = block.and_then(|b| records.iter().find(|r| r.outputs[b].is_some()));
+                let problem = self.golden_problem(spec, &golden, &transcript, &landmarks);
+                report.fail(problem, site);
                 if report.failing_runs.is_empty() {
-                    report.failing_runs = vec![records[0].run.clone()];
+                    report.failing_runs = vec![shows.unwrap_or(&records[0]).run.clone()];
                 }
             }
         }
@@ -338,19 +364,28 @@ impl Checker<'_> {
         Problem::new(format!("no golden at {} ({hint})", spec.golden_shown), "")
     }
 
-    /// Header, directives and the selected runs of a file, or the first error.
-    fn prepare(&self, spec: &FileSpec, text: &str) -> Result<(Script, Vec<Run>), String> {
+    /// Header, directives and the selected runs of a file, or the first
+    /// error and where it is.
+    fn prepare(&self, spec: &FileSpec, text: &str) -> Result<(Script, Vec<Run>), (Site, String)> {
         let shown = &spec.scenario_shown;
-        let (script, runs) = matrix::script_and_runs(spec.scenario, shown, self.suite, text)?;
+        let (script, runs) = matrix::script_and_runs(spec.scenario, shown, self.suite, text)
+            .map_err(|message| {
+                let site = Site {
+                    line: site::line_of_error(&message, shown),
+                    ..Site::file(Kind::Malformed)
+                };
+                (site, message)
+            })?;
         let runs: Vec<Run> = runs
             .into_iter()
             .filter(|r| self.selection.keeps(r))
             .collect();
         if runs.is_empty() {
-            return Err(format!(
+            let message = format!(
                 "{shown}: none of its runs is selected ({})",
                 self.selection.describe()
-            ));
+            );
+            return Err((Site::file(Kind::NoRun), message));
         }
         Ok((script, runs))
     }
@@ -403,16 +438,53 @@ fn landmarks(shown: &str, script: &Script, transcript: &Transcript) -> Vec<Landm
         .collect()
 }
 
-fn panic_problem(shown: &str, script: &Script, p: &RunPanic) -> Problem {
-    let stage = match p.stage {
-        Stage::Create => "while building the engine".to_string(),
-        Stage::Directive(i) => format!("at {}", block_label(shown, script, i)),
-        Stage::Witness => "while reading the witness".to_string(),
+/// The block where `transcript` first leaves the golden, if it is at one.
+fn first_differing(golden: &Golden, transcript: &Transcript) -> Option<usize> {
+    match golden {
+        Golden::Present(g) => {
+            site::first_differing_block(g, &transcript.text, &transcript.directive_lines)
+        }
+        Golden::Missing => None,
+    }
+}
+
+/// Where a transcript that is not the golden first shows it: at `block`,
+/// the first differing one.
+fn golden_site(spec: &FileSpec, script: &Script, golden: &Golden, block: Option<usize>) -> Site {
+    if *golden == Golden::Missing {
+        return Site::file(Kind::NoGolden);
+    }
+    match block {
+        Some(block) => Site::at(
+            Kind::GoldenDiff,
+            script.blocks[block].directive.line,
+            block_label(&spec.scenario_shown, script, block),
+        ),
+        None => Site::file(Kind::GoldenDiff),
+    }
+}
+
+fn panic_problem(shown: &str, script: &Script, p: &RunPanic) -> (Problem, Site) {
+    let (stage, site) = match p.stage {
+        Stage::Create => (
+            "while building the engine".to_string(),
+            Site::file(Kind::Panic),
+        ),
+        Stage::Directive(i) => {
+            let label = block_label(shown, script, i);
+            let line = script.blocks[i].directive.line;
+            (format!("at {label}"), Site::at(Kind::Panic, line, label))
+        }
+        Stage::Witness => (
+            "while reading the witness".to_string(),
+            Site::file(Kind::Panic),
+        ),
     };
-    Problem::new(
+    let problem = Problem::new(
         format!("engine panicked under {}", p.run),
         format!("{stage}\npanic: {}", p.panic),
-    )
+    );
+    (problem, site)
 }
 
 fn divergence_problem(

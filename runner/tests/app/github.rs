@@ -5,6 +5,7 @@
 //! engine that makes those failures, and the reports it must give, checked
 //! in under `expected/` and read as claims.
 
+use crate::common::{fake, Built, Project};
 use engine::repr::Datum;
 use engine::{Config, Outcome, Witness};
 use runner::app::{self, Env, Status};
@@ -111,4 +112,43 @@ fn a_local_run_prints_the_report_it_always_printed() {
     let (status, out) = run(&options(), &Env::default());
     assert_eq!(status, Status::Failed);
     assert_eq!(out, expected("local.txt"));
+}
+
+/// A golden diff at a directive that only some configurations run is
+/// reproduced by a run of one of them: the reproduce line once named the
+/// first run of the file, whose configuration skips the directive, so the
+/// command it printed passed.
+#[test]
+fn a_golden_diff_is_reproduced_by_a_run_that_ran_its_directive() {
+    let p = Project::new();
+    let scenario =
+        "statement\nCREATE TABLE t (a int)\n----\n\nquery configs=shared\nSELECT rows\n----\n";
+    let golden = "statement\nCREATE TABLE t (a int)\n----\nok\n\nquery configs=shared\nSELECT rows\n----\n9 z\n";
+    p.scenario("narrow.dd", scenario)
+        .golden("narrow.dd", golden);
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Failed, "{out}");
+    let reproduce = "--filter narrow.dd --run shared/workers=1/round-robin\n";
+    assert!(out.contains(reproduce), "{out}");
+    let only = |run: &str| Options {
+        runs: vec![run.to_string()],
+        ..p.options()
+    };
+    let factory = fake(false, Built::default());
+    let (status, out) = p.run_with(
+        &only("shared/workers=1/round-robin"),
+        &Env::default(),
+        &factory,
+    );
+    assert_eq!(
+        status,
+        Status::Failed,
+        "the reproduce line reproduces it:\n{out}"
+    );
+    let (status, _) = p.run_with(
+        &only("solo/workers=1/round-robin"),
+        &Env::default(),
+        &factory,
+    );
+    assert_eq!(status, Status::Passed, "solo skips the directive");
 }
