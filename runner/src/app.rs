@@ -7,6 +7,7 @@ use crate::cli::{self, Options, ReportFormat};
 use crate::isolate::Isolation;
 use crate::parallel;
 use crate::report;
+use crate::report::github::{self, Github};
 use crate::report::json;
 use crate::report::junit;
 use crate::report::progress::Progress;
@@ -24,6 +25,10 @@ pub struct Env {
     pub rewrite: Option<String>,
     /// `CI`
     pub ci: Option<String>,
+    /// `GITHUB_ACTIONS`: `true` turns annotations on (see [`github`]).
+    pub github_actions: Option<String>,
+    /// `GITHUB_STEP_SUMMARY`: the file the job summary is appended to.
+    pub step_summary: Option<PathBuf>,
     /// `Some`: each file is checked in a child process (the binary);
     /// `None`: in this process, as the tests with a stand-in engine do.
     pub isolation: Option<Isolation>,
@@ -34,6 +39,8 @@ impl Env {
         Env {
             rewrite: std::env::var("REWRITE").ok(),
             ci: std::env::var("CI").ok(),
+            github_actions: std::env::var("GITHUB_ACTIONS").ok(),
+            step_summary: github::summary_file(std::env::var_os("GITHUB_STEP_SUMMARY").as_deref()),
             isolation: None,
         }
     }
@@ -62,10 +69,22 @@ impl Status {
 
 /// Runs the suite described by `options`, printing to `out`.
 pub fn run(options: &Options, env: &Env, factory: &Factory, out: &mut dyn Write) -> Status {
-    match run_inner(options, env, factory, out) {
+    let github = Github {
+        annotate: github::annotating(options.annotations, env.github_actions.as_deref()),
+        summary: env.step_summary.clone(),
+        scope: Github::scope(
+            &options.scenarios,
+            options.filter.as_deref(),
+            options.partition.map(|p| p.to_string()),
+        ),
+    };
+    match run_inner(options, env, factory, out, &github) {
         Ok(true) => Status::Passed,
         Ok(false) => Status::Failed,
-        Err(message) => Status::Usage(message),
+        Err(message) => {
+            github.could_not_run(&message);
+            Status::Usage(message)
+        }
     }
 }
 
@@ -162,6 +181,7 @@ fn run_inner(
     env: &Env,
     factory: &Factory,
     out: &mut dyn Write,
+    github: &Github,
 ) -> Result<bool, String> {
     let rewrite = rewrite::requested(options.rewrite, env.rewrite.as_deref(), env.ci.as_deref())?;
     let assembly = Assembly::load(
@@ -229,6 +249,7 @@ fn run_inner(
                 .map_err(io)?;
             out.flush().map_err(io)?;
         }
+        github.annotate(&report, text, out)?;
         reports.push(report);
         Ok(())
     };
@@ -271,6 +292,7 @@ fn run_inner(
     let written: Vec<String> = reports.iter().filter_map(|r| r.written.clone()).collect();
     let failed = reports.iter().filter(|r| !r.passed()).count();
     let passed = reports.len() - failed;
+    github.summarize(&reports, passed, failed);
     if let Some(path) = &options.junit {
         let names: Vec<String> = scenarios
             .iter()

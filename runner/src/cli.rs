@@ -22,6 +22,9 @@ pub struct Options {
     pub junit: Option<PathBuf>,
     /// `--timeout`: seconds a file's check may take (default 600).
     pub timeout: Option<u64>,
+    /// `--annotations github|none`: GitHub annotations on or off (default:
+    /// on under `GITHUB_ACTIONS=true`).
+    pub annotations: Option<bool>,
 }
 
 /// `--format`.
@@ -90,6 +93,9 @@ struct Cli {
     /// Write goldens that changed (same as REWRITE=1; refused under CI=true)
     #[arg(long)]
     rewrite: bool,
+    /// GitHub annotations of failures: github or none (default: github under GITHUB_ACTIONS=true)
+    #[arg(long, value_name = "github|none", value_parser = parse_annotations)]
+    annotations: Option<bool>,
     /// Print help
     #[arg(short = 'h', long, action = ArgAction::SetTrue)]
     help: bool,
@@ -123,6 +129,16 @@ fn parse_format(v: &str) -> Result<ReportFormat, String> {
         "text" => Ok(ReportFormat::Text),
         "json" => Ok(ReportFormat::Json),
         other => Err(format!("--format `{other}`: expected `text` or `json`")),
+    }
+}
+
+fn parse_annotations(v: &str) -> Result<bool, String> {
+    match v {
+        "github" => Ok(true),
+        "none" => Ok(false),
+        other => Err(format!(
+            "--annotations `{other}`: expected `github` or `none`"
+        )),
     }
 }
 
@@ -166,6 +182,7 @@ pub fn parse(args: &[String]) -> Result<Invocation, String> {
         format: cli.format.unwrap_or_default(),
         junit: cli.junit,
         timeout: cli.timeout,
+        annotations: cli.annotations,
     }))
 }
 
@@ -327,6 +344,25 @@ mod tests {
     }
 
     #[test]
+    fn annotations_are_github_none_or_left_to_the_environment() {
+        let annotations = |args: &[&str]| match p(args) {
+            Ok(Invocation::Run(o)) => Ok(o.annotations),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(annotations(&["a"]), Ok(None));
+        assert_eq!(
+            annotations(&["a", "--annotations", "github"]),
+            Ok(Some(true))
+        );
+        assert_eq!(annotations(&["a", "--annotations=none"]), Ok(Some(false)));
+        assert_eq!(
+            annotations(&["a", "--annotations", "gitlab"]),
+            Err("--annotations `gitlab`: expected `github` or `none`".into())
+        );
+    }
+
+    #[test]
     fn reproduce_commands_are_shell_words() {
         let o = Options {
             scenarios: "testdata".into(),
@@ -379,6 +415,7 @@ mod tests {
             "--format",
             "--junit",
             "--rewrite",
+            "--annotations",
             "--help",
             "--version",
         ] {

@@ -1,6 +1,7 @@
 //! What the runner prints: one line per file, the details of failures under
 //! it, and the closing `N passed, M failed` line.
 
+pub mod github;
 pub mod json;
 pub mod junit;
 pub mod progress;

@@ -89,6 +89,7 @@ fn rewrite_creates_and_updates_goldens_and_leaves_equal_ones_alone() {
         rewrite: Some("1".into()),
         ci: None,
         isolation: None,
+        ..Env::default()
     };
     let (status, out) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
     assert_eq!(status, Status::Passed, "{out}");
@@ -112,6 +113,7 @@ fn rewrite_is_refused_under_ci() {
             rewrite: rewrite_env,
             ci: Some("true".into()),
             isolation: None,
+            ..Env::default()
         };
         let (status, out) = p.run_with(&options, &env, &fake(false, Built::default()));
         assert_eq!(status.exit_code(), 2);
@@ -127,6 +129,7 @@ fn rewrite_is_refused_under_ci() {
         rewrite: None,
         ci: Some("true".into()),
         isolation: None,
+        ..Env::default()
     };
     let (status, _) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
     assert_eq!(status, Status::Failed);

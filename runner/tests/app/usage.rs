@@ -28,6 +28,7 @@ fn usage_errors_exit_2() {
         rewrite: Some("maybe".into()),
         ci: None,
         isolation: None,
+        ..Env::default()
     };
     let (status, _) = p.run_with(&p.options(), &env, &fake(false, Built::default()));
     assert_eq!(status.exit_code(), 2);
