@@ -8,10 +8,12 @@
 //! clock: which writes a read at `T` sees, what an index or peek names),
 //! [`session`] (one file on one connection, in a schema of its own),
 //! [`check`] (verdicts per directive against the golden and its markers),
-//! [`suite`] (every golden of a suite) and [`report`] (the text report).
+//! [`suite`] (every golden of a suite), [`report`] (the text report) and
+//! [`github`] (annotations and the job summary under GitHub Actions).
 //! [`check_script`] and [`connect`] are what other tools call.
 
 pub mod check;
+pub mod github;
 pub mod report;
 pub mod session;
 pub mod suite;

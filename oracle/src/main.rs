@@ -1,8 +1,11 @@
 //! `oracle [--url URL] [--goldens DIR] [--filter SUBSTR] DIR`: replays the
 //! goldens of the suite in DIR on PostgreSQL and prints the report. Exit
-//! status 0 if all passed, 1 if any failed, 2 if it could not start.
+//! status 0 if all passed, 1 if any failed, 2 if it could not start. Under
+//! GitHub Actions it also annotates each disagreement and writes the job
+//! summary (`github.rs`).
 
 use clap::Parser;
+use runner::report::github;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -21,10 +24,30 @@ struct Cli {
     /// Only files whose path relative to DIR contains SUBSTR.
     #[arg(long, value_name = "SUBSTR")]
     filter: Option<String>,
+    /// GitHub annotations of disagreements: github or none (default: github under GITHUB_ACTIONS=true).
+    #[arg(long, value_name = "github|none", value_parser = ["github", "none"])]
+    annotations: Option<String>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let annotate = github::annotating(
+        cli.annotations.as_deref().map(|a| a == "github"),
+        std::env::var("GITHUB_ACTIONS").ok().as_deref(),
+    );
+    let summary = github::summary_file(std::env::var_os("GITHUB_STEP_SUMMARY").as_deref());
+    let dir = cli.dir.display().to_string();
+    let scope = match &cli.filter {
+        Some(filter) => format!("oracle {dir} --filter {filter}"),
+        None => format!("oracle {dir}"),
+    };
+    let append = |markdown: String| {
+        if let Some(path) = &summary {
+            if let Err(e) = github::append(path, &markdown) {
+                eprintln!("oracle: {e}");
+            }
+        }
+    };
     let files = oracle::connect(cli.url.as_deref()).and_then(|mut client| {
         oracle::check_suite(
             &mut client,
@@ -36,11 +59,16 @@ fn main() -> ExitCode {
     match files {
         Err(e) => {
             eprintln!("oracle: {e}");
+            append(oracle::github::could_not_run(&scope, &e));
             ExitCode::from(2)
         }
         Ok(files) => {
             let (text, totals) = oracle::report::render(&files);
+            if annotate {
+                print!("{}", oracle::github::annotations(&files));
+            }
             print!("{text}");
+            append(oracle::github::summary(&scope, &dir, &files, totals));
             ExitCode::from(u8::from(totals.failed > 0))
         }
     }

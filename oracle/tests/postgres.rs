@@ -76,9 +76,21 @@ fn a_wrong_row_in_a_real_golden_fails_naming_file_and_line() {
     let wrong = golden.replacen("2 two false", "2 zwei false", 1);
     assert_ne!(wrong, golden);
     suite(root.path(), &scenario, &wrong);
-    let (text, totals) = render(&check(root.path()));
+    let files = check(root.path());
+    let (text, totals) = render(&files);
     assert_eq!(totals.failed, 1, "{text}");
     let shown = root.path().join("goldens/f.dd").display().to_string();
+    // Under GitHub Actions: one annotation, on that line of the golden.
+    let annotations = oracle::github::annotations(&files);
+    assert_eq!(annotations.lines().count(), 1, "{annotations}");
+    assert!(
+        annotations.starts_with(&format!("::error file={shown},line=13,title=oracle%3A PostgreSQL answers otherwise::{shown}:13: PostgreSQL answers otherwise%0Asql: SELECT * FROM t%0Agolden:%0A")),
+        "{annotations}"
+    );
+    assert!(
+        annotations.contains("%0A  2 zwei false%0A"),
+        "{annotations}"
+    );
     assert!(
         text.contains(&format!("FAIL {shown}\n    {shown}:13: PostgreSQL answers otherwise\n      sql: SELECT * FROM t\n")),
         "{text}"
