@@ -28,6 +28,12 @@ pub struct Options {
     /// (j, m): of the partition's seeds, every m-th from the j-th (the
     /// share of one of `--jobs m` processes).
     pub job: (u64, u64),
+    /// `--annotations github|none`: GitHub annotations of findings on or
+    /// off (default: on under `GITHUB_ACTIONS=true`).
+    pub annotations: Option<bool>,
+    /// `--artifact NAME`: the name the workflow uploads `out` as, for the
+    /// job summary.
+    pub artifact: Option<String>,
 }
 
 /// The command line as clap sees it; [`parse`] turns it into [`Options`].
@@ -70,11 +76,26 @@ struct Cli {
     /// Stop taking new seeds after N seconds
     #[arg(long, value_name = "N", value_parser = number)]
     seconds: Option<u64>,
+    /// GitHub annotations of findings: github or none (default: github under GITHUB_ACTIONS=true)
+    #[arg(long, value_name = "github|none", value_parser = annotations)]
+    annotations: Option<bool>,
+    /// The name the workflow uploads --out as, which the job summary gives for each finding
+    #[arg(long, value_name = "NAME")]
+    artifact: Option<String>,
 }
 
 /// A count or a number of seconds.
 fn number(text: &str) -> Result<u64, String> {
     text.parse().map_err(|_| format!("not a number: {text}"))
+}
+
+/// `github` (on) or `none` (off).
+fn annotations(text: &str) -> Result<bool, String> {
+    match text {
+        "github" => Ok(true),
+        "none" => Ok(false),
+        _ => Err(format!("takes github or none, not {text}")),
+    }
 }
 
 /// `A..B`.
@@ -112,6 +133,8 @@ pub fn try_parse(args: &[String]) -> Result<Options, clap::Error> {
         max_failures: cli.max_failures.map_or(usize::MAX, |n| n.max(1) as usize),
         seconds: cli.seconds.map(|s| s as f64),
         job: cli.job,
+        annotations: cli.annotations,
+        artifact: cli.artifact,
     })
 }
 

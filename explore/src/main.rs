@@ -9,7 +9,8 @@
 //! ```
 //!
 //! The flags are read in `cli.rs` (`explore --help`); this file explores
-//! the seeds, in this process or in `--jobs` child processes.
+//! the seeds, in this process or in `--jobs` child processes, and under
+//! GitHub Actions reports the findings for a reviewer (`github.rs`).
 
 use std::path::PathBuf;
 use std::process::exit;
@@ -17,7 +18,9 @@ use std::time::Instant;
 
 use explore::check::{check, Failure, Matrix, Spent};
 use explore::generate::{generate, Scenario, Step, VERSION};
+use explore::github::{self, Finding};
 use explore::shrink::{shrink, shrink_rows};
+use runner::report::github as report;
 
 mod cli;
 
@@ -34,18 +37,92 @@ struct Found {
 }
 
 fn header(seed: u64, failure: &Failure, options: &Options, workers: Option<usize>) -> Vec<String> {
-    let out = options.out.display();
     let mut lines: Vec<String> = workers
         .map(|w| format!("workers: {w}"))
         .into_iter()
         .collect();
     lines.extend([
-        format!("Found by the explorer: seed {seed}, generator version {VERSION}, {} steps.", options.config.steps),
+        format!(
+            "Found by the explorer: seed {seed}, generator version {VERSION}, {} steps.",
+            options.config.steps
+        ),
         format!("Failure: {failure}"),
-        format!("Regenerate: cargo run --release -p explore -- --seeds {seed}..{} --steps {} --out {out}", seed + 1, options.config.steps),
-        format!("Replay: cargo run -p runner -- {out}/testdata --filter explore/seed-{seed}.dd"),
+        format!("Regenerate: {}", regenerate(seed, options)),
+        format!("Replay: {}", replay(seed, options)),
     ]);
     lines
+}
+
+/// The command that generates the scenario of `seed` again.
+fn regenerate(seed: u64, options: &Options) -> String {
+    format!(
+        "cargo run --release -p explore -- --seeds {seed}..{} --steps {} --out {}",
+        seed + 1,
+        options.config.steps,
+        options.out.display()
+    )
+}
+
+/// The command that replays the file written for `seed`.
+fn replay(seed: u64, options: &Options) -> String {
+    let out = options.out.display();
+    format!("cargo run -p runner -- {out}/testdata --filter explore/seed-{seed}.dd")
+}
+
+/// `found` as reports show it; `written`: whether its files were written.
+fn finding(found: &Found, written: bool, options: &Options) -> Finding {
+    let name = format!("seed-{}.dd", found.seed);
+    Finding {
+        seed: found.seed,
+        kind: format!("{:?}", found.failure.kind),
+        directive: found.failure.directive.clone(),
+        message: found.failure.message.clone(),
+        directives: found.directives,
+        scenario: format!("testdata/explore/{name}"),
+        golden: found
+            .golden
+            .as_ref()
+            .map(|_| format!("goldens/explore/{name}")),
+        written,
+        regenerate: regenerate(found.seed, options),
+        replay: replay(found.seed, options),
+    }
+}
+
+/// Under GitHub Actions (or `--annotations github`): an annotation per
+/// finding on stdout (before the summary line, which stays the last), and
+/// the job summary when `GITHUB_STEP_SUMMARY` names a file; `broken`: a
+/// job ended without its summary.
+fn report_findings(options: &Options, explored: usize, findings: &[Finding], broken: bool) {
+    let out = options.out.display().to_string();
+    let artifact = options.artifact.as_deref();
+    let github_actions = std::env::var("GITHUB_ACTIONS").ok();
+    if report::annotating(options.annotations, github_actions.as_deref()) {
+        for f in findings {
+            print!("{}", github::annotation(f, &out, artifact));
+        }
+    }
+    let Some(path) = report::summary_file(std::env::var_os("GITHUB_STEP_SUMMARY").as_deref())
+    else {
+        return;
+    };
+    let mut scope = format!(
+        "explore --seeds {}..{}",
+        options.seeds.start, options.seeds.end
+    );
+    if options.partition != (1, 1) {
+        scope.push_str(&format!(
+            " --partition {}/{}",
+            options.partition.0, options.partition.1
+        ));
+    }
+    let mut text = github::summary(&scope, explored, findings, &out, artifact);
+    if broken {
+        text.push_str("\nA job ended without its summary (the step's log says which and where): not every seed was explored.\n");
+    }
+    if let Err(e) = report::append(&path, &text) {
+        eprintln!("explore: {e}");
+    }
 }
 
 /// Where the time went: generating, the first check of each scenario,
@@ -167,6 +244,7 @@ fn main() {
     let start = Instant::now();
     let matrix = Matrix::default();
     let mut found = Vec::new();
+    let mut findings = Vec::new();
     let mut explored = 0;
     let mut times = Times::default();
     for &seed in &seeds {
@@ -186,9 +264,16 @@ fn main() {
                 "seed {seed}: {} (shrunk {} -> {} directives)",
                 f.failure, f.directives.0, f.directives.1
             );
-            if let Err(e) = write(&f, &options.out, &matrix) {
+            let written = write(&f, &options.out, &matrix);
+            if let Err(e) = &written {
                 eprintln!("explore: cannot write seed {seed}: {e}");
             }
+            let finding = finding(&f, written.is_ok(), &options);
+            // A job hands its findings to its parent, which reports them.
+            if options.job.1 > 1 {
+                println!("{}", finding.line());
+            }
+            findings.push(finding);
             found.push(f);
         }
         explored += 1;
@@ -199,6 +284,9 @@ fn main() {
     let _ = std::fs::remove_file(running(&options.out, options.job.0));
     let seconds = start.elapsed().as_secs_f64();
     println!("{}", times.describe());
+    if options.job.1 == 1 {
+        report_findings(&options, explored, &findings, false);
+    }
     println!("{}", summary(explored, seconds, found.len(), &options));
     exit(if found.is_empty() { 0 } else { 1 })
 }
@@ -222,6 +310,7 @@ fn jobs(args: &[String], options: &Options) {
         })
         .collect();
     let (mut explored, mut failures, mut broken) = (0, 0, false);
+    let mut findings = Vec::new();
     for (j, child) in (1..).zip(children) {
         let output = child.wait_with_output();
         let status = match &output {
@@ -230,11 +319,12 @@ fn jobs(args: &[String], options: &Options) {
         };
         let text = output.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
         let text = text.unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        for line in lines.iter().rev().skip(1).rev() {
+        let (lines, found, last) = github::job_output(&text);
+        for line in lines {
             println!("job {j}/{}: {line}", options.jobs);
         }
-        let counts = lines.last().and_then(|l| counts_of(l));
+        findings.extend(found);
+        let counts = last.and_then(counts_of);
         match counts {
             Some((e, f)) => (explored, failures) = (explored + e, failures + f),
             None => {
@@ -250,6 +340,8 @@ fn jobs(args: &[String], options: &Options) {
         }
     }
     let seconds = start.elapsed().as_secs_f64();
+    findings.sort_by_key(|f| f.seed);
+    report_findings(options, explored, &findings, broken);
     println!("{}", summary(explored, seconds, failures, options));
     if broken {
         exit(2)

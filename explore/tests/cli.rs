@@ -29,6 +29,8 @@ fn help_lists_every_flag() {
         "--steps <N>",
         "--max-failures <N>",
         "--seconds <N>",
+        "--annotations <github|none>",
+        "--artifact <NAME>",
         "-h, --help",
         "--version",
     ] {
