@@ -213,9 +213,8 @@ impl Checker<'_> {
                 &d,
                 &golden,
             );
-            let label = block_label(&spec.scenario_shown, &script, d.block);
-            let line = script.blocks[d.block].directive.line;
-            report.fail(problem, Site::at(Kind::Divergence, line, label));
+            let site = block_site(Kind::Divergence, &spec.scenario_shown, &script, d.block);
+            report.fail(problem, site);
             report.failing_runs = vec![
                 records[d.groups[0].runs[0]].run.clone(),
                 records[d.groups[1].runs[0]].run.clone(),
@@ -238,11 +237,7 @@ impl Checker<'_> {
             );
             general.push(summary.clone());
             let first = transcript.unwritable[0];
-            let site = Site::at(
-                Kind::Unwritable,
-                script.blocks[first].directive.line,
-                block_label(&spec.scenario_shown, &script, first),
-            );
+            let site = block_site(Kind::Unwritable, &spec.scenario_shown, &script, first);
             report.fail(Problem::new(summary, lines.join("\n")), site);
         }
         if !transcript.unmet.is_empty() {
@@ -455,13 +450,15 @@ fn golden_site(spec: &FileSpec, script: &Script, golden: &Golden, block: Option<
         return Site::file(Kind::NoGolden);
     }
     match block {
-        Some(block) => Site::at(
-            Kind::GoldenDiff,
-            script.blocks[block].directive.line,
-            block_label(&spec.scenario_shown, script, block),
-        ),
+        Some(block) => block_site(Kind::GoldenDiff, &spec.scenario_shown, script, block),
         None => Site::file(Kind::GoldenDiff),
     }
+}
+
+/// A failure of `kind` at `block`: its directive's line and label.
+fn block_site(kind: Kind, shown: &str, script: &Script, block: usize) -> Site {
+    let line = script.blocks[block].directive.line;
+    Site::at(kind, line, block_label(shown, script, block))
 }
 
 fn panic_problem(shown: &str, script: &Script, p: &RunPanic) -> (Problem, Site) {
@@ -470,11 +467,10 @@ fn panic_problem(shown: &str, script: &Script, p: &RunPanic) -> (Problem, Site) 
             "while building the engine".to_string(),
             Site::file(Kind::Panic),
         ),
-        Stage::Directive(i) => {
-            let label = block_label(shown, script, i);
-            let line = script.blocks[i].directive.line;
-            (format!("at {label}"), Site::at(Kind::Panic, line, label))
-        }
+        Stage::Directive(i) => (
+            format!("at {}", block_label(shown, script, i)),
+            block_site(Kind::Panic, shown, script, i),
+        ),
         Stage::Witness => (
             "while reading the witness".to_string(),
             Site::file(Kind::Panic),
