@@ -6,6 +6,7 @@ use crate::check::{Checker, FileReport, Selection};
 use crate::cli::{self, Options, ReportFormat};
 use crate::isolate::Isolation;
 use crate::parallel;
+use crate::process::cancel;
 use crate::report;
 use crate::report::github::{self, Github};
 use crate::report::json;
@@ -67,7 +68,8 @@ impl Status {
     }
 }
 
-/// Runs the suite described by `options`, printing to `out`.
+/// Runs the suite described by `options`, printing to `out`. A run
+/// cancelled by a signal ([`cancel`]) stops checking and printing files.
 pub fn run(options: &Options, env: &Env, factory: &Factory, out: &mut dyn Write) -> Status {
     let github = Github {
         annotate: github::annotating(options.annotations, env.github_actions.as_deref()),
@@ -107,7 +109,9 @@ fn checker<'a>(
 }
 
 /// In a child process (see [`crate::isolate`]): checks the one file `rel`
-/// of the suite `options` describe and prints its report as JSON.
+/// of the suite `options` describe and prints its report as JSON. It
+/// writes no golden: one it would rewrite is in the report
+/// ([`FileReport::proposed`]), for the parent to write.
 pub fn check_one(
     options: &Options,
     env: &Env,
@@ -176,6 +180,7 @@ fn warnings(assembly: &Assembly, rewrite: bool) -> Vec<String> {
     skipped.chain(strays).collect()
 }
 
+/// Checks the suite: `Ok(every file passed)`, or a usage error.
 fn run_inner(
     options: &Options,
     env: &Env,
@@ -189,7 +194,6 @@ fn run_inner(
         options.suite.as_deref(),
         options.goldens.as_deref(),
     )?;
-    check_options(options, &assembly, rewrite)?;
     let dir = &assembly.location.dir;
     let selected = |rel: &Path| {
         options
@@ -197,18 +201,10 @@ fn run_inner(
             .as_ref()
             .is_none_or(|f| discover::slash_path(rel).contains(f.as_str()))
     };
-    let orphans: Vec<_> = assembly
-        .orphans
-        .iter()
-        .filter(|p| selected(p))
-        .cloned()
-        .collect();
-    let scenarios: Vec<_> = assembly
-        .scenarios
-        .iter()
-        .filter(|p| selected(p))
-        .cloned()
-        .collect();
+    let select = |paths: &[PathBuf]| -> Vec<PathBuf> {
+        paths.iter().filter(|p| selected(p)).cloned().collect()
+    };
+    let (scenarios, orphans) = (select(&assembly.scenarios), select(&assembly.orphans));
     if let Some(f) = &options.filter {
         if scenarios.is_empty() && orphans.is_empty() {
             return Err(format!(
@@ -217,6 +213,7 @@ fn run_inner(
             ));
         }
     }
+    check_options(options, &assembly, rewrite)?;
     // After the filter check: a shard may well be empty.
     let in_shard = |rel: &PathBuf| {
         options
@@ -244,6 +241,11 @@ fn run_inner(
     }
     let mut reports: Vec<FileReport> = Vec::new();
     let mut record = |report: FileReport, out: &mut dyn Write| -> Result<(), String> {
+        // Once cancelled, nothing more is reported: the files still being
+        // checked were stopped, not failed.
+        if !cancel::live() {
+            return Ok(());
+        }
         if text {
             out.write_all(report::file(&report).as_bytes())
                 .map_err(io)?;
@@ -260,10 +262,25 @@ fn run_inner(
             assembly.location.scenario(rel),
             assembly.location.golden(rel),
         );
-        let mut report = match &env.isolation {
-            None => checker.check(&Assembly::spec(&scenario, &golden)),
-            Some(child) => child.check(rel, &scenario.display().to_string(), &configurations),
+        let shown = scenario.display().to_string();
+        let mut report = match (&env.isolation, cancel::requested()) {
+            (_, Some(signal)) => FileReport {
+                path: shown,
+                problems: vec![crate::check::Problem {
+                    summary: format!("not checked: cancelled by {}", cancel::name(signal)),
+                    details: String::new(),
+                }],
+                ..FileReport::default()
+            },
+            (None, None) => checker.check(&Assembly::spec(&scenario, &golden)),
+            (Some(child), None) => child.check(rel, &shown, &configurations),
         };
+        rewrite::apply(
+            &mut report,
+            &golden,
+            &golden.display().to_string(),
+            &cancel::live,
+        );
         if !report.passed() {
             let runs: Vec<String> = report.failing_runs.iter().map(|r| r.to_string()).collect();
             let command = cli::reproduce(options, &discover::slash_path(rel), &runs);
@@ -284,9 +301,11 @@ fn run_inner(
         &mut |_, report| progress.borrow_mut().around(|| record(report, out)),
     )?;
     progress.borrow_mut().clear();
+    if !cancel::live() {
+        return Ok(false);
+    }
     for rel in &orphans {
-        let report = assembly.orphan_report(rel);
-        record(report, out)?;
+        record(assembly.orphan_report(rel), out)?;
     }
 
     let written: Vec<String> = reports.iter().filter_map(|r| r.written.clone()).collect();

@@ -79,7 +79,7 @@ struct Cli {
     #[arg(long, value_name = "I/N", value_parser = parse_partition)]
     partition: Option<Partition>,
     /// Check N files at a time (the report keeps path order)
-    #[arg(long, value_name = "N", value_parser = parse_jobs)]
+    #[arg(long, value_name = "N", value_parser = parse_jobs, allow_hyphen_values = true)]
     jobs: Option<usize>,
     /// The report on stdout: text or json (default: text)
     #[arg(long, value_name = "text|json", value_parser = parse_format)]
@@ -88,7 +88,7 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
     /// Fail a file whose check takes longer than SECS (default 600)
-    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout, allow_hyphen_values = true)]
     timeout: Option<u64>,
     /// Write goldens that changed (same as REWRITE=1; refused under CI=true)
     #[arg(long)]
@@ -339,6 +339,15 @@ mod tests {
         };
         assert_eq!(o.timeout, Some(30));
         assert!(p(&["a", "--timeout", "0"]).is_err());
+        // A negative value is the flag's error, not an unknown option.
+        assert_eq!(
+            p(&["a", "--timeout", "-1"]),
+            Err("--timeout `-1`: expected a positive number of seconds".into())
+        );
+        assert_eq!(
+            p(&["a", "--jobs", "-2"]),
+            Err("--jobs `-2`: expected a positive integer".into())
+        );
         assert!(p(&["a", "--format", "xml"]).is_err());
         assert!(p(&["a", "--partition", "4/3"]).is_err());
     }

@@ -15,7 +15,9 @@
 //! (text, JSON, JUnit, progress). At the top, [`assembly`] gathers the suite
 //! once for the binary and for `tests/scenarios.rs` (every file x
 //! configuration as a `cargo test` trial), [`app`] checks it (on
-//! [`parallel`] threads), and [`cli`] reads the command line.
+//! [`parallel`] threads, each file in a child process: [`isolate`]), and
+//! [`cli`] reads the command line. Beneath them all, [`process`] knows
+//! processes: who one is, a child that dies with its parent, a cancel.
 
 pub mod app;
 pub mod assembly;
@@ -24,6 +26,7 @@ pub mod cli;
 pub mod format;
 pub mod isolate;
 pub mod parallel;
+pub mod process;
 pub mod report;
 pub mod run;
 pub mod suite;

@@ -51,6 +51,11 @@ pub struct FileReport {
     pub problems: Vec<Problem>,
     /// The golden written in rewrite mode, if any.
     pub written: Option<String>,
+    /// In rewrite mode, the golden this check would write (every run
+    /// checked clean, and the golden missing or other): written by the
+    /// runner's own process ([`rewrite::apply`]), never by a child.
+    #[serde(default)]
+    pub proposed: Option<String>,
     /// The runs that show the failure (empty when the file fails before any
     /// run, or passes).
     pub failing_runs: Vec<Run>,
@@ -281,17 +286,8 @@ impl Checker<'_> {
         };
         if !up_to_date {
             if self.rewrite && clean && self.selection.is_all() {
-                match rewrite::write_if_changed(spec.golden, &transcript.text) {
-                    Ok(_) => {
-                        report.written = Some(spec.golden_shown.clone());
-                        golden_text = Some(&transcript.text);
-                    }
-                    Err(e) => {
-                        let summary = format!("cannot write {}: {e}", spec.golden_shown);
-                        general.push(summary.clone());
-                        report.fail(Problem::new(summary, ""), Site::file(Kind::NotWritten));
-                    }
-                }
+                report.proposed = Some(transcript.text.clone());
+                golden_text = Some(&transcript.text);
             } else {
                 let block = first_differing(&golden, &transcript);
                 let site = golden_site(spec, &script, &golden, block);

@@ -1,9 +1,17 @@
 //! Rewriting goldens: when it is allowed, and writing them atomically.
+//!
+//! A check proposes the golden it would write ([`FileReport::proposed`]);
+//! only the process that runs the suite writes it ([`apply`]), and not once
+//! the run is cancelled, so that a child left running by a killed runner
+//! could never change a golden after the cancel.
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::site::{Kind, Site};
+use super::verdict::Verdict;
+use super::{FileReport, Problem};
 use crate::format::EXTENSIONS;
 
 /// Whether this invocation rewrites goldens.
@@ -41,12 +49,44 @@ pub fn requested(
     Ok(wanted)
 }
 
+/// Writes the golden `report` proposes to `golden` (shown as `shown`), if
+/// it proposes one and the run is still `live` when the golden would be
+/// renamed into place; the report then says it wrote it, or fails with why
+/// it could not.
+pub fn apply(report: &mut FileReport, golden: &Path, shown: &str, live: &dyn Fn() -> bool) {
+    let Some(text) = report.proposed.take() else {
+        return;
+    };
+    match write_if_changed(golden, &text, live) {
+        Ok(_) => report.written = Some(shown.to_string()),
+        Err(e) => {
+            let summary = format!("cannot write {shown}: {e}");
+            for (_, verdict) in &mut report.configurations {
+                *verdict = match std::mem::replace(verdict, Verdict::Passed) {
+                    Verdict::Failed(mut reasons) => {
+                        reasons.push(summary.clone());
+                        Verdict::Failed(reasons)
+                    }
+                    _ => Verdict::Failed(vec![summary.clone()]),
+                };
+            }
+            report.fail(Problem::new(summary, ""), Site::file(Kind::NotWritten));
+        }
+    }
+}
+
 /// Writes `contents` to `path` atomically (a temporary file in the same
 /// directory, synced, then renamed over it), creating parent directories.
 /// Returns false, touching nothing, when the file already has these bytes.
 /// A golden that is a symbolic link is written through (its target is
 /// replaced, the link stays), and an existing file keeps its permissions.
-pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
+/// `live` is asked last, just before the rename: if it says no (the run
+/// was cancelled), the temporary file is removed and nothing changes.
+pub fn write_if_changed(
+    path: &Path,
+    contents: &str,
+    live: &dyn Fn() -> bool,
+) -> std::io::Result<bool> {
     if fs::read(path).is_ok_and(|old| old == contents.as_bytes()) {
         return Ok(false);
     }
@@ -88,7 +128,10 @@ pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
         .and_then(|()| file.sync_all())
         .and_then(|()| {
             drop(file);
-            fs::rename(&tmp, path)
+            match live() {
+                true => fs::rename(&tmp, path),
+                false => Err(std::io::Error::other("the run was cancelled")),
+            }
         });
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
@@ -189,7 +232,7 @@ mod tests {
     fn writes_atomically_and_only_changes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/dir/x.dd");
-        assert!(write_if_changed(&path, "tick\n----\nok\n").unwrap());
+        assert!(write_if_changed(&path, "tick\n----\nok\n", &|| true).unwrap());
         assert_eq!(fs::read_to_string(&path).unwrap(), "tick\n----\nok\n");
         // No temporary file is left behind.
         assert_eq!(entries(&dir.path().join("sub/dir")), ["x.dd"]);
@@ -197,10 +240,10 @@ mod tests {
         // Same bytes: not rewritten (the modification time stays).
         let before = fs::metadata(&path).unwrap().modified().unwrap();
         std::thread::sleep(std::time::Duration::from_millis(20));
-        assert!(!write_if_changed(&path, "tick\n----\nok\n").unwrap());
+        assert!(!write_if_changed(&path, "tick\n----\nok\n", &|| true).unwrap());
         assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), before);
 
-        assert!(write_if_changed(&path, "tick\n----\nerror: x\n").unwrap());
+        assert!(write_if_changed(&path, "tick\n----\nerror: x\n", &|| true).unwrap());
         assert_eq!(fs::read_to_string(&path).unwrap(), "tick\n----\nerror: x\n");
         assert_eq!(entries(&dir.path().join("sub/dir")), ["x.dd"]);
     }
@@ -233,6 +276,17 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_cancelled_write_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.dd");
+        fs::write(&path, "old\n").unwrap();
+        let e = write_if_changed(&path, "new\n", &|| false).unwrap_err();
+        assert_eq!(e.to_string(), "the run was cancelled");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old\n");
+        assert_eq!(entries(dir.path()), ["x.dd"]);
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_symlinked_golden_is_written_through_and_keeps_its_mode() {
@@ -243,7 +297,7 @@ mod tests {
         fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
         let link = dir.path().join("x.dd");
         symlink(&real, &link).unwrap();
-        assert!(write_if_changed(&link, "new\n").unwrap());
+        assert!(write_if_changed(&link, "new\n", &|| true).unwrap());
         assert!(fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
@@ -261,7 +315,7 @@ mod tests {
         let path = dir.path().join("x.dd");
         fs::write(&path, "old\n").unwrap();
         let mut old = fs::File::open(&path).unwrap();
-        assert!(write_if_changed(&path, "new\n").unwrap());
+        assert!(write_if_changed(&path, "new\n", &|| true).unwrap());
         let mut s = String::new();
         std::io::Read::read_to_string(&mut old, &mut s).unwrap();
         assert_eq!(s, "old\n");

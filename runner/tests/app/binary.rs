@@ -1,7 +1,9 @@
 //! The `runner` binary as a user runs it: each file checked in a child
-//! process, so that a child that aborts or hangs fails only its file; and
-//! `--version`, `--help` and usage errors (exit status 2).
+//! process, so that a child that aborts or hangs fails only its file; a
+//! child protocol nothing in the environment enters; a huge or negative
+//! `--timeout`; and `--version`, `--help` and usage errors (exit status 2).
 
+use std::ffi::OsStr;
 use std::fs;
 
 use crate::common::Project;
@@ -122,4 +124,70 @@ fn the_binary_prints_its_version_and_help_and_exits_2_on_usage_errors() {
     let (code, _, err) = runner_binary(&[]);
     assert_eq!(code, Some(2));
     assert!(err.contains("missing the scenario directory"), "{err}");
+}
+
+/// The binary on `testdata` of `p` with `args` and `env`: exit code,
+/// stdout and stderr with the root as `ROOT`.
+fn on_project(p: &Project, args: &[&str], env: &[(&str, &OsStr)]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_runner"))
+        .arg(p.root.join("testdata"))
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .unwrap();
+    let root = p.root.display().to_string();
+    let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).replace(&root, "ROOT");
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+fn passing_project() -> Project {
+    let p = Project::new();
+    p.scenario("a.dd", "statement\nCREATE TABLE t (a int)\n----\n")
+        .golden("a.dd", "statement\nCREATE TABLE t (a int)\n----\nok\n");
+    p
+}
+
+/// `RUNNER_CHILD_FILE` in a user's environment made the runner act as a
+/// child: check that one file (even a missing one), print one JSON line
+/// and exit 0. The child protocol is a hidden argument naming the parent;
+/// no variable changes what a run does.
+#[test]
+fn the_child_protocol_cannot_be_entered_from_the_environment() {
+    let p = passing_project();
+    let expected = (
+        Some(0),
+        "PASS ROOT/testdata/a.dd\n1 passed, 0 failed\n".to_string(),
+    );
+    let plain = on_project(&p, &[], &[]);
+    assert_eq!((plain.0, plain.1), expected.clone());
+    for file in ["a.dd", "missing.dd"] {
+        let (code, out, _) = on_project(&p, &[], &[("RUNNER_CHILD_FILE", OsStr::new(file))]);
+        assert_eq!((code, out), expected.clone(), "RUNNER_CHILD_FILE={file}");
+    }
+    // The hidden argument itself, from anyone but the parent it names.
+    let (code, out, err) = runner_binary(&["--isolated-child", "1", "a.dd", "testdata"]);
+    assert_eq!((code, out.as_str()), (Some(2), ""));
+    assert!(
+        err.contains("--isolated-child is the runner's own"),
+        "{err}"
+    );
+}
+
+/// `--timeout` of 2^63 seconds or more panicked ("overflow when adding
+/// duration to instant"); the deadline saturates (no limit). A negative
+/// value was "unknown option `-1`".
+#[test]
+fn a_huge_or_negative_timeout() {
+    let p = passing_project();
+    for huge in ["9223372036854775808", "18446744073709551615"] {
+        let (code, out, err) = on_project(&p, &["--timeout", huge], &[]);
+        assert_eq!(code, Some(0), "{out}{err}");
+        assert_eq!(out, "PASS ROOT/testdata/a.dd\n1 passed, 0 failed\n");
+    }
+    let (code, _, err) = on_project(&p, &["--timeout", "-1"], &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.starts_with("runner: --timeout `-1`: expected a positive number of seconds\n"),
+        "{err}"
+    );
 }

@@ -11,6 +11,7 @@ mod common;
 mod discovery;
 mod github;
 mod goldens;
+mod lifetime;
 mod runs;
 mod selection;
 mod slt;

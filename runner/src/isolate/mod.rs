@@ -4,9 +4,15 @@
 //! alone, with its name, how the child ended and the tail of its stderr,
 //! and the rest of the suite, the summary, JSON and JUnit still come out.
 //!
-//! The child is the runner binary itself, started with the parent's own
-//! arguments and [`CHILD_FILE`] naming the one file to check; it prints
-//! that file's [`FileReport`] as JSON on stdout.
+//! The child is the runner binary itself, started with [`child::FLAG`], the
+//! parent's pid and the one file to check before the parent's own
+//! arguments; it prints that file's [`FileReport`] as JSON on stdout and
+//! writes nothing else: a golden it would rewrite comes back in the report,
+//! and only the parent, alive and not cancelled, writes it. A child dies
+//! with its parent ([`process::die_with_parent`]) and ends itself past its
+//! time-out ([`child::watch`]); the parent also kills it a little later.
+
+pub mod child;
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -18,9 +24,7 @@ use std::time::{Duration, Instant};
 use crate::check::site::{Kind, Site};
 use crate::check::verdict;
 use crate::check::{FileReport, Problem};
-
-/// Set in a child: the file to check, relative to the scenario directory.
-pub const CHILD_FILE: &str = "RUNNER_CHILD_FILE";
+use crate::process::{self, cancel};
 
 /// Fault injection for the isolation tests, read by a child before it
 /// checks its file: `abort:SUBSTR` aborts the process and `hang:SUBSTR`
@@ -33,6 +37,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 /// Lines of a crashed child's stderr shown under its failure.
 const STDERR_TAIL: usize = 20;
 
+/// How much longer than its time-out the parent lets a child run before
+/// killing it: the child normally ends itself first and says so.
+const GRACE: Duration = Duration::from_secs(5);
+
 /// How to start a child that checks one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Isolation {
@@ -40,22 +48,34 @@ pub struct Isolation {
     pub exe: PathBuf,
     /// The parent's arguments, passed on unchanged.
     pub args: Vec<OsString>,
-    /// A child still running after this is killed, and its file fails.
+    /// A child still running after this ends itself, and its file fails.
     pub timeout: Duration,
+}
+
+/// How a child ended.
+enum Ended {
+    Exited(ExitStatus),
+    /// Still running at the parent's deadline: killed.
+    Killed,
+    /// The run was cancelled by this signal: killed.
+    Cancelled(i32),
 }
 
 impl Isolation {
     /// Checks `rel` (shown as `shown`) in a child; `configurations` are the
     /// suite's, for the verdicts of a child that reported nothing.
     pub fn check(&self, rel: &Path, shown: &str, configurations: &[String]) -> FileReport {
-        let spawned = Command::new(&self.exe)
+        let mut command = Command::new(&self.exe);
+        command
+            .arg(child::FLAG)
+            .arg(std::process::id().to_string())
+            .arg(rel)
             .args(&self.args)
-            .env(CHILD_FILE, rel)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn();
-        let mut child = match spawned {
+            .stderr(Stdio::piped());
+        process::die_with_parent(&mut command);
+        let mut child = match command.spawn() {
             Ok(child) => child,
             Err(e) => {
                 let why = format!("cannot start a child to check it: {e}");
@@ -66,52 +86,45 @@ impl Isolation {
         // or a flood on stderr cannot block it.
         let stdout = drain(child.stdout.take());
         let stderr = drain(child.stderr.take());
-        let status = wait(&mut child, self.timeout);
+        let deadline = Instant::now()
+            .checked_add(self.timeout)
+            .and_then(|d| d.checked_add(GRACE));
+        let ended = wait(&mut child, deadline);
         let (stdout, stderr) = (join(stdout), join(stderr));
-        let tail = tail(&stderr);
-        match status {
-            None => crashed(
+        let excerpt = tail(&stderr);
+        let seconds = self.timeout.as_secs();
+        let (kind, why) = match ended {
+            Ended::Exited(status) if status.success() => {
+                return match serde_json::from_str(&stdout) {
+                    Ok(report) => report,
+                    Err(e) => crashed(
+                        Kind::Crash,
+                        shown,
+                        configurations,
+                        format!("the child's report is not readable: {e}"),
+                        excerpt,
+                    ),
+                }
+            }
+            Ended::Exited(status) if status.code() == Some(child::TIMED_OUT) => (
                 Kind::TimeOut,
-                shown,
-                configurations,
                 format!(
-                    "did not finish within {} s (the child was killed; --timeout sets the limit)",
-                    self.timeout.as_secs()
+                    "did not finish within {seconds} s (it stopped itself; --timeout sets the limit)"
                 ),
-                tail,
             ),
-            Some(status) if status.success() => match serde_json::from_str(&stdout) {
-                Ok(report) => report,
-                Err(e) => crashed(
-                    Kind::Crash,
-                    shown,
-                    configurations,
-                    format!("the child's report is not readable: {e}"),
-                    tail,
+            Ended::Exited(status) => (Kind::Crash, ended_by(status)),
+            Ended::Killed => (
+                Kind::TimeOut,
+                format!(
+                    "did not finish within {seconds} s (the child was killed; --timeout sets the limit)"
                 ),
-            },
-            Some(status) => crashed(Kind::Crash, shown, configurations, ended(status), tail),
-        }
-    }
-}
-
-/// In the child checking `rel`: acts on [`FAILPOINT`], if it names `rel`.
-pub fn failpoint(rel: &Path) {
-    let Ok(point) = std::env::var(FAILPOINT) else {
-        return;
-    };
-    let Some((action, file)) = point.split_once(':') else {
-        return;
-    };
-    if !rel.to_string_lossy().contains(file) {
-        return;
-    }
-    match action {
-        "abort" => std::process::abort(),
-        "hang" => loop {
-            thread::park();
-        },
-        _ => {}
+            ),
+            Ended::Cancelled(signal) => (
+                Kind::Crash,
+                format!("the run was cancelled by {}", cancel::name(signal)),
+            ),
+        };
+        crashed(kind, shown, configurations, why, excerpt)
     }
 }
 
@@ -141,7 +154,7 @@ fn crashed(
 }
 
 /// How a child ended, in words.
-fn ended(status: ExitStatus) -> String {
+fn ended_by(status: ExitStatus) -> String {
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;
@@ -161,20 +174,25 @@ fn ended(status: ExitStatus) -> String {
     }
 }
 
-/// Waits for `child` at most `timeout`; `None`: it was still running and
-/// has been killed.
-fn wait(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
-    let deadline = Instant::now() + timeout;
+/// Waits for `child` until `deadline` (`None`: no limit), or until the run
+/// is cancelled; a child still running then is killed.
+fn wait(child: &mut Child, deadline: Option<Instant>) -> Ended {
     loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
+        let ended = match child.try_wait() {
+            Ok(Some(status)) => return Ended::Exited(status),
+            Ok(None) => match cancel::requested() {
+                Some(signal) => Ended::Cancelled(signal),
+                None if deadline.is_none_or(|d| Instant::now() < d) => {
+                    thread::sleep(Duration::from_millis(5));
+                    continue;
+                }
+                None => Ended::Killed,
+            },
+            Err(_) => Ended::Killed,
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        return ended;
     }
 }
 
