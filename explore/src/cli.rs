@@ -71,10 +71,10 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = GenConfig::default().steps as u64, value_parser = number)]
     steps: u64,
     /// Stop taking new seeds once N failed
-    #[arg(long, value_name = "N", value_parser = number)]
+    #[arg(long, value_name = "N", value_parser = positive)]
     max_failures: Option<u64>,
     /// Stop taking new seeds after N seconds
-    #[arg(long, value_name = "N", value_parser = number)]
+    #[arg(long, value_name = "N", value_parser = positive)]
     seconds: Option<u64>,
     /// GitHub annotations of findings: github or none (default: github under GITHUB_ACTIONS=true)
     #[arg(long, value_name = "github|none", value_parser = annotations)]
@@ -98,10 +98,58 @@ fn annotations(text: &str) -> Result<bool, String> {
     }
 }
 
-/// `A..B`.
+/// A count or a number of seconds of at least 1: 0 would explore nothing.
+fn positive(text: &str) -> Result<u64, String> {
+    match number(text)? {
+        0 => Err("must be at least 1 (0 would explore nothing)".to_string()),
+        n => Ok(n),
+    }
+}
+
+/// `A..B` with A < B: an empty range would explore nothing.
 fn seeds(text: &str) -> Result<Range<u64>, String> {
     let (a, b) = text.split_once("..").ok_or("takes A..B")?;
-    Ok(number(a)?..number(b)?)
+    let range = number(a)?..number(b)?;
+    match range.is_empty() {
+        true => Err(format!(
+            "takes A..B with A < B (B excluded), not {text}: no seed to explore"
+        )),
+        false => Ok(range),
+    }
+}
+
+impl Options {
+    /// This process's seeds, drawn one at a time in constant memory
+    /// (`--seeds 0..18446744073709551615` once collected every seed before
+    /// the first was explored): of `--seeds`, those of `--partition`, and
+    /// of those every M-th from the J-th (`--job J/M`).
+    pub fn job_seeds(&self) -> impl Iterator<Item = u64> {
+        let (first, step, end) = self.job_progression();
+        (0u128..)
+            .map(move |i| first + i * step)
+            .take_while(move |&s| s < end)
+            .map(|s| s as u64)
+    }
+
+    /// How many seeds [`Options::job_seeds`] draws, without drawing them.
+    pub fn job_seed_count(&self) -> u128 {
+        let (first, step, end) = self.job_progression();
+        match first < end {
+            true => (end - 1 - first) / step + 1,
+            false => 0,
+        }
+    }
+
+    /// This process's seeds as an arithmetic progression: the first, the
+    /// step, and the end (excluded), in u128 so that nothing overflows.
+    fn job_progression(&self) -> (u128, u128, u128) {
+        let (k, n) = (u128::from(self.partition.0), u128::from(self.partition.1));
+        let (j, m) = (u128::from(self.job.0), u128::from(self.job.1));
+        let (a, b) = (u128::from(self.seeds.start), u128::from(self.seeds.end));
+        // The range's first seed in the partition, then the job's first.
+        let first = a + (k - 1 + n - a % n) % n + (j - 1) * n;
+        (first, m * n, b)
+    }
 }
 
 /// `K/N` with 1 <= K <= N.
@@ -130,7 +178,9 @@ pub fn try_parse(args: &[String]) -> Result<Options, clap::Error> {
             steps: cli.steps as usize,
             ..GenConfig::default()
         },
-        max_failures: cli.max_failures.map_or(usize::MAX, |n| n.max(1) as usize),
+        max_failures: cli
+            .max_failures
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX)),
         seconds: cli.seconds.map(|s| s as f64),
         job: cli.job,
         annotations: cli.annotations,
@@ -193,9 +243,8 @@ mod tests {
         assert_eq!(o.out, PathBuf::from("o"));
         assert_eq!(o.config.steps, 12);
         assert_eq!((o.max_failures, o.seconds), (1, Some(60.0)));
-        // Zero jobs or failures mean one, as they did.
-        let o = p(&["--jobs", "0", "--max-failures", "0"]).unwrap();
-        assert_eq!((o.jobs, o.max_failures), (1, 1));
+        // Zero jobs mean one, as they did.
+        assert_eq!(p(&["--jobs", "0"]).unwrap().jobs, 1);
     }
 
     /// A job gets its parent's arguments and then its own `--jobs 1
@@ -220,6 +269,11 @@ mod tests {
             &["--job", "x"],
             &["--jobs", "many"],
             &["--seconds", "1.5"],
+            // Nothing to explore: once "0 failures", exit 0.
+            &["--seeds", "10..5"],
+            &["--seeds", "5..5"],
+            &["--seconds", "0"],
+            &["--max-failures", "0"],
         ] {
             let e = p(args).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::ValueValidation, "{args:?}");
@@ -233,6 +287,43 @@ mod tests {
             p(&["--out"]).unwrap_err().kind(),
             ErrorKind::InvalidValue,
             "a flag without its value"
+        );
+    }
+
+    /// The seeds of a partition's job, drawn lazily, are those the
+    /// filters over the whole range gave; a range to u64::MAX draws its
+    /// first seeds at once.
+    #[test]
+    fn a_jobs_seeds_are_drawn_lazily() {
+        for (seeds, partition, job) in [
+            ("0..100", "1/1", "1/1"),
+            ("3..50", "2/3", "1/2"),
+            ("3..50", "3/3", "2/2"),
+            ("7..8", "1/4", "1/3"),
+            ("0..5", "1/1", "3/3"),
+        ] {
+            let o = p(&["--seeds", seeds, "--partition", partition, "--job", job]).unwrap();
+            let (k, n) = o.partition;
+            let (j, m) = o.job;
+            let expected: Vec<u64> = o
+                .seeds
+                .clone()
+                .filter(|s| s % n == k - 1)
+                .enumerate()
+                .filter(|(i, _)| *i as u64 % m == j - 1)
+                .map(|(_, s)| s)
+                .collect();
+            let drawn: Vec<u64> = o.job_seeds().collect();
+            assert_eq!(drawn, expected, "{seeds} {partition} {job}");
+            assert_eq!(o.job_seed_count(), expected.len() as u128);
+        }
+        let o = p(&["--seeds", "0..18446744073709551615", "--job", "2/2"]).unwrap();
+        assert_eq!(o.job_seeds().take(3).collect::<Vec<_>>(), [1, 3, 5]);
+        assert_eq!(o.job_seed_count(), u128::from(u64::MAX / 2));
+        let top = p(&["--seeds", "18446744073709551613..18446744073709551615"]).unwrap();
+        assert_eq!(
+            top.job_seeds().collect::<Vec<_>>(),
+            [u64::MAX - 2, u64::MAX - 1]
         );
     }
 }

@@ -229,25 +229,25 @@ fn write(found: &Found, out: &std::path::Path, matrix: &Matrix) -> std::io::Resu
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let start = Instant::now();
     let options = cli::parse(&args);
+    // Before exploring: a finding must have somewhere to go.
+    if let Err(e) = writable(&options.out) {
+        cli::fail(&format!(
+            "--out {}: cannot write findings there: {e}",
+            options.out.display()
+        ));
+    }
     if options.jobs > 1 {
         return jobs(&args, &options);
     }
-    let (k, n) = options.partition;
-    let (j, m) = options.job;
-    let seeds = options.seeds.clone().filter(|s| s % n == k - 1);
-    let seeds: Vec<u64> = seeds
-        .enumerate()
-        .filter(|(i, _)| *i as u64 % m == j - 1)
-        .map(|(_, s)| s)
-        .collect();
-    let start = Instant::now();
+    let total = options.job_seed_count();
     let matrix = Matrix::default();
     let mut found = Vec::new();
     let mut findings = Vec::new();
     let mut explored = 0;
     let mut times = Times::default();
-    for &seed in &seeds {
+    for seed in options.job_seeds() {
         let out_of_time = options
             .seconds
             .is_some_and(|s| start.elapsed().as_secs_f64() >= s);
@@ -266,7 +266,7 @@ fn main() {
             );
             let written = write(&f, &options.out, &matrix);
             if let Err(e) = &written {
-                eprintln!("explore: cannot write seed {seed}: {e}");
+                eprint!("{}", unwritten(&f, &options.out, e));
             }
             let finding = finding(&f, written.is_ok(), &options);
             // A job hands its findings to its parent, which reports them.
@@ -278,7 +278,7 @@ fn main() {
         }
         explored += 1;
         if explored % 10 == 0 {
-            eprintln!("explored {explored}/{}", seeds.len());
+            eprintln!("explored {explored}/{total}");
         }
     }
     let _ = std::fs::remove_file(running(&options.out, options.job.0));
@@ -287,7 +287,11 @@ fn main() {
     if options.job.1 == 1 {
         report_findings(&options, explored, &findings, false);
     }
-    println!("{}", summary(explored, seconds, found.len(), &options));
+    let unwritten = findings.iter().filter(|f| !f.written).count();
+    println!(
+        "{}",
+        summary(explored, seconds, found.len(), unwritten, &options)
+    );
     exit(if found.is_empty() { 0 } else { 1 })
 }
 
@@ -304,6 +308,9 @@ fn jobs(args: &[String], options: &Options) {
             let mut command = std::process::Command::new(&exe);
             command.args(args).args(["--jobs", "1", "--job", &job]);
             command.stdout(std::process::Stdio::piped());
+            // A job dies with this process, whatever ends it: it would
+            // otherwise explore on and hold the caller's stderr open.
+            runner::process::die_with_parent(&mut command);
             command
                 .spawn()
                 .unwrap_or_else(|e| cli::fail(&format!("cannot start a job: {e}")))
@@ -342,7 +349,11 @@ fn jobs(args: &[String], options: &Options) {
     let seconds = start.elapsed().as_secs_f64();
     findings.sort_by_key(|f| f.seed);
     report_findings(options, explored, &findings, broken);
-    println!("{}", summary(explored, seconds, failures, options));
+    let unwritten = findings.iter().filter(|f| !f.written).count();
+    println!(
+        "{}",
+        summary(explored, seconds, failures, unwritten, options)
+    );
     if broken {
         exit(2)
     }
@@ -354,19 +365,60 @@ fn running(out: &std::path::Path, j: u64) -> PathBuf {
     out.join(format!("running-job-{j}"))
 }
 
-/// The last line of a run: `explored N scenarios in S s (R/s), F failures`.
-fn summary(explored: usize, seconds: f64, failures: usize, options: &Options) -> String {
+/// The last line of a run: `explored N scenarios in S s (R/s), F
+/// failures`, and where they are: `unwritten` of them could not be written
+/// and were printed whole on stderr instead.
+fn summary(
+    explored: usize,
+    seconds: f64,
+    failures: usize,
+    unwritten: usize,
+    options: &Options,
+) -> String {
+    let out = options.out.display();
     format!(
         "explored {} scenarios in {:.1} s ({:.2}/s), {} failures{}",
         explored,
         seconds,
         explored as f64 / seconds.max(1e-9),
         failures,
-        match failures {
-            0 => String::new(),
-            _ => format!(" (written under {})", options.out.display()),
+        match (failures, unwritten) {
+            (0, _) => String::new(),
+            (_, 0) => format!(" (written under {out})"),
+            (f, u) if f == u =>
+                format!(" (none could be written under {out}: each was printed whole on stderr)"),
+            (f, u) => format!(
+                " ({} written under {out}; {u} could not be, printed whole on stderr)",
+                f - u
+            ),
         }
     )
+}
+
+/// Whether findings can be written under `out`: it is made if missing,
+/// and a file is created in it and removed.
+fn writable(out: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(out)?;
+    let probe = out.join(format!(".explore-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")?;
+    std::fs::remove_file(&probe)
+}
+
+/// What stderr shows of a finding that could not be written under `out`:
+/// why, then the scenario and its golden whole, so that nothing is lost.
+fn unwritten(found: &Found, out: &std::path::Path, e: &std::io::Error) -> String {
+    let name = format!("seed-{}.dd", found.seed);
+    let mut text = format!(
+        "explore: cannot write seed {} under {}: {e}; its files follow\n",
+        found.seed,
+        out.display()
+    );
+    text.push_str(&format!("--- testdata/explore/{name}\n{}", found.text));
+    if let Some(golden) = &found.golden {
+        text.push_str(&format!("--- goldens/explore/{name}\n{golden}"));
+    }
+    text.push_str(&format!("--- end of seed-{}\n", found.seed));
+    text
 }
 
 /// (explored, failures) of a `summary` line.
@@ -375,4 +427,66 @@ fn counts_of(line: &str) -> Option<(usize, usize)> {
     let explored = words.get(1)?.parse().ok()?;
     let at = words.iter().position(|w| w.starts_with("failures"))?;
     Some((explored, words.get(at.checked_sub(1)?)?.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use explore::check::Kind;
+
+    fn found() -> Found {
+        Found {
+            seed: 7,
+            failure: Failure {
+                kind: Kind::Divergence,
+                directive: "fetch".into(),
+                message: "runs differ".into(),
+            },
+            text: "# a header\n\nquery\nSELECT 1\n----\n".into(),
+            golden: Some("# a header\n\nquery\nSELECT 1\n----\n1\n".into()),
+            directives: (40, 1),
+        }
+    }
+
+    /// A finding that cannot be written is printed whole: once only "cannot
+    /// write seed 7" was said, and the summary claimed it written.
+    #[test]
+    fn a_finding_that_cannot_be_written_is_printed_whole() {
+        let f = found();
+        let e = std::io::Error::other("Read-only file system");
+        let text = unwritten(&f, std::path::Path::new("o"), &e);
+        assert_eq!(
+            text,
+            format!(
+                "explore: cannot write seed 7 under o: Read-only file system; its files follow\n\
+                 --- testdata/explore/seed-7.dd\n{}--- goldens/explore/seed-7.dd\n{}--- end of seed-7\n",
+                f.text,
+                f.golden.unwrap()
+            )
+        );
+    }
+
+    #[test]
+    fn the_summary_says_where_the_findings_are() {
+        let options = cli::try_parse(&["--out".into(), "o".into()]).unwrap();
+        let line = |failures, unwritten| summary(3, 1.0, failures, unwritten, &options);
+        assert_eq!(
+            line(0, 0),
+            "explored 3 scenarios in 1.0 s (3.00/s), 0 failures"
+        );
+        assert_eq!(
+            line(2, 0),
+            "explored 3 scenarios in 1.0 s (3.00/s), 2 failures (written under o)"
+        );
+        assert_eq!(
+            line(2, 2),
+            "explored 3 scenarios in 1.0 s (3.00/s), 2 failures (none could be written under o: each was printed whole on stderr)"
+        );
+        assert_eq!(
+            line(3, 1),
+            "explored 3 scenarios in 1.0 s (3.00/s), 3 failures (2 written under o; 1 could not be, printed whole on stderr)"
+        );
+        // A job's line still gives its parent the counts.
+        assert_eq!(counts_of(&line(3, 1)), Some((3, 3)));
+    }
 }
