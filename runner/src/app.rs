@@ -38,8 +38,9 @@ pub struct Env {
 impl Env {
     pub fn from_process() -> Env {
         Env {
-            rewrite: std::env::var("REWRITE").ok(),
-            ci: std::env::var("CI").ok(),
+            // Not UTF-8 is still set: CI in any bytes guards goldens.
+            rewrite: lossy_var("REWRITE"),
+            ci: lossy_var("CI"),
             github_actions: std::env::var("GITHUB_ACTIONS").ok(),
             step_summary: github::summary_file(std::env::var_os("GITHUB_STEP_SUMMARY").as_deref()),
             isolation: None,
@@ -66,6 +67,12 @@ impl Status {
             Status::Usage(_) => 2,
         }
     }
+}
+
+/// An environment variable, set if it is set at all, whatever its bytes
+/// (those that are not UTF-8 shown as U+FFFD).
+fn lossy_var(name: &str) -> Option<String> {
+    std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
 }
 
 /// Runs the suite described by `options`, printing to `out`. A run
@@ -205,13 +212,19 @@ fn run_inner(
         paths.iter().filter(|p| selected(p)).cloned().collect()
     };
     let (scenarios, orphans) = (select(&assembly.scenarios), select(&assembly.orphans));
-    if let Some(f) = &options.filter {
-        if scenarios.is_empty() && orphans.is_empty() {
-            return Err(format!(
+    if scenarios.is_empty() && orphans.is_empty() {
+        // Nothing to check passes nothing: a suite without a scenario
+        // file once reported "0 passed, 0 failed" and exit status 0.
+        return Err(match &options.filter {
+            Some(f) => format!(
                 "no scenario under {} matches --filter {f:?}",
                 dir.display()
-            ));
-        }
+            ),
+            None => format!(
+                "no scenario files under {} (a scenario is a *.dd or *.slt file; the names are case-sensitive)",
+                dir.display()
+            ),
+        });
     }
     check_options(options, &assembly, rewrite)?;
     // After the filter check: a shard may well be empty.

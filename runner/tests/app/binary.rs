@@ -191,3 +191,36 @@ fn a_huge_or_negative_timeout() {
         "{err}"
     );
 }
+
+/// A suite without a scenario file (here only `a.DD` and `b.sql`) once
+/// passed with "0 passed, 0 failed" and exit status 0.
+#[test]
+fn a_suite_without_scenarios_says_so_and_fails() {
+    let p = Project::new();
+    fs::write(p.root.join("testdata/a.DD"), "statement\nSELECT 1\n----\n").unwrap();
+    fs::write(p.root.join("testdata/b.sql"), "SELECT 1;\n").unwrap();
+    let (code, out, err) = on_project(&p, &[], &[]);
+    assert_eq!((code, out.as_str()), (Some(2), ""));
+    assert_eq!(
+        err,
+        "runner: no scenario files under ROOT/testdata (a scenario is a *.dd or *.slt file; the names are case-sensitive)\n"
+    );
+}
+
+/// `CI` set to bytes that are not UTF-8 was read as unset, and
+/// `REWRITE=1` rewrote goldens; it guards as any other set `CI` does.
+#[cfg(unix)]
+#[test]
+fn ci_in_any_bytes_guards_goldens() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = passing_project();
+    p.golden("a.dd", "a stale golden\n");
+    let ci = OsStr::from_bytes(b"\xff\xfe");
+    let (code, out, err) = on_project(&p, &[], &[("CI", ci), ("REWRITE", OsStr::new("1"))]);
+    assert_eq!((code, out.as_str()), (Some(2), ""));
+    assert!(
+        err.starts_with("runner: refusing to rewrite goldens under CI=\u{fffd}\u{fffd}:"),
+        "{err}"
+    );
+    assert_eq!(p.read_golden("a.dd").as_deref(), Some("a stale golden\n"));
+}
