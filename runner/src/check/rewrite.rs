@@ -13,6 +13,7 @@ use super::site::{Kind, Site};
 use super::verdict::Verdict;
 use super::{FileReport, Problem};
 use crate::format::EXTENSIONS;
+use crate::process::Identity;
 
 /// Whether this invocation rewrites goldens.
 ///
@@ -109,8 +110,9 @@ pub fn write_if_changed(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut attempt = 0u32;
+    let me = Identity::current();
     let (tmp, mut file) = loop {
-        let tmp = dir.join(temp_name(&name, std::process::id(), attempt));
+        let tmp = dir.join(temp_name(&name, &me, attempt));
         match OpenOptions::new().write(true).create_new(true).open(&tmp) {
             Ok(f) => break (tmp, f),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
@@ -139,39 +141,39 @@ pub fn write_if_changed(
     result.map(|()| true)
 }
 
-/// The temporary file a rewrite of `name` writes first: hidden, beside it.
-fn temp_name(name: &str, pid: u32, attempt: u32) -> String {
-    format!(".{name}.{pid}.{attempt}.tmp")
+/// The temporary file a rewrite of `name` writes first: hidden, beside it,
+/// named by its writer (pid and start time, so that a later process with
+/// the same pid is not taken for it) and an attempt number.
+fn temp_name(name: &str, writer: &Identity, attempt: u32) -> String {
+    format!(".{name}.{writer}.{attempt}.tmp")
 }
 
-/// Whether `file_name` is one of [`temp_name`]'s: a rewrite that was killed
-/// between creating it and renaming it leaves it behind.
-fn is_temp_name(file_name: &str) -> bool {
-    let Some(inner) = file_name
-        .strip_prefix('.')
-        .and_then(|n| n.strip_suffix(".tmp"))
-    else {
-        return false;
-    };
+/// The writer of `file_name`, if it is one of [`temp_name`]'s (or of the
+/// names before 2026-12-06, `.NAME.PID.N.tmp`, whose writer is its pid).
+fn temp_writer(file_name: &str) -> Option<Identity> {
+    let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let mut parts = inner.rsplitn(3, '.');
-    let (Some(attempt), Some(pid), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
-        return false;
-    };
+    let (attempt, writer, name) = (parts.next()?, parts.next()?, parts.next()?);
     let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    number(attempt)
-        && number(pid)
-        && EXTENSIONS.iter().any(|ext| {
-            name.strip_suffix(ext)
-                .is_some_and(|n| n.ends_with('.') && n.len() > 1)
-        })
+    let scenario = EXTENSIONS.iter().any(|ext| {
+        name.strip_suffix(ext)
+            .is_some_and(|n| n.ends_with('.') && n.len() > 1)
+    });
+    (number(attempt) && scenario)
+        .then(|| Identity::parse(writer))
+        .flatten()
 }
 
-/// The temporary files of interrupted rewrites under `goldens`, sorted.
+/// The temporary files under `goldens` of rewrites that were interrupted:
+/// their writer is gone (a killed rewrite leaves its file between creating
+/// and renaming it). A live rewrite's file is not one: sweeping it made
+/// that rewrite fail "cannot write ...: No such file or directory".
 pub fn stray_temps(goldens: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = walkdir::WalkDir::new(goldens)
         .into_iter()
         .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && is_temp_name(&e.file_name().to_string_lossy()))
+        .filter(|e| e.file_type().is_file())
+        .filter(|e| temp_writer(&e.file_name().to_string_lossy()).is_some_and(|w| !w.is_alive()))
         .map(|e| e.into_path())
         .collect();
     found.sort();
@@ -248,12 +250,32 @@ mod tests {
         assert_eq!(entries(&dir.path().join("sub/dir")), ["x.dd"]);
     }
 
+    /// An identity no process has: this process's pid with another start.
+    fn gone() -> Identity {
+        let me = Identity::current();
+        Identity {
+            start: Some(me.start.unwrap_or(0) + 1),
+            ..me
+        }
+    }
+
     #[test]
     fn temp_names_are_recognised_exactly() {
-        let name = temp_name("x.dd", 4242, 3);
-        assert_eq!(name, ".x.dd.4242.3.tmp");
-        assert!(is_temp_name(&name));
-        assert!(is_temp_name(".a.b.slt.1.0.tmp"));
+        let writer = Identity {
+            pid: 4242,
+            start: Some(17),
+        };
+        let name = temp_name("x.dd", &writer, 3);
+        assert_eq!(name, ".x.dd.4242-17.3.tmp");
+        assert_eq!(temp_writer(&name), Some(writer));
+        let old = temp_writer(".a.b.slt.1.0.tmp");
+        assert_eq!(
+            old,
+            Some(Identity {
+                pid: 1,
+                start: None
+            })
+        );
         for other in [
             "x.dd",
             ".x.dd",
@@ -261,19 +283,27 @@ mod tests {
             ".x.dd.1.tmp",
             ".x.txt.1.0.tmp",
             ".x.dd.a.0.tmp",
+            ".x.dd.1-.0.tmp",
             "x.dd.1.0.tmp",
             "..dd.1.0.tmp",
         ] {
-            assert!(!is_temp_name(other), "{other}");
+            assert_eq!(temp_writer(other), None, "{other}");
         }
+    }
+
+    /// Only the temporary files of a writer that is gone are strays: a
+    /// live rewrite's (this process's) is left alone.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn only_a_dead_writers_temporary_files_are_strays() {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("a")).unwrap();
-        fs::write(dir.path().join("a/.x.dd.9.0.tmp"), "partial").unwrap();
-        fs::write(dir.path().join("a/x.dd"), "").unwrap();
-        assert_eq!(
-            stray_temps(dir.path()),
-            [dir.path().join("a/.x.dd.9.0.tmp")]
-        );
+        let dead = temp_name("x.dd", &gone(), 0);
+        let live = temp_name("y.dd", &Identity::current(), 0);
+        for name in [&dead, &live, &"x.dd".to_string()] {
+            fs::write(dir.path().join("a").join(name), "partial").unwrap();
+        }
+        assert_eq!(stray_temps(dir.path()), [dir.path().join("a").join(dead)]);
     }
 
     #[test]
