@@ -57,6 +57,9 @@ pub enum Status {
     Failed,
     /// Nothing could be run (exit 2), with the reason.
     Usage(String),
+    /// The suite was checked and its report printed, but a report file
+    /// (`--junit`) could not be written (exit 2), with the reason.
+    Unwritten(String),
 }
 
 impl Status {
@@ -64,7 +67,7 @@ impl Status {
         match self {
             Status::Passed => 0,
             Status::Failed => 1,
-            Status::Usage(_) => 2,
+            Status::Usage(_) | Status::Unwritten(_) => 2,
         }
     }
 }
@@ -88,8 +91,9 @@ pub fn run(options: &Options, env: &Env, factory: &Factory, out: &mut dyn Write)
         ),
     };
     match run_inner(options, env, factory, out, &github) {
-        Ok(true) => Status::Passed,
-        Ok(false) => Status::Failed,
+        Ok(Checked { junit: Err(e), .. }) => Status::Unwritten(e),
+        Ok(Checked { passed: true, .. }) => Status::Passed,
+        Ok(Checked { passed: false, .. }) => Status::Failed,
         Err(message) => {
             github.could_not_run(&message);
             Status::Usage(message)
@@ -159,16 +163,44 @@ fn check_options(options: &Options, assembly: &Assembly, rewrite: bool) -> Resul
         );
     }
     if let Some(path) = &options.junit {
-        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Some(parent) = parent.filter(|p| !p.is_dir()) {
-            return Err(format!(
-                "--junit {}: no directory {}",
-                path.display(),
-                parent.display()
-            ));
-        }
+        junit_writable(path).map_err(|e| format!("--junit {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// Whether the JUnit report can be written to `path`, tried as it will be
+/// written: not a directory (a trailing `/` names one), in a directory
+/// that exists, and opened for writing (a new file is created and
+/// removed; an existing one is opened to append, which changes nothing).
+/// A device is only opened: writing to one (`/dev/full`) can fail only
+/// at the end, and the summary then still comes out.
+fn junit_writable(path: &Path) -> Result<(), String> {
+    use std::fs::OpenOptions;
+    let dir_named = path.as_os_str().to_string_lossy().ends_with('/');
+    if path.is_dir() {
+        return Err("is a directory; give a file".to_string());
+    }
+    let parent = match dir_named {
+        true => Some(path),
+        false => path.parent().filter(|p| !p.as_os_str().is_empty()),
+    };
+    if let Some(parent) = parent.filter(|p| !p.is_dir()) {
+        return Err(format!("no directory {}", parent.display()));
+    }
+    let exists = path.exists();
+    let opened = OpenOptions::new().append(true).create(!exists).open(path);
+    match opened {
+        Ok(_) if !exists => std::fs::remove_file(path).map_err(|e| e.to_string()),
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("cannot write: {e}")),
+    }
+}
+
+/// What checking a suite came to: whether every file passed, and whether
+/// the JUnit report (if asked for) was written.
+struct Checked {
+    passed: bool,
+    junit: Result<(), String>,
 }
 
 /// What the suite's trees hold that is not a scenario or a golden: entries
@@ -187,14 +219,14 @@ fn warnings(assembly: &Assembly, rewrite: bool) -> Vec<String> {
     skipped.chain(strays).collect()
 }
 
-/// Checks the suite: `Ok(every file passed)`, or a usage error.
+/// Checks the suite and prints its report, or gives a usage error.
 fn run_inner(
     options: &Options,
     env: &Env,
     factory: &Factory,
     out: &mut dyn Write,
     github: &Github,
-) -> Result<bool, String> {
+) -> Result<Checked, String> {
     let rewrite = rewrite::requested(options.rewrite, env.rewrite.as_deref(), env.ci.as_deref())?;
     let assembly = Assembly::load(
         &options.scenarios,
@@ -315,7 +347,10 @@ fn run_inner(
     )?;
     progress.borrow_mut().clear();
     if !cancel::live() {
-        return Ok(false);
+        return Ok(Checked {
+            passed: false,
+            junit: Ok(()),
+        });
     }
     for rel in &orphans {
         record(assembly.orphan_report(rel), out)?;
@@ -325,18 +360,33 @@ fn run_inner(
     let failed = reports.iter().filter(|r| !r.passed()).count();
     let passed = reports.len() - failed;
     github.summarize(&reports, passed, failed);
-    if let Some(path) = &options.junit {
-        let names: Vec<String> = scenarios
-            .iter()
-            .chain(&orphans)
-            .map(|p| discover::slash_path(p))
-            .collect();
-        let xml = junit::render(&names, &reports)?;
-        std::fs::write(path, xml).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-    }
+    // A JUnit report that cannot be written loses nothing else: the
+    // summary or the JSON still comes out, and the exit status says so.
+    let junit = match &options.junit {
+        None => Ok(()),
+        Some(path) => {
+            let names: Vec<String> = scenarios
+                .iter()
+                .chain(&orphans)
+                .map(|p| discover::slash_path(p))
+                .collect();
+            junit::render(&names, &reports).and_then(|xml| {
+                std::fs::write(path, xml).map_err(|e| {
+                    format!(
+                        "--junit {}: cannot write the JUnit report: {e} (the report on stdout is whole)",
+                        path.display()
+                    )
+                })
+            })
+        }
+    };
+    let checked = Checked {
+        passed: failed == 0,
+        junit,
+    };
     if !text {
         writeln!(out, "{}", json::render(&reports, &written, &warnings)).map_err(io)?;
-        return Ok(failed == 0);
+        return Ok(checked);
     }
     if rewrite {
         let line = if written.is_empty() {
@@ -351,5 +401,5 @@ fn run_inner(
         writeln!(out, "{line}").map_err(io)?;
     }
     writeln!(out, "{}", report::summary(passed, failed)).map_err(io)?;
-    Ok(failed == 0)
+    Ok(checked)
 }

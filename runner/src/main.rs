@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         );
         cancel::finish(signal);
     }
-    if let Status::Usage(message) = &status {
+    if let Status::Usage(message) | Status::Unwritten(message) = &status {
         eprintln!("runner: {message}");
     }
     ExitCode::from(status.exit_code() as u8)

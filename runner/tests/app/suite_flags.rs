@@ -112,3 +112,85 @@ fn junit_and_json_reports() {
         "{xml}"
     );
 }
+
+/// `--junit` is tried up front as it will be written: a directory (named
+/// with or without a trailing `/`) or a missing directory is a usage error
+/// before any file runs, naming what is wrong (`nodir/` once said "Is a
+/// directory" of a directory that does not exist).
+#[test]
+fn a_junit_path_that_cannot_be_written_is_refused_up_front() {
+    let p = many_files();
+    let root = p.root.display().to_string();
+    let dir = p.root.join("testdata");
+    let cases = [
+        (
+            dir.clone(),
+            format!("--junit {root}/testdata: is a directory; give a file"),
+        ),
+        (
+            p.root.join("testdata/"),
+            format!("--junit {root}/testdata/: is a directory; give a file"),
+        ),
+        (
+            p.root.join("nodir/x.xml"),
+            format!("--junit {root}/nodir/x.xml: no directory {root}/nodir"),
+        ),
+        (
+            p.root.join("nodir/"),
+            format!("--junit {root}/nodir/: no directory {root}/nodir/"),
+        ),
+    ];
+    for (junit, message) in cases {
+        let options = Options {
+            junit: Some(junit),
+            ..p.options()
+        };
+        let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+        assert_eq!((status, out.as_str()), (Status::Usage(message), ""));
+    }
+    // A new file is tried (created and removed), then written at the end.
+    let options = Options {
+        junit: Some(p.root.join("new.xml")),
+        ..p.options()
+    };
+    let _ = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert!(fs::read_to_string(p.root.join("new.xml"))
+        .unwrap()
+        .contains("<testsuite"));
+}
+
+/// A JUnit report that cannot be written at the end (`/dev/full` opens,
+/// then every write fails) once lost the summary, and with `--format json`
+/// everything: both come out whole, and the exit status is 2.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_junit_report_that_cannot_be_written_loses_nothing_else() {
+    let p = many_files();
+    let (_, whole) = p.run();
+    for format in [ReportFormat::Text, ReportFormat::Json] {
+        let options = Options {
+            junit: Some("/dev/full".into()),
+            format,
+            ..p.options()
+        };
+        let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+        assert_eq!(
+            status,
+            Status::Unwritten(
+                "--junit /dev/full: cannot write the JUnit report: No space left on device (os error 28) (the report on stdout is whole)"
+                    .into()
+            )
+        );
+        assert_eq!(status.exit_code(), 2);
+        match format {
+            ReportFormat::Text => assert_eq!(out, whole),
+            ReportFormat::Json => {
+                let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+                assert_eq!(
+                    (doc["passed"].as_u64(), doc["failed"].as_u64()),
+                    (Some(9), Some(4))
+                );
+            }
+        }
+    }
+}
