@@ -1,6 +1,6 @@
 //! The whole suite: find the files, check each, report, and decide the exit status.
 
-use crate::assembly::{Assembly, Location};
+use crate::assembly::{Assembly, Location, Unreadable};
 use crate::check::rewrite;
 use crate::check::{Checker, FileReport, Selection};
 use crate::cli::{self, Options, ReportFormat};
@@ -244,7 +244,12 @@ fn run_inner(
         paths.iter().filter(|p| selected(p)).cloned().collect()
     };
     let (scenarios, orphans) = (select(&assembly.scenarios), select(&assembly.orphans));
-    if scenarios.is_empty() && orphans.is_empty() {
+    let unreadable: Vec<&Unreadable> = assembly
+        .unreadable
+        .iter()
+        .filter(|u| selected(&u.rel))
+        .collect();
+    if scenarios.is_empty() && orphans.is_empty() && unreadable.is_empty() {
         // Nothing to check passes nothing: a suite without a scenario
         // file once reported "0 passed, 0 failed" and exit status 0.
         return Err(match &options.filter {
@@ -267,6 +272,10 @@ fn run_inner(
     };
     let scenarios: Vec<PathBuf> = scenarios.into_iter().filter(in_shard).collect();
     let orphans: Vec<PathBuf> = orphans.into_iter().filter(in_shard).collect();
+    let unreadable: Vec<&Unreadable> = unreadable
+        .into_iter()
+        .filter(|u| in_shard(&u.rel))
+        .collect();
 
     let checker = checker(&assembly.location, options, factory, rewrite);
     let configurations: Vec<String> = assembly
@@ -355,6 +364,9 @@ fn run_inner(
     for rel in &orphans {
         record(assembly.orphan_report(rel), out)?;
     }
+    for u in &unreadable {
+        record(Assembly::unreadable_report(u), out)?;
+    }
 
     let written: Vec<String> = reports.iter().filter_map(|r| r.written.clone()).collect();
     let failed = reports.iter().filter(|r| !r.passed()).count();
@@ -369,6 +381,7 @@ fn run_inner(
                 .iter()
                 .chain(&orphans)
                 .map(|p| discover::slash_path(p))
+                .chain(unreadable.iter().map(|u| u.shown.clone()))
                 .collect();
             junit::render(&names, &reports).and_then(|xml| {
                 std::fs::write(path, xml).map_err(|e| {

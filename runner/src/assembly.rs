@@ -73,6 +73,22 @@ pub struct Assembly {
     pub skipped: Vec<String>,
     /// Temporary files of interrupted rewrites under `goldens`.
     pub stray_temps: Vec<PathBuf>,
+    /// Directories of either tree that could not be read, sorted (see
+    /// [`discover::Found::unreadable`]).
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// A directory of the suite that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    /// Relative to its tree's root, for `--filter` and `--partition`.
+    pub rel: PathBuf,
+    /// As shown: under the scenario or the goldens directory.
+    pub shown: String,
+    /// Whether it is under the goldens directory.
+    pub golden: bool,
+    /// Why it could not be read.
+    pub cause: String,
 }
 
 impl Assembly {
@@ -89,11 +105,28 @@ impl Assembly {
         let orphans = golden::orphans(&scenarios.files, &golden_files.files);
         let mut skipped = scenarios.skipped;
         skipped.extend(golden_files.skipped);
+        let unreadable = |found: Vec<(PathBuf, String)>, golden: bool| {
+            let root = if golden {
+                &location.goldens
+            } else {
+                &location.dir
+            };
+            found.into_iter().map(move |(rel, cause)| Unreadable {
+                shown: root.join(&rel).display().to_string(),
+                rel,
+                golden,
+                cause,
+            })
+        };
+        let unreadable = unreadable(scenarios.unreadable, false)
+            .chain(unreadable(golden_files.unreadable, true))
+            .collect();
         Ok(Assembly {
             scenarios: scenarios.files,
             orphans,
             skipped,
             stray_temps: rewrite::stray_temps(&location.goldens),
+            unreadable,
             location,
         })
     }
@@ -106,6 +139,25 @@ impl Assembly {
             scenario_shown: scenario.display().to_string(),
             golden,
             golden_shown: golden.display().to_string(),
+        }
+    }
+
+    /// The failing report of a directory that could not be read: the files
+    /// under it were not checked (or, under the goldens, their goldens and
+    /// any golden without a scenario could not be found).
+    pub fn unreadable_report(u: &Unreadable) -> FileReport {
+        let what = match u.golden {
+            false => "the scenario files under it were not checked",
+            true => "the goldens under it cannot be read, so their scenarios fail",
+        };
+        FileReport {
+            path: u.shown.clone(),
+            problems: vec![Problem {
+                summary: format!("cannot read this directory: {} ({what})", u.cause),
+                details: String::new(),
+            }],
+            site: Some(Site::file(Kind::Unreadable)),
+            ..FileReport::default()
         }
     }
 

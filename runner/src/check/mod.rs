@@ -151,16 +151,18 @@ impl Checker<'_> {
         };
         // Failures of the file that no run is to blame for.
         let mut general = Vec::new();
-        let golden = match golden::read(spec.golden) {
-            Ok(g) => g,
+        // A golden that cannot be read (a directory, no permission) is
+        // that one failure, not also "no golden" and a diff against none.
+        let (golden, unreadable_golden) = match golden::read(spec.golden) {
+            Ok(g) => (g, false),
             Err(e) => {
                 general.push(e.clone());
                 report.fail(Problem::new(e, ""), Site::file(Kind::Unreadable));
-                Golden::Missing
+                (Golden::Missing, true)
             }
         };
         let missing_golden = |report: &mut FileReport| {
-            if golden == Golden::Missing {
+            if golden == Golden::Missing && !unreadable_golden {
                 report.fail(self.missing_golden(spec), Site::file(Kind::NoGolden));
             }
         };
@@ -284,7 +286,7 @@ impl Checker<'_> {
             Golden::Present(g) => Some(g.as_str()),
             Golden::Missing => None,
         };
-        if !up_to_date {
+        if !up_to_date && !unreadable_golden {
             if self.rewrite && clean && self.selection.is_all() {
                 report.proposed = Some(transcript.text.clone());
                 golden_text = Some(&transcript.text);

@@ -18,11 +18,16 @@ pub struct Found {
     /// link loop, or an editor's lock file (`.#name`), none of which is a
     /// scenario, and none of which may stop the rest of the suite.
     pub skipped: Vec<String>,
+    /// Each directory under the root that could not be read (permissions),
+    /// relative to the root, with the cause: the files under it fail,
+    /// named, and the rest of the suite runs.
+    pub unreadable: Vec<(PathBuf, String)>,
 }
 
 /// Every `*.dd` and `*.slt` file under `root`, following links. A missing
-/// root has no files; an entry that cannot be read for another reason
-/// (permissions) is an error.
+/// root has no files; a root that cannot be read is an error, and an entry
+/// under it that cannot be read for another reason than a link
+/// (permissions) is [`Found::unreadable`].
 pub fn scenario_files(root: &Path) -> Result<Found, String> {
     let mut found = Found::default();
     if !root.exists() {
@@ -34,6 +39,12 @@ pub fn scenario_files(root: &Path) -> Result<Found, String> {
             Err(e) => match (e.path(), unreadable_link(&e)) {
                 (Some(path), Some(reason)) => {
                     found.skipped.push(format!("{}: {reason}", path.display()));
+                    continue;
+                }
+                (Some(path), None) if e.depth() > 0 => {
+                    let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+                    let cause = e.io_error().map_or(e.to_string(), |io| io.to_string());
+                    found.unreadable.push((rel, cause));
                     continue;
                 }
                 _ => return Err(format!("{}: {e}", root.display())),
@@ -60,6 +71,7 @@ pub fn scenario_files(root: &Path) -> Result<Found, String> {
     }
     found.files.sort();
     found.skipped.sort();
+    found.unreadable.sort();
     Ok(found)
 }
 

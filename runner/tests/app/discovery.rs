@@ -108,3 +108,73 @@ fn unknown_configuration_in_configs_is_a_file_error() {
     let (_, out) = p.run();
     assert!(out.starts_with("FAIL ROOT/testdata/u.dd: ROOT/testdata/u.dd:2: `configs=` names `turbo`, which suite.yaml does not define (it defines: solo, shared)"), "{out}");
 }
+
+/// One unreadable subdirectory of `testdata/` or `goldens/` once stopped
+/// the whole suite (exit 2 before any file ran). Now each fails, named,
+/// and the rest runs. Run as an unprivileged user (`nobody` when the test
+/// runs as root, whom permissions do not stop).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unreadable_subdirectory_fails_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let p = Project::new();
+    let (scenario, golden) = (
+        "statement\nCREATE TABLE t (a int)\n----\n",
+        "statement\nCREATE TABLE t (a int)\n----\nok\n",
+    );
+    p.scenario("a.dd", scenario).golden("a.dd", golden);
+    p.scenario("locked/b.dd", scenario);
+    p.scenario("sealed/c.dd", scenario)
+        .golden("sealed/c.dd", golden);
+    for entry in walkdir::WalkDir::new(&p.root) {
+        let entry = entry.unwrap();
+        let mode = if entry.file_type().is_dir() {
+            0o755
+        } else {
+            0o644
+        };
+        std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    for dir in ["testdata/locked", "goldens/sealed"] {
+        std::fs::set_permissions(p.root.join(dir), std::fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_runner"));
+    command.arg(p.root.join("testdata"));
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::geteuid() == 0
+                && (libc::setgroups(0, std::ptr::null()) != 0
+                    || libc::setgid(65534) != 0
+                    || libc::setuid(65534) != 0)
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    for dir in ["testdata/locked", "goldens/sealed"] {
+        std::fs::set_permissions(p.root.join(dir), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let root = p.root.display().to_string();
+    let stdout = String::from_utf8_lossy(&out.stdout).replace(&root, "ROOT");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    let fails: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL") || l.starts_with("PASS"))
+        .collect();
+    assert_eq!(
+        fails,
+        [
+            "PASS ROOT/testdata/a.dd",
+            "FAIL ROOT/testdata/sealed/c.dd: ROOT/goldens/sealed/c.dd: cannot read: Permission denied (os error 13)",
+            "FAIL ROOT/testdata/locked: cannot read this directory: Permission denied (os error 13) (the scenario files under it were not checked)",
+            "FAIL ROOT/goldens/sealed: cannot read this directory: Permission denied (os error 13) (the goldens under it cannot be read, so their scenarios fail)",
+        ],
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("1 passed, 3 failed\n"), "{stdout}");
+}

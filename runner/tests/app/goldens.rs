@@ -269,3 +269,24 @@ fn temporary_files_of_an_interrupted_rewrite_are_reported_and_removed() {
     assert!(p.read_golden(&stray).is_none());
     assert_eq!(p.read_golden(&live).as_deref(), Some("# being written"));
 }
+
+/// A golden that is a directory once reported both "cannot read" and "no
+/// golden ... (a new scenario gets one with REWRITE=1)"; it is one error,
+/// and a rewrite does not try to write over it.
+#[test]
+fn a_golden_that_cannot_be_read_is_one_error() {
+    let p = Project::new();
+    p.scenario("a/basic.dd", BASIC);
+    fs::create_dir_all(p.root.join("goldens/a/basic.dd")).unwrap();
+    for (status, out) in [p.run(), p.rewrite()] {
+        assert_eq!(status, Status::Failed);
+        assert!(
+            out.starts_with(
+                "FAIL ROOT/testdata/a/basic.dd: ROOT/goldens/a/basic.dd: cannot read: Is a directory (os error 21)\n"
+            ),
+            "{out}"
+        );
+        assert!(!out.contains("no golden at"), "{out}");
+        assert!(out.ends_with("0 passed, 1 failed\n"), "{out}");
+    }
+}
