@@ -225,23 +225,36 @@ fn clap_line(e: &clap::Error) -> String {
 /// The command that replays only `rel` (relative to DIR) under `runs`
 /// (all runs if empty), with this invocation's directories.
 pub fn reproduce(options: &Options, rel: &str, runs: &[String]) -> String {
+    let mut dir = options.scenarios.display().to_string();
+    // A directory named `-x` would read as an option: `./-x` is the same.
+    if dir.starts_with('-') {
+        dir = format!("./{dir}");
+    }
     let mut args = vec![
         "cargo".to_string(),
         "run".into(),
         "-p".into(),
         "runner".into(),
         "--".into(),
-        options.scenarios.display().to_string(),
+        dir,
     ];
+    let mut flag = |name: &str, value: String| {
+        // `--filter=-dash.dd`: a value that starts with `-` is joined to
+        // its flag, or it would read as an option (`unknown option -d`).
+        match value.starts_with('-') {
+            true => args.push(format!("--{name}={value}")),
+            false => args.extend([format!("--{name}"), value]),
+        }
+    };
     if let Some(g) = &options.goldens {
-        args.extend(["--goldens".into(), g.display().to_string()]);
+        flag("goldens", g.display().to_string());
     }
     if let Some(s) = &options.suite {
-        args.extend(["--suite".into(), s.display().to_string()]);
+        flag("suite", s.display().to_string());
     }
-    args.extend(["--filter".into(), rel.to_string()]);
+    flag("filter", rel.to_string());
     for run in runs {
-        args.extend(["--run".into(), run.clone()]);
+        flag("run", run.clone());
     }
     args.iter()
         .map(|a| shell_quote(a))
@@ -249,7 +262,9 @@ pub fn reproduce(options: &Options, rel: &str, runs: &[String]) -> String {
         .join(" ")
 }
 
-/// `arg` as a POSIX shell word.
+/// `arg` as a shell word: plain, in single quotes, or, when it holds a
+/// control character (a newline in a file name), as `$'...'` with the
+/// character escaped (bash and zsh), so that the line stays one line.
 fn shell_quote(arg: &str) -> String {
     let plain = !arg.is_empty()
         && arg
@@ -257,6 +272,25 @@ fn shell_quote(arg: &str) -> String {
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
     if plain {
         arg.to_string()
+    } else if arg.chars().any(char::is_control) {
+        let mut quoted = String::from("$'");
+        for c in arg.chars() {
+            match c {
+                '\\' | '\'' => quoted.extend(['\\', c]),
+                '\n' => quoted.push_str("\\n"),
+                '\t' => quoted.push_str("\\t"),
+                '\r' => quoted.push_str("\\r"),
+                c if c.is_control() => {
+                    let mut bytes = [0; 4];
+                    for b in c.encode_utf8(&mut bytes).bytes() {
+                        quoted.push_str(&format!("\\x{b:02x}"));
+                    }
+                }
+                c => quoted.push(c),
+            }
+        }
+        quoted.push('\'');
+        quoted
     } else {
         format!("'{}'", arg.replace('\'', "'\\''"))
     }
@@ -383,6 +417,15 @@ mod tests {
             "cargo run -p runner -- testdata --suite 'my suite.yaml' --filter slt/a.slt --run shared/workers=2/seed=7"
         );
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("a\nb's\\"), "$'a\\nb\\'s\\\\'");
+        let dashed = Options {
+            scenarios: "-suite".into(),
+            ..Options::default()
+        };
+        assert_eq!(
+            reproduce(&dashed, "-dash.dd", &[]),
+            "cargo run -p runner -- ./-suite --filter=-dash.dd"
+        );
     }
 
     #[test]

@@ -14,8 +14,17 @@ const INDENT: &str = "    ";
 /// The lines printed for one file.
 pub fn file(report: &FileReport) -> String {
     let mut out = String::new();
+    // A newline in a file name must not split its line.
+    let path: String = report
+        .path
+        .chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect();
     if report.passed() {
-        out.push_str(&format!("PASS {}", report.path));
+        out.push_str(&format!("PASS {path}"));
         if let Some(w) = &report.written {
             out.push_str(&format!(" (wrote {w})"));
         }
@@ -23,7 +32,7 @@ pub fn file(report: &FileReport) -> String {
         return out;
     }
     let summaries: Vec<&str> = report.problems.iter().map(|p| p.summary.as_str()).collect();
-    out.push_str(&format!("FAIL {}: {}\n", report.path, summaries.join("; ")));
+    out.push_str(&format!("FAIL {path}: {}\n", summaries.join("; ")));
     let reproduce = report.reproduce.as_ref().map(|c| format!("reproduce: {c}"));
     let details = report.problems.iter().map(|p| p.details.as_str());
     for block in details.chain(reproduce.as_deref()) {

@@ -224,3 +224,53 @@ fn ci_in_any_bytes_guards_goldens() {
     );
     assert_eq!(p.read_golden("a.dd").as_deref(), Some("a stale golden\n"));
 }
+
+/// Every reproduce line runs as printed, whatever the file is called: a
+/// file named `-dash.dd` once gave `--filter -dash.dd`, which the runner
+/// rejected ("unknown option `-d`"), and a newline in a name split the
+/// `FAIL` line. Each line is run by bash with the runner in place of
+/// `cargo run -p runner --`, and must check its one file.
+#[cfg(unix)]
+#[test]
+fn every_reproduce_line_runs_as_printed() {
+    let p = Project::new();
+    let names = [
+        "-dash.dd",
+        "with space.dd",
+        "it's \"quoted\".dd",
+        "new\nline.dd",
+        "back\\slash $HOME.dd",
+    ];
+    for name in names {
+        // Stale goldens: every file fails with a golden diff.
+        p.scenario(name, "statement\nCREATE TABLE t (a int)\n----\n")
+            .golden(name, "statement\nCREATE TABLE t (a int)\n----\nstale\n");
+    }
+    let (code, out, _) = on_project(&p, &[], &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.ends_with("0 passed, 5 failed\n"), "{out}");
+    assert!(out.contains("FAIL ROOT/testdata/new\\nline.dd: "), "{out}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("reproduce: "))
+        .collect();
+    assert_eq!(lines.len(), names.len(), "{out}");
+    let runner = env!("CARGO_BIN_EXE_runner");
+    let root = p.root.display().to_string();
+    for line in lines {
+        let command = line
+            .replace("ROOT", &root)
+            .replacen("cargo run -p runner --", runner, 1);
+        let run = std::process::Command::new("bash")
+            .args(["-c", &command])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{line}: {stdout}{stderr}");
+        assert!(
+            stdout.ends_with("\n0 passed, 1 failed\n"),
+            "{line}: {stdout}"
+        );
+    }
+}
