@@ -211,11 +211,19 @@ fn join(reader: thread::JoinHandle<String>) -> String {
     reader.join().unwrap_or_default()
 }
 
-/// The last lines of `text`, indented as a failure's details are.
+/// The last lines of `text`, indented as a failure's details are, kept
+/// with the message that says why the child died ([`message_lines`]) when
+/// it is above them: a backtrace after "memory allocation of N bytes
+/// failed" once pushed the message out of the 20 lines shown.
 fn tail(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let start = lines.len().saturating_sub(STDERR_TAIL);
     let mut shown: Vec<String> = Vec::new();
+    let message = message_lines(&lines).filter(|m| m.start < start);
+    if let Some(message) = message {
+        shown.push("stderr, the message:".to_string());
+        shown.extend(lines[message].iter().map(|l| l.to_string()));
+    }
     if start > 0 {
         shown.push(format!("stderr, last {STDERR_TAIL} lines:"));
     } else if !lines.is_empty() {
@@ -223,4 +231,68 @@ fn tail(text: &str) -> String {
     }
     shown.extend(lines[start..].iter().map(|l| l.to_string()));
     shown.join("\n")
+}
+
+/// The lines of the first message in a child's stderr that says why it
+/// died: a panic (`thread '...' panicked at FILE:LINE:COL:` and its
+/// message, up to 5 lines), a failed allocation, a stack overflow, or
+/// another fatal runtime error.
+fn message_lines(lines: &[&str]) -> Option<std::ops::Range<usize>> {
+    let first = lines.iter().position(|l| {
+        l.contains("' panicked at ")
+            || l.starts_with("memory allocation of ")
+            || l.contains("has overflowed its stack")
+            || l.starts_with("fatal runtime error")
+    })?;
+    if !lines[first].contains("' panicked at ") {
+        return Some(first..first + 1);
+    }
+    // The panic's message runs to the note or the backtrace after it.
+    let end = (first + 1..lines.len().min(first + 6))
+        .find(|&i| lines[i].starts_with("note: ") || lines[i].starts_with("stack backtrace:"))
+        .unwrap_or(lines.len().min(first + 6));
+    Some(first..end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn backtrace(frames: usize) -> Vec<String> {
+        let mut lines = vec!["stack backtrace:".to_string()];
+        lines.extend((0..frames).map(|i| format!("  {i}: frame_{i}")));
+        lines
+    }
+
+    /// The message stays whatever follows it; a short stderr is shown
+    /// whole, once.
+    #[test]
+    fn the_message_survives_a_long_backtrace() {
+        let mut oom = vec!["memory allocation of 2400000000000 bytes failed".to_string()];
+        oom.extend(backtrace(40));
+        let shown = tail(&oom.join("\n"));
+        assert!(
+            shown.starts_with(
+                "stderr, the message:\nmemory allocation of 2400000000000 bytes failed\nstderr, last 20 lines:\n"
+            ),
+            "{shown}"
+        );
+        assert!(shown.ends_with("  39: frame_39"), "{shown}");
+
+        let mut panic = vec![
+            "starting".to_string(),
+            "thread 'worker-1' panicked at engine/src/x.rs:1:2:".to_string(),
+            "index out of bounds".to_string(),
+            "the len is 3".to_string(),
+        ];
+        panic.extend(backtrace(30));
+        let shown = tail(&panic.join("\n"));
+        assert!(
+            shown.starts_with("stderr, the message:\nthread 'worker-1' panicked at engine/src/x.rs:1:2:\nindex out of bounds\nthe len is 3\nstderr, last 20 lines:\n"),
+            "{shown}"
+        );
+
+        let short = "thread 'main' has overflowed its stack\nfatal runtime error: stack overflow";
+        assert_eq!(tail(short), format!("stderr:\n{short}"));
+    }
 }
