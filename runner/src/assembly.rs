@@ -35,6 +35,14 @@ impl Location {
         let suite_path = suite.map_or_else(|| dir.join("suite.yaml"), Path::to_path_buf);
         let suite = Suite::load(&suite_path)?;
         let goldens = goldens.map_or_else(|| golden::default_dir(dir), Path::to_path_buf);
+        // A file where the goldens directory should be is one usage error,
+        // not a "cannot read" for every golden.
+        if goldens.exists() && !goldens.is_dir() {
+            return Err(format!(
+                "{}: the goldens directory is not a directory",
+                goldens.display()
+            ));
+        }
         let (d, g) = (resolved(dir), resolved(&goldens));
         if g.starts_with(&d) || d.starts_with(&g) {
             return Err(format!(

@@ -47,7 +47,12 @@ pub enum Format {
 /// A scenario or golden file's text, or `None` if it is not UTF-8. CRLF
 /// line endings (a checkout with `core.autocrlf`) are read as LF, so a file
 /// compares and rewrites the same on every platform; the runner writes LF.
+/// A UTF-8 byte-order mark at the start (an editor's) is not text.
 pub fn text_of(bytes: Vec<u8>) -> Option<String> {
+    let bytes = match bytes.strip_prefix("\u{feff}".as_bytes()) {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
     let text = String::from_utf8(bytes).ok()?;
     Some(match text.contains("\r\n") {
         true => text.replace("\r\n", "\n"),

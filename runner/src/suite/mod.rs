@@ -177,9 +177,14 @@ pub struct Suite {
 impl Suite {
     /// Parses suite.yaml text; `path` is only used in errors.
     pub fn parse(path: &str, text: &str) -> Result<Suite, String> {
-        let spec: SuiteSpec = yaml_serde::from_str(text).map_err(|e| match e.location() {
-            Some(loc) => format!("{path}:{}: {e}", loc.line()),
-            None => format!("{path}: {e}"),
+        let spec: SuiteSpec = yaml_serde::from_str(text).map_err(|e| {
+            if let Some(message) = defined_twice(path, text, &e.to_string()) {
+                return message;
+            }
+            match e.location() {
+                Some(loc) => format!("{path}:{}: {e}", loc.line()),
+                None => format!("{path}: {e}"),
+            }
         })?;
         let suite = Suite {
             configurations: spec.configurations.0,
@@ -195,7 +200,8 @@ impl Suite {
         let shown = path.display().to_string();
         let text =
             std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
-        Suite::parse(&shown, &text)
+        // A UTF-8 byte-order mark at the start (an editor's) is not YAML.
+        Suite::parse(&shown, text.strip_prefix('\u{feff}').unwrap_or(&text))
     }
 
     fn validate(&self) -> Result<(), String> {
@@ -231,6 +237,31 @@ fn is_name(s: &str) -> bool {
     !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+/// The error of a configuration defined twice, at the line of the second
+/// definition (the parser places it at the first), if `error` is one.
+fn defined_twice(path: &str, text: &str, error: &str) -> Option<String> {
+    let name = error
+        .split_once("configuration `")?
+        .1
+        .split_once("` is defined twice")?
+        .0;
+    let defines = |line: &&str| {
+        let key = line.trim_start();
+        let key = ["\"", "'"]
+            .iter()
+            .find_map(|q| key.strip_prefix(q)?.strip_prefix(name)?.strip_prefix(q))
+            .or_else(|| key.strip_prefix(name));
+        line.starts_with(char::is_whitespace)
+            && key.is_some_and(|rest| rest.trim_start().starts_with(':'))
+    };
+    let mut lines = (1..).zip(text.lines()).filter(|(_, l)| defines(l));
+    let (first, _) = lines.next()?;
+    let (second, _) = lines.next()?;
+    Some(format!(
+        "{path}:{second}: configuration `{name}` is defined twice (first at line {first})"
+    ))
 }
 
 /// A list must be non-empty and free of duplicates.
@@ -300,6 +331,21 @@ schedules: [round-robin, 7, 42]
 
     fn err(text: &str) -> String {
         Suite::parse("suite.yaml", text).unwrap_err()
+    }
+
+    /// A configuration defined twice was reported at the first definition's
+    /// line; it is reported at the second, quoted or not.
+    #[test]
+    fn a_duplicate_configuration_is_reported_at_its_line() {
+        for solo in ["solo", "\"solo\"", "'solo'"] {
+            let e = err(&format!(
+                "configurations:\n  solo: {{sharing: false}}\n  shared: {{sharing: true}}\n  {solo}: {{sharing: true}}\nworkers: [1]\nschedules: [round-robin]\n"
+            ));
+            assert_eq!(
+                e,
+                "suite.yaml:4: configuration `solo` is defined twice (first at line 2)"
+            );
+        }
     }
 
     #[test]

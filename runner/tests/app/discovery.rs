@@ -178,3 +178,43 @@ fn an_unreadable_subdirectory_fails_alone() {
     );
     assert!(stdout.ends_with("1 passed, 3 failed\n"), "{stdout}");
 }
+
+/// A UTF-8 byte-order mark at the start of a scenario once gave "expected
+/// a directive name at the start of `# ...`" (the mark invisible), and in
+/// suite.yaml "missing field `workers` at line 1 column 2" though it was
+/// there. Both are read as if the mark were not there.
+#[test]
+fn a_byte_order_mark_is_not_text() {
+    let p = Project::new();
+    let suite = p.root.join("testdata/suite.yaml");
+    let yaml = std::fs::read_to_string(&suite).unwrap();
+    std::fs::write(&suite, format!("\u{feff}{yaml}")).unwrap();
+    p.scenario("a/basic.dd", &format!("\u{feff}{BASIC}"))
+        .golden("a/basic.dd", BASIC_GOLDEN);
+    let (status, out) = p.run();
+    assert_eq!(status, Status::Passed, "{out}");
+    assert_eq!(out, "PASS ROOT/testdata/a/basic.dd\n1 passed, 0 failed\n");
+}
+
+/// `--goldens` naming a regular file failed every file ("cannot read");
+/// it is one usage error.
+#[test]
+fn goldens_that_are_a_file_are_one_usage_error() {
+    let p = Project::new();
+    p.scenario("a/basic.dd", BASIC);
+    let file = p.root.join("goldens.txt");
+    std::fs::write(&file, "").unwrap();
+    let options = Options {
+        goldens: Some(file),
+        ..p.options()
+    };
+    let (status, out) = p.run_with(&options, &Env::default(), &fake(false, Built::default()));
+    assert_eq!(out, "");
+    let root = p.root.display();
+    assert_eq!(
+        status,
+        Status::Usage(format!(
+            "{root}/goldens.txt: the goldens directory is not a directory"
+        ))
+    );
+}
