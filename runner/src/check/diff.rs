@@ -12,6 +12,12 @@ pub struct Landmark {
     pub label: String,
 }
 
+/// The most directive labels a hunk header names; the rest are counted.
+pub const MAX_LABELS: usize = 20;
+
+/// The most lines of a diff shown; the rest are counted.
+pub const MAX_LINES: usize = 2000;
+
 /// Lines of context around each change.
 pub const CONTEXT: usize = 3;
 
@@ -28,6 +34,9 @@ fn range(r: std::ops::Range<usize>) -> String {
 /// The directives (landmarks, sorted by line) that the changes of `ops` fall into.
 fn labels<'a>(ops: &[DiffOp], landmarks: &'a [Landmark]) -> Vec<&'a str> {
     let mut out: Vec<&str> = Vec::new();
+    // Seen landmarks by index: a hunk of 100,000 directives once searched
+    // its list of labels for each (quadratic).
+    let mut seen = std::collections::HashSet::new();
     for op in ops {
         if op.tag() == DiffTag::Equal {
             continue;
@@ -42,9 +51,9 @@ fn labels<'a>(ops: &[DiffOp], landmarks: &'a [Landmark]) -> Vec<&'a str> {
         };
         for line in lines {
             let i = landmarks.partition_point(|m| m.line <= line);
-            if let Some(m) = i.checked_sub(1).map(|i| &landmarks[i]) {
-                if !out.contains(&m.label.as_str()) {
-                    out.push(&m.label);
+            if let Some(i) = i.checked_sub(1) {
+                if seen.insert(i) {
+                    out.push(&landmarks[i].label);
                 }
             }
         }
@@ -68,20 +77,41 @@ pub fn unified(
     let mut out = String::new();
     writeln!(out, "--- {old_name}").unwrap();
     writeln!(out, "+++ {new_name}").unwrap();
+    // Lines of the diff written, and those left out past `MAX_LINES`.
+    let (mut shown, mut left_out, mut hunks_left_out) = (0usize, 0usize, 0usize);
     for group in diff.grouped_ops(CONTEXT) {
         let (Some(first), Some(last)) = (group.first(), group.last()) else {
             continue;
         };
+        if shown >= MAX_LINES {
+            hunks_left_out += 1;
+            left_out += 1 + group
+                .iter()
+                .map(|op| diff.iter_changes(op).count())
+                .sum::<usize>();
+            continue;
+        }
         let old_range = first.old_range().start..last.old_range().end;
         let new_range = first.new_range().start..last.new_range().end;
         write!(out, "@@ -{} +{} @@", range(old_range), range(new_range)).unwrap();
         let names = labels(&group, landmarks);
         if !names.is_empty() {
+            let more = names.len().saturating_sub(MAX_LABELS);
+            let names = &names[..names.len() - more];
             write!(out, " {}", names.join(" | ")).unwrap();
+            if more > 0 {
+                write!(out, " | and {more} more directives").unwrap();
+            }
         }
         out.push('\n');
+        shown += 1;
         for op in &group {
             for change in diff.iter_changes(op) {
+                if shown >= MAX_LINES {
+                    left_out += 1;
+                    continue;
+                }
+                shown += 1;
                 let sign = match change.tag() {
                     ChangeTag::Equal => ' ',
                     ChangeTag::Delete => '-',
@@ -95,6 +125,13 @@ pub fn unified(
                 }
             }
         }
+    }
+    if left_out > 0 {
+        writeln!(
+            out,
+            "... {left_out} more lines of this diff left out ({hunks_left_out} more hunks): the report shows the first {MAX_LINES}"
+        )
+        .unwrap();
     }
     out
 }
@@ -171,6 +208,38 @@ mod tests {
         assert_eq!(
             d,
             "--- g\n+++ n\n@@ -1 +1 @@\n-ok\n\\ No newline at end of file\n+ok\n"
+        );
+    }
+
+    /// A diff of thousands of changed directives once printed every line
+    /// and one hunk header with every label (7.4 MB for 100,000): the
+    /// report is bounded and says what it left out.
+    #[test]
+    fn a_huge_diff_is_bounded_and_says_what_it_left_out() {
+        let n = 3000;
+        let (mut old, mut new, mut landmarks) = (String::new(), String::new(), Vec::new());
+        for i in 0..n {
+            landmarks.push(Landmark {
+                line: 4 * i,
+                label: format!("t.dd:{}: query", 4 * i + 1),
+            });
+            old.push_str(&format!("query\nSELECT {i}\n----\n{i}\n"));
+            new.push_str(&format!("query\nSELECT {i}\n----\n{}\n", i + 1));
+        }
+        let d = unified("a", &old, "b", &new, &landmarks);
+        let lines: Vec<&str> = d.lines().collect();
+        assert_eq!(lines.len(), 2 + MAX_LINES + 1, "{}", lines[lines.len() - 1]);
+        let header = lines[2];
+        assert!(header.starts_with("@@ -1,12000 +1,12000 @@ t.dd:1: query | t.dd:5: query"));
+        assert!(
+            header.ends_with(" | t.dd:77: query | and 2980 more directives"),
+            "{header}"
+        );
+        // 3,000 changes of two lines each and 9,000 lines of context, in
+        // one hunk: its header and 1,999 lines are shown.
+        assert_eq!(
+            lines[lines.len() - 1],
+            "... 13001 more lines of this diff left out (0 more hunks): the report shows the first 2000"
         );
     }
 }
