@@ -1,8 +1,23 @@
 //! Values, rows and errors: the data every collection carries; and the
 //! frontier of one timestamp that says how far a collection is complete.
 
+mod numeric;
+
+pub use numeric::{Numeric, MAX_PRECISION};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// How every refusal of SQL outside the engine's subset begins:
+/// `unsupported: <construct>[: <detail>]`, the construct a short name of
+/// what is refused (`subquery`, `function upper`, `type numeric`). The
+/// engine answers only what it implements exactly, as the real system
+/// does; anything else is such an error, never a silently different answer.
+pub const UNSUPPORTED: &str = "unsupported: ";
+
+/// `unsupported: <construct>`.
+pub fn unsupported(construct: impl fmt::Display) -> String {
+    format!("{UNSUPPORTED}{construct}")
+}
 
 /// A single SQL value. The derived order (Null first, then by variant) is the
 /// order rows are sorted in for output and the order errors are compared in;
@@ -15,7 +30,7 @@ pub enum Datum {
     Bool(bool),
     Int32(i32),
     Int64(i64),
-    /// An exact decimal: PostgreSQL's `avg` of integers.
+    /// An exact decimal (`avg` of integers), as the real system's `numeric`.
     Numeric(Numeric),
     Text(String),
 }
@@ -43,69 +58,6 @@ impl fmt::Display for Datum {
             Datum::Int64(i) => write!(f, "{i}"),
             Datum::Numeric(n) => write!(f, "{n}"),
             Datum::Text(s) => write!(f, "{s}"),
-        }
-    }
-}
-
-/// An exact decimal, `mantissa / 10^scale`, wide enough for the sums and
-/// averages of 64-bit integers. The scale is PostgreSQL's display scale:
-/// it prints with exactly that many digits after the point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Numeric {
-    pub mantissa: i128,
-    pub scale: u32,
-}
-
-impl Numeric {
-    /// Parses PostgreSQL's text form (`-12.50`); `None` if it is not one.
-    pub fn parse(text: &str) -> Option<Numeric> {
-        let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-        if !frac.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let mantissa = format!("{int}{frac}").parse::<i128>().ok()?;
-        let scale = u32::try_from(frac.len()).ok()?;
-        Some(Numeric { mantissa, scale })
-    }
-
-    /// The value's integer part and its fraction scaled to `scale` digits,
-    /// when that fits: the key two numerics compare by.
-    fn parts(self, scale: u32) -> (i128, Option<i128>) {
-        let unit = 10i128.pow(self.scale);
-        let frac = 10i128
-            .checked_pow(scale - self.scale)
-            .and_then(|p| (self.mantissa % unit).checked_mul(p));
-        (self.mantissa / unit, frac)
-    }
-}
-
-/// Ordered by value (`1.50` beside `1.5` by scale), not by representation.
-impl Ord for Numeric {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        let scale = self.scale.max(other.scale);
-        self.parts(scale)
-            .cmp(&other.parts(scale))
-            .then(self.scale.cmp(&other.scale))
-    }
-}
-
-impl PartialOrd for Numeric {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl fmt::Display for Numeric {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let digits = self.mantissa.unsigned_abs().to_string();
-        let scale = self.scale as usize;
-        let digits = format!("{digits:0>width$}", width = scale + 1);
-        let (int, frac) = digits.split_at(digits.len() - scale);
-        let sign = if self.mantissa < 0 { "-" } else { "" };
-        if frac.is_empty() {
-            write!(f, "{sign}{int}")
-        } else {
-            write!(f, "{sign}{int}.{frac}")
         }
     }
 }

@@ -2,7 +2,7 @@
 //! `sum`, `avg`, `min`, `max`), `avg`'s exact numeric division, and a
 //! global aggregate's value over no rows.
 
-use super::errors::{int8_out_of_range, numeric_out_of_range, type_error};
+use super::errors::{int8_out_of_range, numeric_out_of_range, sum_out_of_range, type_error};
 use crate::plan::AggregateFunc;
 use crate::repr::{DataflowError, Datum, Numeric};
 
@@ -40,13 +40,13 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
                 sum = Some(
                     sum.unwrap_or(0)
                         .checked_add(term)
-                        .ok_or_else(int8_out_of_range)?,
+                        .ok_or_else(sum_out_of_range)?,
                 );
             }
             sum.map_or(Ok(Datum::Null), |s| {
                 i64::try_from(s)
                     .map(Datum::Int64)
-                    .map_err(|_| int8_out_of_range())
+                    .map_err(|_| sum_out_of_range())
             })
         }
         AggregateFunc::Avg => {
@@ -82,33 +82,11 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
     }
 }
 
-/// `sum / n` as PostgreSQL's numeric division gives it (`n > 0`): rounded
-/// half away from zero at the display scale `select_div_scale` picks, at
-/// least 16 significant digits counted in base-10000 digits.
+/// `sum / n` (`n > 0`) as the real system's `avg` of integers gives it:
+/// the sum divided by the count as numerics, to 39 significant digits
+/// (`Numeric::quotient`).
 pub fn average(sum: i128, n: i128) -> Result<Numeric, DataflowError> {
-    // The weight and leading digit of a value in base 10000 (0 for zero).
-    fn lead(v: i128) -> (i64, u128) {
-        let (mut v, mut weight) = (v.unsigned_abs(), 0);
-        while v >= 10_000 {
-            v /= 10_000;
-            weight += 1;
-        }
-        (weight, v)
-    }
-    let ((w1, d1), (w2, d2)) = (lead(sum), lead(n));
-    let qweight = w1 - w2 - i64::from(d1 <= d2);
-    let scale = u32::try_from((16 - 4 * qweight).max(0)).map_err(|_| numeric_out_of_range())?;
-    let scaled = 10i128
-        .checked_pow(scale)
-        .and_then(|p| sum.checked_mul(p))
-        .ok_or_else(numeric_out_of_range)?;
-    let (q, r) = (scaled / n, scaled % n);
-    let mantissa = if 2 * r.abs() >= n {
-        q + scaled.signum()
-    } else {
-        q
-    };
-    Ok(Numeric { mantissa, scale })
+    Ok(Numeric::quotient(sum, n))
 }
 
 /// A global aggregate's value over no input rows: 0 for counts, else NULL.

@@ -5,8 +5,8 @@
 //! (`INLINE` bytes: two `bigint`s, four `integer`s), else in one boxed slice.
 //!
 //! Encoding, per datum: `Null`; `false`; `true`; `Int32` and 4 bytes;
-//! `Int64` and 8 bytes; `Numeric` and its mantissa (16 bytes) and scale
-//! (4 bytes); `Text` and its length (4 bytes) and UTF-8 bytes. Integers are
+//! `Int64` and 8 bytes; `Numeric` and its 24 bytes (`Numeric::to_bytes`);
+//! `Text` and its length (4 bytes) and UTF-8 bytes. Integers are
 //! little-endian. The encoding of a row is unique, so equal bytes are equal
 //! rows.
 //!
@@ -211,7 +211,7 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Null | Datum::Bool(_) => 0,
         Datum::Int32(_) => 4,
         Datum::Int64(_) => 8,
-        Datum::Numeric(_) => 20,
+        Datum::Numeric(_) => Numeric::BYTES,
         Datum::Text(s) => 4 + s.len(),
     }
 }
@@ -238,8 +238,7 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
             }
             Datum::Numeric(n) => {
                 put(&[NUMERIC]);
-                put(&n.mantissa.to_le_bytes());
-                put(&n.scale.to_le_bytes());
+                put(&n.to_bytes());
             }
             Datum::Text(s) => {
                 let len = u32::try_from(s.len()).expect("a text shorter than 4 GiB");
@@ -328,11 +327,7 @@ impl<'a> Iterator for Datums<'a> {
             TRUE => DatumRef::Bool(true),
             INT32 => DatumRef::Int32(i32::from_le_bytes(self.take())),
             INT64 => DatumRef::Int64(i64::from_le_bytes(self.take())),
-            NUMERIC => {
-                let mantissa = i128::from_le_bytes(self.take());
-                let scale = u32::from_le_bytes(self.take());
-                DatumRef::Numeric(Numeric { mantissa, scale })
-            }
+            NUMERIC => DatumRef::Numeric(Numeric::from_bytes(self.take())),
             TEXT => {
                 let len = u32::from_le_bytes(self.take()) as usize;
                 let (text, rest) = self.0.split_at(len);
@@ -433,10 +428,12 @@ mod tests {
     use super::*;
 
     /// Datums chosen to meet every edge of the order: NULL, both widths and
-    /// their extremes, negatives, numerics equal in value at other scales,
+    /// their extremes, negatives, numerics of every sign and magnitude,
     /// text prefixes, the empty text, and long text (a row on the heap).
     fn datums() -> Vec<Datum> {
-        let numeric = |mantissa, scale| Datum::Numeric(Numeric { mantissa, scale });
+        let numeric = |mantissa: i128, scale: u32| {
+            Datum::Numeric(Numeric::quotient(mantissa, 10i128.pow(scale)))
+        };
         vec![
             Datum::Null,
             Datum::Bool(false),
@@ -461,9 +458,11 @@ mod tests {
             numeric(150, 2),
             numeric(151, 2),
             numeric(2, 0),
-            numeric(i128::MAX, 0),
-            numeric(i128::MIN, 3),
+            numeric(i128::from(i64::MAX) * 1000, 0),
+            numeric(-(i128::from(i64::MAX) * 1000), 3),
             numeric(1, 38),
+            Datum::Numeric(Numeric::quotient(2, 3)),
+            Datum::Numeric(Numeric::quotient(-7, 3)),
             Datum::Text(String::new()),
             Datum::Text("a".into()),
             Datum::Text("a\0".into()),
@@ -523,8 +522,8 @@ mod tests {
             any::<i32>().prop_map(Datum::Int32),
             (-3i64..3).prop_map(Datum::Int64),
             any::<i64>().prop_map(Datum::Int64),
-            (-300i128..300, 0u32..4)
-                .prop_map(|(mantissa, scale)| Datum::Numeric(Numeric { mantissa, scale })),
+            (-300i128..300, 1i128..40)
+                .prop_map(|(num, den)| Datum::Numeric(Numeric::quotient(num, den))),
             "[ab\\x00é]{0,4}".prop_map(Datum::Text),
             "[a-z]{20,30}".prop_map(Datum::Text),
         ]

@@ -21,7 +21,7 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Pipeline;
 use timely::dataflow::operators::generic::operator::Operator;
 
-use crate::eval::{average, int8_out_of_range};
+use crate::eval::{average, int8_out_of_range, sum_out_of_range};
 use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
 use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
 
@@ -133,7 +133,7 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
             AggregateFunc::CountAll => int8(rows)?,
             AggregateFunc::Count => int8(non_null)?,
             _ if non_null == 0 => Datum::Null,
-            AggregateFunc::Sum => int8(sum)?,
+            AggregateFunc::Sum => Datum::Int64(i64::try_from(sum).map_err(|_| sum_out_of_range())?),
             AggregateFunc::Avg => Datum::Numeric(average(sum, non_null)?),
             AggregateFunc::Min | AggregateFunc::Max => {
                 unreachable!("min and max do not accumulate")
@@ -240,18 +240,17 @@ mod tests {
             got
         });
         differential_dataflow::consolidation::consolidate_updates(&mut got);
-        let avg = |mantissa, scale| Datum::Numeric(crate::repr::Numeric { mantissa, scale });
+        let avg = |sum, n| Datum::Numeric(crate::repr::Numeric::quotient(sum, n));
         let out = |k: i32, n: i64, sum: i64, average: Datum| {
             Ok(vec![Int32(k), Int64(n), Int64(sum), average])
         };
         let expected: Vec<Output> = vec![
-            (out(1, 3, 50, avg(166666666666666667, 16)), 0, 1),
-            (out(1, 3, 50, avg(166666666666666667, 16)), 1, -1),
-            (out(1, 2, 30, avg(150000000000000000, 16)), 1, 1),
-            (out(2, 1, 5, avg(50000000000000000, 16)), 0, 1),
-            (out(2, 1, 5, avg(50000000000000000, 16)), 1, -1),
-            // PostgreSQL's avg(0) is 0.00000000000000000000.
-            (out(3, 1, 0, avg(0, 20)), 1, 1),
+            (out(1, 3, 50, avg(50, 3)), 0, 1),
+            (out(1, 3, 50, avg(50, 3)), 1, -1),
+            (out(1, 2, 30, avg(30, 2)), 1, 1),
+            (out(2, 1, 5, avg(5, 1)), 0, 1),
+            (out(2, 1, 5, avg(5, 1)), 1, -1),
+            (out(3, 1, 0, avg(0, 1)), 1, 1),
         ];
         let mut expected = expected;
         differential_dataflow::consolidation::consolidate_updates(&mut expected);
@@ -264,7 +263,7 @@ mod tests {
         let mut total = vec![0; 3];
         add(&mut total, &[Int64(i64::MAX)], 2, &aggregates);
         let got = finish(&vec![], &total, &aggregates);
-        assert_eq!(got, Err(int8_out_of_range()));
+        assert_eq!(got, Err(sum_out_of_range()));
         total[0] = -1;
         let got = finish(&vec![Int32(1)], &total, &aggregates);
         assert!(matches!(got, Err(DataflowError(e)) if e.starts_with("Non-positive")));
