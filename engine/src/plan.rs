@@ -460,7 +460,8 @@ impl ObjectKind {
 
 /// What the planner needs to know about the catalog.
 pub trait Resolver {
-    /// Resolves a relation, index or view name (case-insensitive, unqualified).
+    /// Resolves a relation, index or view name: unqualified, exactly as
+    /// given (an unquoted name was folded to lower case before).
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)>;
     /// The columns of a relation (table, view or introspection relation).
     fn columns(&self, id: GlobalId) -> Option<Vec<Column>>;

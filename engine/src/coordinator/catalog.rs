@@ -100,9 +100,10 @@ impl Catalog {
 }
 
 impl plan::Resolver for Catalog {
+    /// A name is looked up as it is: the planner folded an unquoted one to
+    /// lower case, and a quoted one keeps its case (`"A"` is not `a`).
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)> {
-        let name = name.to_lowercase();
-        if let Some(relation) = Relation::by_name(&name) {
+        if let Some(relation) = Relation::by_name(name) {
             return Some((relation.id(), ObjectKind::Introspection));
         }
         self.entries

@@ -15,27 +15,46 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Numeric => Numeric::parse(s.trim())
             .map(Datum::Numeric)
             .ok_or_else(|| format!("invalid input syntax for type numeric: \"{s}\"")),
-        ScalarType::Bool => match s.trim().to_lowercase().as_str() {
-            "t" | "true" | "y" | "yes" | "on" | "1" => Ok(Datum::Bool(true)),
-            "f" | "false" | "n" | "no" | "off" | "0" => Ok(Datum::Bool(false)),
-            _ => Err(format!("invalid input syntax for type boolean: \"{s}\"")),
-        },
+        ScalarType::Bool => parse_bool(s)
+            .map(Datum::Bool)
+            .ok_or_else(|| format!("invalid input syntax for type boolean: \"{s}\"")),
     }
 }
 
-/// Whether PostgreSQL has a cast from `from` to `to` (explicit or implicit).
+/// A boolean as the real system (and PostgreSQL) reads one: around
+/// whitespace, any case, a prefix of `true`, `yes` or `false`, `no`; `on`,
+/// `off` (or `of`); `1` or `0`.
+fn parse_bool(s: &str) -> Option<bool> {
+    let s = s.trim().to_lowercase();
+    let prefix = |word: &str, min: usize| s.len() >= min && word.starts_with(s.as_str());
+    match () {
+        _ if prefix("true", 1) || prefix("yes", 1) || prefix("on", 2) || s == "1" => Some(true),
+        _ if prefix("false", 1) || prefix("no", 1) || prefix("off", 2) || s == "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether the real system has a cast from `from` to `to` (explicit or
+/// implicit) between the types the engine knows: PostgreSQL's, and
+/// `bigint` to `boolean`, which PostgreSQL lacks (docs/semantics.md,
+/// "Where the real system and PostgreSQL differ"). `boolean` to `bigint`
+/// and the numeric casts are not known here, so not implemented.
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
     from == to
         || matches!(
             (from, to),
-            (Int32 | Int64, Int32 | Int64) | (_, Text) | (Text, _) | (Int32, Bool) | (Bool, Int32)
+            (Int32 | Int64, Int32 | Int64)
+                | (_, Text)
+                | (Text, _)
+                | (Int32 | Int64, Bool)
+                | (Bool, Int32)
         )
 }
 
 /// `d` converted to `to` (a cast the planner checked with [`castable`]).
 pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
-    let range = |t: ScalarType| format!("{} out of range", t.name());
+    let range = |t: ScalarType, v: i64| format!("\"{v}\" {} out of range", t.name());
     Ok(match (d, to) {
         (Datum::Null, _) => Datum::Null,
         (Datum::Text(s), to) => parse_as(&s, to)?,
@@ -44,9 +63,10 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         (Datum::Int32(i), ScalarType::Int64) => Datum::Int64(i.into()),
         (Datum::Int64(i), ScalarType::Int64) => Datum::Int64(i),
         (Datum::Int64(i), ScalarType::Int32) => {
-            Datum::Int32(i32::try_from(i).map_err(|_| range(ScalarType::Int32))?)
+            Datum::Int32(i32::try_from(i).map_err(|_| range(ScalarType::Int32, i))?)
         }
         (Datum::Int32(i), ScalarType::Bool) => Datum::Bool(i != 0),
+        (Datum::Int64(i), ScalarType::Bool) => Datum::Bool(i != 0),
         (Datum::Bool(b), ScalarType::Int32) => Datum::Int32(b.into()),
         (Datum::Bool(b), ScalarType::Bool) => Datum::Bool(b),
         (Datum::Numeric(n), ScalarType::Numeric) => Datum::Numeric(n),

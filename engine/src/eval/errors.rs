@@ -8,8 +8,22 @@ pub fn out_of_range(typ: ScalarType) -> DataflowError {
     DataflowError::eval(&format!("{} out of range", typ.name()))
 }
 
-pub fn int4_out_of_range() -> DataflowError {
-    out_of_range(ScalarType::Int32)
+/// The real system's text for an `integer` result out of range, naming
+/// the value or the operation that made it: `"-2147483648" integer out of
+/// range`, `"-2147483648 / -1" integer out of range`.
+pub fn int4_out_of_range(detail: impl std::fmt::Display) -> DataflowError {
+    DataflowError::eval(&format!("\"{detail}\" integer out of range"))
+}
+
+/// The real system's text for a sum, difference or product beyond its
+/// integer type.
+pub fn numeric_field_overflow() -> DataflowError {
+    DataflowError::eval("numeric field overflow")
+}
+
+/// As [`int4_out_of_range`], for a `bigint`.
+pub fn int8_out_of_range_of(detail: impl std::fmt::Display) -> DataflowError {
+    DataflowError::eval(&format!("\"{detail}\" bigint out of range"))
 }
 
 pub fn int8_out_of_range() -> DataflowError {
@@ -23,6 +37,15 @@ pub fn division_by_zero() -> DataflowError {
 /// Reached only by plans the planner did not type-check.
 pub fn type_error(what: &str, d: &Datum) -> DataflowError {
     DataflowError::eval(&format!("invalid operand for {what}: {d}"))
+}
+
+/// A sum beyond a `bigint`: the real system's `sum` of `bigint`s is a
+/// `numeric`, which the engine's sums are not, so it refuses the answer
+/// rather than fail where the real system would not.
+pub fn sum_out_of_range() -> DataflowError {
+    DataflowError(crate::repr::unsupported(
+        "sum beyond the range of a bigint (a numeric in the real system)",
+    ))
 }
 
 pub fn numeric_out_of_range() -> DataflowError {

@@ -12,5 +12,5 @@ mod tests;
 
 pub use aggregate::{aggregate, average, empty_aggregate};
 pub use cast::{cast, castable, parse_as};
-pub use errors::int8_out_of_range;
+pub use errors::{int8_out_of_range, sum_out_of_range};
 pub use scalar::passes;

@@ -3,7 +3,9 @@
 //! COALESCE, LIKE and casts; and predicates (`is_true`, `passes`).
 
 use super::cast::cast;
-use super::errors::{division_by_zero, int4_out_of_range, int8_out_of_range, type_error};
+use super::errors::{
+    division_by_zero, int4_out_of_range, int8_out_of_range_of, numeric_field_overflow, type_error,
+};
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{DataflowError, Datum};
 
@@ -56,11 +58,11 @@ fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
         (UnaryOp::Neg, Datum::Int32(i)) => i
             .checked_neg()
             .map(Datum::Int32)
-            .ok_or_else(int4_out_of_range),
+            .ok_or_else(|| int4_out_of_range(i)),
         (UnaryOp::Neg, Datum::Int64(i)) => i
             .checked_neg()
             .map(Datum::Int64)
-            .ok_or_else(int8_out_of_range),
+            .ok_or_else(|| int8_out_of_range_of(i)),
         (op, d) => Err(type_error(&format!("{op:?}"), &d)),
     }
 }
@@ -109,9 +111,10 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
             match (&l, &r) {
                 (Datum::Int32(a), Datum::Int32(b)) => {
                     let wide = arithmetic(op, i64::from(*a), i64::from(*b))?;
-                    i32::try_from(wide)
-                        .map(Datum::Int32)
-                        .map_err(|_| int4_out_of_range())
+                    i32::try_from(wide).map(Datum::Int32).map_err(|_| match op {
+                        BinaryOp::Div => int4_out_of_range(operation(op, a, b)),
+                        _ => numeric_field_overflow(),
+                    })
                 }
                 (Datum::Int64(a), Datum::Int64(b)) => arithmetic(op, *a, *b).map(Datum::Int64),
                 _ => Err(type_error(
@@ -166,7 +169,7 @@ fn like(text: &[char], pattern: &[char]) -> Result<bool, &'static str> {
             '_' => (None, p + 1),
             '\\' => match pattern.get(p + 1) {
                 Some(c) => (Some(*c), p + 2),
-                None => return Err("LIKE pattern must not end with escape character"),
+                None => return Err("unterminated escape sequence in LIKE"),
             },
             c => (Some(c), p + 1),
         };
@@ -194,7 +197,19 @@ fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Result<i64, DataflowError> {
         BinaryOp::Mod => Some(a.checked_rem(b).unwrap_or(0)),
         _ => unreachable!("not arithmetic"),
     }
-    .ok_or_else(int8_out_of_range)
+    .ok_or_else(|| match op {
+        BinaryOp::Div => int8_out_of_range_of(operation(op, &a, &b)),
+        _ => numeric_field_overflow(),
+    })
+}
+
+/// `a / b`: an operation as the real system names it in an error.
+fn operation(op: BinaryOp, a: &impl std::fmt::Display, b: &impl std::fmt::Display) -> String {
+    let symbol = match op {
+        BinaryOp::Div => "/",
+        _ => "%",
+    };
+    format!("{a} {symbol} {b}")
 }
 
 /// Whether a predicate's value keeps a row: only `true` does (NULL drops it).

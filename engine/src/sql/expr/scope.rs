@@ -34,8 +34,9 @@ impl Scope {
 
     /// The position of `[table.]name`.
     pub fn resolve(&self, table: Option<&str>, name: &str) -> Result<usize, String> {
+        // The real system does not tell a missing table from a missing column.
         if let Some(table) = table.filter(|t| !self.has_table(t)) {
-            return Err(format!("missing FROM-clause entry for table \"{table}\""));
+            return Err(format!("column \"{table}.{name}\" does not exist"));
         }
         let mut found =
             self.items.iter().enumerate().filter(|(_, item)| {

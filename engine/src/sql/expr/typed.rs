@@ -6,7 +6,7 @@ use sqlparser::ast::{BinaryOperator, DataType, Value};
 
 use crate::eval::{cast, parse_as};
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
-use crate::repr::{Column, Datum, ScalarType};
+use crate::repr::{unsupported, Column, Datum, ScalarType};
 
 /// A planned expression with its type (`None`: NULL, not yet typed) and
 /// whether it can be NULL.
@@ -44,6 +44,25 @@ impl Typed {
             name,
             typ,
             nullable,
+        }
+    }
+
+    /// A NULL or a string literal: of type `unknown` until its context
+    /// gives it one, so a function with overloads of several types cannot
+    /// tell which is meant.
+    pub fn is_unknown(&self) -> bool {
+        self.typ.is_none() || self.is_string_literal()
+    }
+
+    /// `self`, never taken for a string literal of unknown type: a cast
+    /// folded into a text literal is of type text.
+    pub fn typed(self) -> Typed {
+        match self.is_string_literal() {
+            true => Typed {
+                expr: ScalarExpr::Cast(ScalarType::Text, Box::new(self.expr)),
+                ..self
+            },
+            false => self,
         }
     }
 
@@ -112,13 +131,17 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     match t {
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
         DataType::BigInt(_) | DataType::Int8(_) => Ok(ScalarType::Int64),
+        // A length limit is checked by the real system, not here.
         DataType::Text
-        | DataType::Varchar(_)
-        | DataType::CharacterVarying(_)
-        | DataType::String(_) => Ok(ScalarType::Text),
+        | DataType::Varchar(None)
+        | DataType::CharacterVarying(None)
+        | DataType::String(None) => Ok(ScalarType::Text),
         DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
-        DataType::Custom(name, _) => Err(format!("type \"{name}\" does not exist")),
-        _ => Err(format!("type not supported: {t}")),
+        // Any other name may be one of the real system's many types.
+        _ => Err(unsupported(format!(
+            "type {}",
+            t.to_string().to_lowercase()
+        ))),
     }
 }
 
@@ -130,7 +153,7 @@ pub fn literal(v: &Value) -> Result<Typed, String> {
         }
         Value::Boolean(b) => (Datum::Bool(*b), Some(ScalarType::Bool)),
         Value::Null => (Datum::Null, None),
-        _ => return Err(format!("literal not supported: {v}")),
+        _ => return Err(unsupported(format!("literal {v}"))),
     };
     let nullable = datum == Datum::Null;
     Ok(Typed {
@@ -143,15 +166,18 @@ pub fn literal(v: &Value) -> Result<Typed, String> {
 /// An integer literal is an `integer` if it fits one, else a `bigint`, as
 /// in PostgreSQL.
 pub fn int_literal(n: &str) -> Result<Typed, String> {
+    // A literal with a point or an exponent, or beyond a bigint, is a
+    // numeric in the real system.
+    let numeric = || unsupported(format!("numeric literal: {n}"));
     if n.contains(['.', 'e', 'E']) {
-        return Err(format!("numeric literals are not supported: {n}"));
+        return Err(numeric());
     }
     let (datum, typ) = match n.parse::<i32>() {
         Ok(i) => (Datum::Int32(i), ScalarType::Int32),
         Err(_) => n
             .parse()
             .map(|i| (Datum::Int64(i), ScalarType::Int64))
-            .map_err(|_| format!("integer literal out of range: {n}"))?,
+            .map_err(|_| numeric())?,
     };
     Ok(Typed::new(ScalarExpr::Literal(datum), typ, false))
 }
@@ -180,7 +206,7 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
         B::GtEq => BinaryOp::GtEq,
         B::And => BinaryOp::And,
         B::Or => BinaryOp::Or,
-        _ => return Err(format!("operator not supported: {op}")),
+        _ => return Err(unsupported(format!("operator {op}"))),
     };
     let no_operator = |l: &Typed, r: &Typed| {
         format!(
@@ -199,7 +225,7 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
             (l, r, to)
         }
         BinaryOp::And | BinaryOp::Or => {
-            let not_bool = |t: &str| format!("argument of {op} must be type boolean, not type {t}");
+            let not_bool = |t: &str| format!("{op} argument must have type boolean, not type {t}");
             let l = l.expect(ScalarType::Bool, not_bool)?;
             let r = r.expect(ScalarType::Bool, not_bool)?;
             (l, r, ScalarType::Bool)

@@ -7,6 +7,7 @@ use sqlparser::ast::{Expr, LimitClause, OrderBy, OrderByKind, OrderBySort, Value
 use super::super::expr::{ExprContext, Typed};
 use super::super::ident;
 use crate::plan::OrderColumn;
+use crate::repr::unsupported;
 
 /// `n` in `ORDER BY n` / `GROUP BY n`: a 1-based select-list position.
 pub fn position(e: &Expr, len: usize, clause: &str) -> Result<Option<usize>, String> {
@@ -18,7 +19,10 @@ pub fn position(e: &Expr, len: usize, clause: &str) -> Result<Option<usize>, Str
     };
     match n.parse::<usize>() {
         Ok(p) if (1..=len).contains(&p) => Ok(Some(p - 1)),
-        _ => Err(format!("{clause} position {n} is not in select list")),
+        Ok(_) => Err(format!(
+            "column reference {n} in {clause} clause is out of range (1 - {len})"
+        )),
+        Err(_) => Err(unsupported(format!("{clause} {n}"))),
     }
 }
 
@@ -33,14 +37,14 @@ pub fn order_by(
         return Ok(vec![]);
     };
     let OrderByKind::Expressions(exprs) = &order_by.kind else {
-        return Err("ORDER BY ALL is not supported".into());
+        return Err(unsupported("ORDER BY ALL"));
     };
     let mut out = vec![];
     for o in exprs {
         let descending = match (&o.options.sort, &o.with_fill) {
             (None | Some(OrderBySort::Asc), None) => false,
             (Some(OrderBySort::Desc), None) => true,
-            _ => return Err(format!("ORDER BY option not supported: {o}")),
+            _ => return Err(unsupported(format!("ORDER BY option: {o}"))),
         };
         let mut column = OrderColumn::new(order_column(cx, &o.expr, outputs)?, descending);
         if let Some(nulls_first) = o.options.nulls_first {
@@ -69,7 +73,7 @@ pub fn order_column(
                 .iter()
                 .any(|i| outputs[*i].1.expr != outputs[*first].1.expr)
             {
-                return Err(format!("ORDER BY \"{name}\" is ambiguous"));
+                return Err(unsupported(format!("ORDER BY an ambiguous name: {name}")));
             }
             return Ok(*first);
         }
@@ -78,7 +82,11 @@ pub fn order_column(
     outputs
         .iter()
         .position(|(_, t)| t.expr == planned)
-        .ok_or_else(|| format!("ORDER BY expression must appear in the select list: {e}"))
+        .ok_or_else(|| {
+            unsupported(format!(
+                "ORDER BY an expression not in the select list: {e}"
+            ))
+        })
 }
 
 /// LIMIT and OFFSET: (limit, offset), each a non-negative integer literal.
@@ -92,10 +100,10 @@ pub fn limit(clause: Option<&LimitClause>) -> Result<(Option<usize>, usize), Str
         limit_by,
     } = clause
     else {
-        return Err(format!("LIMIT not supported: {clause}"));
+        return Err(unsupported(format!("LIMIT form: {clause}")));
     };
     if !limit_by.is_empty() {
-        return Err(format!("LIMIT not supported: {clause}"));
+        return Err(unsupported(format!("LIMIT form: {clause}")));
     }
     let count = |e: &Expr, what: &str| {
         match e {
@@ -105,7 +113,7 @@ pub fn limit(clause: Option<&LimitClause>) -> Result<(Option<usize>, usize), Str
             },
             _ => None,
         }
-        .ok_or_else(|| format!("{what} must be a non-negative integer, found: {e}"))
+        .ok_or_else(|| unsupported(format!("{what} other than an integer literal: {e}")))
     };
     let limit = limit.as_ref().map(|e| count(e, "LIMIT")).transpose()?;
     let offset = offset
