@@ -156,9 +156,24 @@ impl Engine {
             let mut planned = sql::plan(sql, &engine.catalog)?;
             match (planned.len(), planned.pop()) {
                 (1, Some(statement @ Statement::Select { .. })) => Ok(engine.execute(statement)),
-                _ => Err("query directive takes exactly one SELECT".into()),
+                _ => Err(crate::repr::unsupported(
+                    "a query that is not exactly one SELECT",
+                )),
             }
         })
+    }
+
+    /// The names of the columns `sql`, one SELECT, would return: planned
+    /// against the catalog, not run (what a client learns from a prepared
+    /// statement's description).
+    pub fn describe(&self, sql: &str) -> Result<Vec<String>, String> {
+        let mut planned = sql::plan(sql, &self.catalog)?;
+        match (planned.len(), planned.pop()) {
+            (1, Some(Statement::Select { columns, .. })) => {
+                Ok(columns.into_iter().map(|c| c.name).collect())
+            }
+            _ => Err("only a single SELECT can be described".into()),
+        }
     }
 
     pub fn peek(&mut self, index: &str, as_of: Option<Timestamp>) -> Outcome {

@@ -151,7 +151,9 @@ impl Engine {
             plan, as_of, up_to, ..
         } = sql::plan_subscribe(sql, &self.catalog)?;
         if plan.reads_any(&|id| Relation::by_id(id).is_some()) {
-            return Err("SUBSCRIBE to introspection relations is not supported".into());
+            return Err(crate::repr::unsupported(
+                "SUBSCRIBE to introspection relations",
+            ));
         }
         let as_of = as_of.unwrap_or(self.now);
         if let Some(up_to) = up_to.filter(|u| *u < as_of) {

@@ -9,7 +9,9 @@
 //! - `expr`: scalar expressions, name scopes and types.
 //! - `values`: a bulk INSERT's rows of plain literals, read off the text.
 
+mod clauses;
 mod expr;
+mod forms;
 mod parse;
 mod query;
 mod statement;
@@ -21,7 +23,7 @@ mod values;
 use sqlparser::ast::{Ident, ObjectName};
 
 use crate::plan::{ObjectKind, Resolver, Statement};
-use crate::repr::{Column, GlobalId};
+use crate::repr::{unsupported, Column, GlobalId};
 
 pub use subscribe::{plan_subscribe, Subscribe};
 
@@ -70,13 +72,20 @@ fn object_name(name: &ObjectName) -> Result<String, String> {
         [part] => part
             .as_ident()
             .map(ident)
-            .ok_or_else(|| format!("invalid name: {name}")),
-        _ => Err(format!("qualified names are not supported: {name}")),
+            .ok_or_else(|| unsupported(format!("name form: {name}"))),
+        // The real system has databases and schemas; here there is one.
+        _ => Err(unsupported(format!("qualified name: {name}"))),
     }
 }
 
+/// The real system's text for a name the catalog does not know; a name of
+/// its system catalog (`pg_...`, `mz_...`), which the engine does not have,
+/// is refused instead.
 fn unknown(name: &str) -> String {
-    format!("unknown catalog item '{name}'")
+    match name.starts_with("pg_") || name.starts_with("mz_") {
+        true => unsupported(format!("system catalog relation {name}")),
+        false => format!("unknown catalog item '{name}'"),
+    }
 }
 
 fn resolve(

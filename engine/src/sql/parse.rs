@@ -1,7 +1,13 @@
-//! Text to statements: sqlparser's parser, plus the two pieces of Materialize
+//! Text to statements: sqlparser's parser, plus the pieces of Materialize
 //! syntax it does not know, handled on tokens (never on raw text, so string
-//! literals and comments can contain anything): a trailing `AS OF <int>` and
-//! `CREATE DEFAULT INDEX ON <relation>`.
+//! literals and comments can contain anything): a trailing `AS OF <int>`,
+//! `CREATE DEFAULT INDEX ON <relation>`, and the postfix `ISNULL` (which
+//! sqlparser would read as a column alias).
+//!
+//! sqlparser is not the real system's parser: what it cannot parse may be
+//! the real system's syntax, and its messages are not the real system's.
+//! So a syntax error is refused as `unsupported: syntax <first words>: ...`,
+//! never shown as the real system's answer.
 
 use sqlparser::ast::{self, ObjectName};
 use sqlparser::dialect::PostgreSqlDialect;
@@ -10,7 +16,7 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::values;
-use crate::repr::Timestamp;
+use crate::repr::{unsupported, Timestamp};
 
 pub(super) const DIALECT: PostgreSqlDialect = PostgreSqlDialect {};
 
@@ -98,9 +104,59 @@ fn bulk_insert(sql: &str) -> Option<ParsedStatement> {
 fn tokenize(sql: &str) -> Result<Vec<TokenWithSpan>, String> {
     let tokens = Tokenizer::new(&DIALECT, sql)
         .tokenize_with_location()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| unsupported(format!("syntax: {e}")))?;
     let significant = |t: &TokenWithSpan| !matches!(t.token, Token::Whitespace(_) | Token::EOF);
-    Ok(tokens.into_iter().filter(significant).collect())
+    Ok(postfix_isnull(
+        tokens.into_iter().filter(significant).collect(),
+    ))
+}
+
+/// `x ISNULL` as `x IS NULL`: an unquoted `ISNULL` right after what can
+/// end an expression (a literal, a name, a `)`, `END`, `NULL`), and not
+/// before a `(`. sqlparser knows `NOTNULL` but would take this one for
+/// the column alias `isnull`.
+fn postfix_isnull(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let ends_expression = |t: &TokenWithSpan| match &t.token {
+        Token::Number(..) | Token::SingleQuotedString(_) | Token::RParen => true,
+        Token::Word(w) => matches!(
+            w.keyword,
+            Keyword::NoKeyword | Keyword::END | Keyword::NULL | Keyword::TRUE | Keyword::FALSE
+        ),
+        _ => false,
+    };
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    for (i, t) in tokens.iter().enumerate() {
+        let isnull = matches!(&t.token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("isnull"));
+        let call = tokens.get(i + 1).is_some_and(|n| n.token == Token::LParen);
+        if isnull && !call && out.last().is_some_and(ends_expression) {
+            for keyword in ["IS", "NULL"] {
+                out.push(TokenWithSpan {
+                    token: Token::make_keyword(keyword),
+                    span: t.span,
+                });
+            }
+            continue;
+        }
+        out.push(t.clone());
+    }
+    out
+}
+
+/// `unsupported: syntax <first words>: <message>`: a statement sqlparser
+/// cannot parse, named by its first words for the tally of refusals.
+fn syntax(tokens: &[TokenWithSpan], message: String) -> String {
+    let word = |i: usize| match tokens.get(i).map(|t| &t.token) {
+        Some(Token::Word(w)) if w.quote_style.is_none() => Some(w.value.to_uppercase()),
+        _ => None,
+    };
+    let mut words: Vec<String> = word(0).into_iter().collect();
+    if matches!(
+        words.first().map(String::as_str),
+        Some("CREATE" | "DROP" | "ALTER" | "SHOW")
+    ) {
+        words.extend(word(1));
+    }
+    unsupported(format!("syntax {}: {message}", words.join(" ")))
 }
 
 /// `at` as a location in the text that starts just after `semicolon`.
@@ -119,8 +175,28 @@ fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
     matches!(&t.token, Token::Word(w) if w.keyword == keyword)
 }
 
-fn parse_statement(mut tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
-    let as_of = strip_as_of(&mut tokens)?;
+fn parse_statement(tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
+    let head: Vec<TokenWithSpan> = tokens.iter().take(2).cloned().collect();
+    parse_tokens(tokens).map_err(|e| match e {
+        Syntax::Error(message) => syntax(&head, message),
+        Syntax::Other(message) => message,
+    })
+}
+
+/// Why a statement did not parse: sqlparser's syntax error, or ours.
+enum Syntax {
+    Error(String),
+    Other(String),
+}
+
+impl From<String> for Syntax {
+    fn from(message: String) -> Syntax {
+        Syntax::Error(message)
+    }
+}
+
+fn parse_tokens(mut tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, Syntax> {
+    let as_of = strip_as_of(&mut tokens).map_err(Syntax::Other)?;
     let default_index = [Keyword::CREATE, Keyword::DEFAULT, Keyword::INDEX];
     let is_default_index = tokens.len() >= 3
         && tokens
@@ -222,8 +298,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "Expected: an SQL statement, found: SELEC at Line: 1, Column: 2",
-                "Expected: end of statement, found: 2 at Line: 2, Column: 12",
+                "unsupported: syntax SELEC: Expected: an SQL statement, found: SELEC at Line: 1, Column: 2",
+                "unsupported: syntax SELECT: Expected: end of statement, found: 2 at Line: 2, Column: 12",
             ]
         );
         for (alone, text) in [
@@ -240,11 +316,14 @@ mod tests {
         let p = one("create default index on v");
         assert!(matches!(p.stmt, Parsed::DefaultIndex { on } if on.to_string() == "v"));
         let err = parse("CREATE DEFAULT INDEX v").unwrap_err();
-        assert_eq!(err, "Expected: ON, found: v at Line: 1, Column: 22");
+        assert_eq!(
+            err,
+            "unsupported: syntax CREATE DEFAULT: Expected: ON, found: v at Line: 1, Column: 22"
+        );
         let err = parse("CREATE DEFAULT INDEX ON v (a)").unwrap_err();
         assert_eq!(
             err,
-            "Expected: end of statement, found: ( at Line: 1, Column: 27"
+            "unsupported: syntax CREATE DEFAULT: Expected: end of statement, found: ( at Line: 1, Column: 27"
         );
     }
 
@@ -253,12 +332,12 @@ mod tests {
         let err = parse("SELEC 1").unwrap_err();
         assert_eq!(
             err,
-            "Expected: an SQL statement, found: SELEC at Line: 1, Column: 1"
+            "unsupported: syntax SELEC: Expected: an SQL statement, found: SELEC at Line: 1, Column: 1"
         );
         let err = parse("SELECT 1 2").unwrap_err();
         assert_eq!(
             err,
-            "Expected: end of statement, found: 2 at Line: 1, Column: 10"
+            "unsupported: syntax SELECT: Expected: end of statement, found: 2 at Line: 1, Column: 10"
         );
     }
 }

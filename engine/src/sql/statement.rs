@@ -11,12 +11,14 @@ use super::expr::{scalar_type, where_clause, ExprContext, Scope, Typed};
 use super::parse::{Parsed, ParsedStatement};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
-use super::{check_unique_columns, ident, object_name, object_of_kind, relation, unknown};
+use super::{
+    check_unique_columns, clauses, forms, ident, object_name, object_of_kind, relation, unknown,
+};
 use crate::packed::PackedRow;
 use crate::plan::{
     not_null_violation, with_top_k, ObjectKind, RelationPlan, Resolver, ScalarExpr, Statement,
 };
-use crate::repr::{Column, Datum, GlobalId, Row, ScalarType};
+use crate::repr::{unsupported, Column, Datum, GlobalId, Row, ScalarType};
 
 /// Plans one statement; `None` when it has nothing to do (`IF [NOT] EXISTS`).
 pub(super) fn plan(
@@ -61,7 +63,7 @@ pub(super) fn plan(
             cascade,
             ..
         } => drop(catalog, object_type, if_exists, &names, cascade),
-        other => Err(format!("statement not supported: {other}")),
+        other => Err(unsupported(forms::statement(&other))),
     }
 }
 
@@ -80,15 +82,7 @@ fn new_name(
 }
 
 fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statement>, String> {
-    if t.or_replace
-        || t.temporary
-        || t.query.is_some()
-        || t.like.is_some()
-        || t.clone.is_some()
-        || !t.constraints.is_empty()
-    {
-        return Err(format!("CREATE TABLE not supported: {t}"));
-    }
+    clauses::create_table(t)?;
     let Some(name) = new_name(catalog, &t.name, t.if_not_exists)? else {
         return Ok(None);
     };
@@ -99,7 +93,7 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
             match o.option {
                 ColumnOption::Null => nullable = true,
                 ColumnOption::NotNull => nullable = false,
-                _ => return Err(format!("column option not supported: {o}")),
+                _ => return Err(unsupported(format!("column option {o}"))),
             }
         }
         let (name, typ) = (ident(&c.name), scalar_type(&c.data_type)?);
@@ -116,12 +110,7 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
 /// A view's ORDER BY alone is ignored, as in the real system; with LIMIT or
 /// OFFSET the view is a top-k.
 fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statement>, String> {
-    if v.materialized {
-        return Err("materialized views are not supported".into());
-    }
-    if v.or_replace || v.or_alter || v.temporary || !v.columns.is_empty() || v.to.is_some() {
-        return Err(format!("CREATE VIEW not supported: {v}"));
-    }
+    clauses::create_view(v)?;
     let Some(name) = new_name(catalog, &v.name, v.if_not_exists)? else {
         return Ok(None);
     };
@@ -141,16 +130,7 @@ fn create_index_statement(
     catalog: &dyn Resolver,
     i: &CreateIndex,
 ) -> Result<Option<Statement>, String> {
-    if i.unique
-        || i.concurrently
-        || i.using.is_some()
-        || !i.include.is_empty()
-        || i.nulls_distinct.is_some()
-        || !i.with.is_empty()
-        || i.predicate.is_some()
-    {
-        return Err(format!("CREATE INDEX not supported: {i}"));
-    }
+    clauses::create_index(i)?;
     let keys = i
         .columns
         .iter()
@@ -161,7 +141,7 @@ fn create_index_statement(
                 {
                     Ok(ident(name))
                 }
-                _ => Err(format!("index keys must be column names, found: {c}")),
+                _ => Err(unsupported(format!("index key other than a column: {c}"))),
             },
         )
         .collect::<Result<Vec<_>, _>>()?;
@@ -231,10 +211,12 @@ fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
             column.typ.name()
         )
     };
-    // An integer of the other width is converted, as PostgreSQL's
-    // assignment cast does (a `bigint` too large fails when evaluated).
+    // An integer of the other width is converted, as the real system's
+    // assignment cast does (a `bigint` too large fails when evaluated), and
+    // anything is converted to text.
     let t = match t.typ {
         Some(typ) if typ.is_integer() && column.typ.is_integer() => t.cast(column.typ),
+        Some(_) if column.typ == ScalarType::Text && !t.is_string_literal() => t.cast(column.typ),
         _ => t,
     };
     Ok(t.expect(column.typ, mismatch)?.expr)
@@ -248,11 +230,9 @@ fn insert(
     more: Option<&LiteralRows>,
 ) -> Result<Statement, String> {
     let TableObject::TableName(name) = &i.table else {
-        return Err(format!("INSERT not supported: {i}"));
+        return Err(unsupported("INSERT INTO a table function"));
     };
-    if i.on.is_some() || i.returning.is_some() || !i.assignments.is_empty() || i.overwrite {
-        return Err(format!("INSERT not supported: {i}"));
-    }
+    clauses::insert(i)?;
     let table = object_of_kind(catalog, name, ObjectKind::Table)?;
     let columns = catalog
         .columns(table)
@@ -277,7 +257,7 @@ fn insert(
             SetExpr::Values(values) => values,
             _ => return insert_select(catalog, table, &columns, &targets, q),
         },
-        None => return Err("INSERT supports only VALUES and SELECT".into()),
+        None => return Err(unsupported("INSERT without VALUES or SELECT")),
     };
     let no_columns = Scope::default();
     let mut values_row = ValuesRow {
@@ -424,10 +404,13 @@ fn target(catalog: &dyn Resolver, t: &TableWithJoins) -> Result<(GlobalId, Scope
         ..
     } = &t.relation
     else {
-        return Err(format!("not a table: {}", t.relation));
+        return Err(unsupported(format!(
+            "a write to other than a table: {}",
+            t.relation
+        )));
     };
     if !t.joins.is_empty() || alias.as_ref().is_some_and(|a| !a.columns.is_empty()) {
-        return Err(format!("not a table: {t}"));
+        return Err(unsupported(format!("a write to other than a table: {t}")));
     }
     let id = object_of_kind(catalog, name, ObjectKind::Table)?;
     let columns = catalog
@@ -445,14 +428,14 @@ fn predicates(scope: &Scope, selection: Option<&Expr>) -> Result<Vec<ScalarExpr>
 }
 
 fn update(catalog: &dyn Resolver, u: &Update) -> Result<Statement, String> {
-    if u.from.is_some() || u.returning.is_some() || u.limit.is_some() || !u.order_by.is_empty() {
-        return Err(format!("UPDATE not supported: {u}"));
-    }
+    clauses::update(u)?;
     let (table, scope) = target(catalog, &u.table)?;
     let mut assignments: Vec<(usize, ScalarExpr)> = vec![];
     for a in &u.assignments {
         let AssignmentTarget::ColumnName(name) = &a.target else {
-            return Err(format!("assignment not supported: {a}"));
+            return Err(unsupported(format!(
+                "assignment to other than a column: {a}"
+            )));
         };
         let name = object_name(name)?;
         let columns: Vec<Column> = scope.items.iter().map(|i| i.column.clone()).collect();
@@ -473,12 +456,10 @@ fn update(catalog: &dyn Resolver, u: &Update) -> Result<Statement, String> {
 
 fn delete(catalog: &dyn Resolver, d: &Delete) -> Result<Statement, String> {
     let (FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from)) = &d.from;
+    clauses::delete(d)?;
     let [from] = from.as_slice() else {
-        return Err(format!("DELETE not supported: {d}"));
+        return Err(unsupported("DELETE of several tables"));
     };
-    if !d.tables.is_empty() || d.using.is_some() || d.returning.is_some() || d.limit.is_some() {
-        return Err(format!("DELETE not supported: {d}"));
-    }
     let (table, scope) = target(catalog, from)?;
     let predicates = predicates(&scope, d.selection.as_ref())?;
     Ok(Statement::Delete { table, predicates })

@@ -10,7 +10,7 @@ use super::parse::{parser_error, DIALECT};
 use super::query::{plan_query, PlannedQuery};
 use super::relation;
 use crate::plan::{RelationPlan, Resolver};
-use crate::repr::{Column, Timestamp};
+use crate::repr::{unsupported, Column, Timestamp};
 
 /// A planned SUBSCRIBE.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub fn plan_subscribe(sql: &str, catalog: &dyn Resolver) -> Result<Subscribe, St
             ..
         } = plan_query(catalog, &query)?;
         if finishing.limit.is_some() {
-            return Err("LIMIT is not supported in SUBSCRIBE".into());
+            return Err(unsupported("LIMIT in SUBSCRIBE"));
         }
         // ORDER BY without LIMIT orders nothing in a stream of changes.
         (plan, columns)

@@ -6,6 +6,7 @@
 //! `typed` what type it has, `aggregate` what a GROUP BY makes of it.
 
 mod aggregate;
+mod refusal;
 mod scope;
 mod typed;
 
@@ -14,12 +15,13 @@ use sqlparser::ast::{
     FunctionArguments, InTarget, UnaryOperator, Value,
 };
 
-use super::ident;
+use super::{forms, ident};
 use crate::eval::castable;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
-use crate::repr::ScalarType;
+use crate::repr::{unsupported, ScalarType};
 use aggregate::aggregate_call;
 pub(super) use aggregate::{contains_aggregate, Grouping};
+pub(super) use refusal::first_refusal;
 pub(super) use scope::Scope;
 use typed::{binary, int_literal, literal, negate, unify};
 pub(super) use typed::{scalar_type, Typed};
@@ -73,10 +75,22 @@ impl<'a> ExprContext<'a> {
             return Ok(key);
         }
         match e {
-            Expr::Identifier(name) => self.column(None, &ident(name)),
+            Expr::Identifier(id) => {
+                let name = ident(id);
+                if id.quote_style.is_none() && RESERVED.contains(&name.as_str()) {
+                    return Err(unsupported(format!("reserved keyword {name} as a name")));
+                }
+                match self.column(None, &name) {
+                    Err(e) if self.scope.has_table(&name) => {
+                        Err(unsupported(format!("whole-row reference {name}: {e}")))
+                    }
+                    Err(e) if e.ends_with("does not exist") => Err(not_a_column(name, e)),
+                    other => other,
+                }
+            }
             Expr::CompoundIdentifier(parts) => match parts.as_slice() {
                 [table, name] => self.column(Some(&ident(table)), &ident(name)),
-                _ => Err(format!("column reference not supported: {e}")),
+                _ => Err(unsupported(format!("qualified column reference: {e}"))),
             },
             Expr::Value(v) => literal(&v.value),
             Expr::Nested(inner) => self.plan(inner),
@@ -140,8 +154,7 @@ impl<'a> ExprContext<'a> {
                 data_type,
                 format: None,
             } => self.cast(expr, data_type),
-            Expr::Subquery(_) | Expr::Exists { .. } => Err("subqueries are not supported".into()),
-            _ => Err(format!("expression not supported: {e}")),
+            other => Err(unsupported(forms::expr(other))),
         }
     }
 
@@ -153,7 +166,7 @@ impl<'a> ExprContext<'a> {
     fn coalesce(&mut self, f: &Function) -> Result<Typed, String> {
         let args = self.plan_all(plain_args(f)?)?;
         if args.is_empty() {
-            return Err("function coalesce() does not exist".into());
+            return Err(unsupported("coalesce()"));
         }
         let args = unify(args, "COALESCE")?;
         let typ = args[0].typ;
@@ -222,18 +235,21 @@ impl<'a> ExprContext<'a> {
         ))
     }
 
-    /// `CAST(expr AS t)` and `expr::t`.
+    /// `CAST(expr AS t)` and `expr::t`: a value of type `t`, even when it
+    /// is a text literal (`'a'::text` is no longer of unknown type).
     #[inline(never)]
     fn cast(&mut self, expr: &Expr, data_type: &DataType) -> Result<Typed, String> {
         let to = scalar_type(data_type)?;
         let t = self.plan(expr)?.coerce(to)?;
         match t.typ {
-            Some(from) if castable(from, to) => Ok(t.cast(to)),
-            _ => Err(format!(
-                "CAST does not support casting from {} to {}",
+            Some(from) if castable(from, to) => Ok(t.cast(to).typed()),
+            // The real system's casts between these types are not all
+            // PostgreSQL's, and only those known are implemented.
+            _ => Err(unsupported(format!(
+                "cast from {} to {}",
                 t.type_name(),
                 to.name()
-            )),
+            ))),
         }
     }
 
@@ -341,7 +357,11 @@ impl<'a> ExprContext<'a> {
     }
 
     fn unary(&mut self, op: &UnaryOperator, e: &Expr) -> Result<Typed, String> {
-        let int = |t: &str| format!("operator does not exist: {op} {t}");
+        // Only the integers' signs are here; the real system has numeric's.
+        let int = |t: &str| match t {
+            "numeric" => unsupported(format!("operator {op} numeric")),
+            _ => format!("operator does not exist: {op} {t}"),
+        };
         match op {
             // `-5` is a literal, so that `-9223372036854775808` is one too.
             UnaryOperator::Minus => match e {
@@ -357,20 +377,115 @@ impl<'a> ExprContext<'a> {
             UnaryOperator::Plus => self.plan(e)?.expect_integer(int),
             UnaryOperator::Not => {
                 let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
-                    format!("argument of NOT must be type boolean, not type {t}")
+                    format!("NOT argument must have type boolean, not type {t}")
                 })?;
                 let not = ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr));
                 Ok(Typed::new(not, ScalarType::Bool, t.nullable))
             }
-            _ => Err(format!("operator not supported: {op}")),
+            _ => Err(unsupported(format!("operator {op}"))),
         }
+    }
+}
+
+/// PostgreSQL's reserved keywords: the real system's parser refuses them
+/// as names unless quoted, where sqlparser takes several for one.
+const RESERVED: &[&str] = &[
+    "all",
+    "analyse",
+    "analyze",
+    "and",
+    "any",
+    "array",
+    "as",
+    "asc",
+    "asymmetric",
+    "both",
+    "case",
+    "cast",
+    "check",
+    "collate",
+    "column",
+    "constraint",
+    "create",
+    "default",
+    "deferrable",
+    "desc",
+    "distinct",
+    "do",
+    "else",
+    "end",
+    "except",
+    "false",
+    "fetch",
+    "for",
+    "foreign",
+    "from",
+    "grant",
+    "group",
+    "having",
+    "in",
+    "initially",
+    "intersect",
+    "into",
+    "lateral",
+    "leading",
+    "limit",
+    "not",
+    "null",
+    "offset",
+    "on",
+    "only",
+    "or",
+    "order",
+    "placing",
+    "primary",
+    "references",
+    "returning",
+    "select",
+    "some",
+    "symmetric",
+    "table",
+    "then",
+    "to",
+    "trailing",
+    "true",
+    "union",
+    "unique",
+    "using",
+    "variadic",
+    "when",
+    "where",
+    "window",
+    "with",
+];
+
+/// A name that is no column, refused if it is one of SQL's functions called
+/// without parentheses (`current_user`): else `e`.
+fn not_a_column(name: String, e: String) -> String {
+    const NILADIC: &[&str] = &[
+        "current_catalog",
+        "current_date",
+        "current_role",
+        "current_schema",
+        "current_time",
+        "current_timestamp",
+        "current_user",
+        "localtime",
+        "localtimestamp",
+        "session_user",
+        "system_user",
+        "user",
+    ];
+    match NILADIC.contains(&name.as_str()) {
+        true => unsupported(format!("function {name}")),
+        false => e,
     }
 }
 
 /// A function call's plain positional arguments.
 fn plain_args(f: &Function) -> Result<Vec<&Expr>, String> {
     let FunctionArguments::List(list) = &f.args else {
-        return Err(format!("function call not supported: {f}"));
+        return Err(unsupported(format!("function call form: {f}")));
     };
     let plain = f.filter.is_none()
         && f.over.is_none()
@@ -382,7 +497,7 @@ fn plain_args(f: &Function) -> Result<Vec<&Expr>, String> {
         .iter()
         .map(|a| match a {
             FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if plain => Ok(e),
-            _ => Err(format!("function call not supported: {f}")),
+            _ => Err(unsupported(format!("function call form: {f}"))),
         })
         .collect()
 }
@@ -414,6 +529,8 @@ pub(super) fn output_name(e: &Expr) -> String {
             function_name(f)
         }
         Expr::Case { .. } => "case".into(),
+        // `TRUE` is `'t'::boolean` to the real system, named as a cast is.
+        Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => "bool".into(),
         // PostgreSQL names a cast of a column after the column, else after
         // the type's internal name.
         Expr::Cast {

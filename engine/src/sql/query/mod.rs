@@ -8,16 +8,18 @@ mod finishing;
 mod from;
 
 use sqlparser::ast::{
-    Distinct, Expr, GroupByExpr, Query, Select, SelectItem, SelectItemQualifiedWildcardKind,
-    SetExpr, TableWithJoins, WildcardAdditionalOptions,
+    Distinct, Expr, GroupByExpr, OrderBy, OrderByKind, Query, Select, SelectFlavor, SelectItem,
+    SelectItemQualifiedWildcardKind, SetExpr, TableFactor, TableWithJoins,
+    WildcardAdditionalOptions,
 };
 
 use super::expr::{
-    contains_aggregate, output_name, where_clause, ExprContext, Grouping, Scope, Typed,
+    contains_aggregate, first_refusal, output_name, where_clause, ExprContext, Grouping, Scope,
+    Typed,
 };
-use super::{ident, object_name};
+use super::{forms, ident, object_name};
 use crate::plan::{Finishing, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
-use crate::repr::Column;
+use crate::repr::{unsupported, Column, UNSUPPORTED};
 use finishing::{limit, order_by, position};
 use from::plan_from;
 
@@ -30,22 +32,64 @@ pub(super) struct PlannedQuery {
     pub simple: Option<SimpleSelect>,
 }
 
+/// Plans a SELECT. When it fails with a real error but has a construct
+/// the engine does not implement, that construct is refused instead: the
+/// real system checks in its own order, and may not fail at all.
 pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQuery, String> {
-    if q.with.is_some() {
-        return Err("WITH is not supported".into());
-    }
-    if q.fetch.is_some() || !q.locks.is_empty() || q.for_clause.is_some() {
-        return Err(format!("query not supported: {q}"));
-    }
-    let s = match &*q.body {
-        SetExpr::Select(s) => s,
-        SetExpr::Query(_) => return Err("subqueries are not supported".into()),
-        SetExpr::SetOperation { op, .. } => return Err(format!("{op} is not supported")),
-        body => return Err(format!("query not supported: {body}")),
+    plan_select(catalog, q).map_err(|e| match e.starts_with(UNSUPPORTED) {
+        true => e,
+        false => first_refusal_in(q).unwrap_or(e),
+    })
+}
+
+/// The first construct of `q` that planning refuses, found without planning.
+fn first_refusal_in(q: &Query) -> Option<String> {
+    let s = match select_of(q) {
+        Ok(s) => s,
+        Err(e) => return Some(e),
     };
-    if s.top.is_some() || s.into.is_some() || s.qualify.is_some() || !s.named_window.is_empty() {
-        return Err(format!("SELECT not supported: {s}"));
+    for table in &s.from {
+        let factors =
+            std::iter::once(&table.relation).chain(table.joins.iter().map(|j| &j.relation));
+        for factor in factors {
+            if !matches!(factor, TableFactor::Table { .. }) {
+                return Some(unsupported(forms::table_factor(factor)));
+            }
+        }
+        for join in &table.joins {
+            use sqlparser::ast::{JoinConstraint, JoinOperator as J};
+            match &join.join_operator {
+                J::Join(c) | J::Inner(c) | J::CrossJoin(c) | J::Left(c) | J::LeftOuter(c) => {
+                    if let JoinConstraint::On(e) = c {
+                        if let Some(r) = first_refusal(e) {
+                            return Some(r);
+                        }
+                    }
+                }
+                other => return Some(unsupported(forms::join_operator(other))),
+            }
+        }
     }
+    let keys = match &s.group_by {
+        GroupByExpr::Expressions(keys, _) => keys.as_slice(),
+        GroupByExpr::All(_) => &[],
+    };
+    let ordered = match q.order_by.as_ref().map(|o| &o.kind) {
+        Some(OrderByKind::Expressions(exprs)) => exprs.iter().map(|o| &o.expr).collect(),
+        _ => Vec::new(),
+    };
+    s.projection
+        .iter()
+        .filter_map(item_expr)
+        .chain(s.selection.iter())
+        .chain(keys)
+        .chain(s.having.iter())
+        .chain(ordered)
+        .find_map(first_refusal)
+}
+
+fn plan_select(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQuery, String> {
+    let s = select_of(q)?;
     let (limit, offset) = limit(q.limit_clause.as_ref())?;
 
     let mut from = plan_from(catalog, &s.from)?;
@@ -57,14 +101,14 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
     let scope = from.scope.clone();
     let input = from.into_plan();
 
-    let group_by = group_by(s)?;
-    let mut grouping = grouping(s, &scope, &group_by)?;
+    let group_by = group_by(s, &scope)?;
+    let mut grouping = grouping(s, q.order_by.as_ref(), &scope, &group_by)?;
     let mut cx = ExprContext::plain(
         &scope,
         "aggregate functions are not allowed in ORDER BY clause",
     );
     cx.grouping = grouping.as_mut();
-    let outputs = projection(&mut cx, &s.projection)?;
+    let outputs = projection(&mut cx, &s.projection, s.from.is_empty())?;
     let having = match &s.having {
         Some(h) => cx.predicate(h, "HAVING clause")?,
         None => vec![],
@@ -85,7 +129,7 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
                 input: Box::new(plan),
             }
         }
-        Some(Distinct::On(_)) => return Err("SELECT DISTINCT ON is not supported".into()),
+        Some(Distinct::On(_)) => return Err(unsupported("SELECT DISTINCT ON")),
     }
     Ok(PlannedQuery {
         plan,
@@ -102,15 +146,111 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
     })
 }
 
+/// The SELECT of a query, every clause the planner does not plan refused.
+/// `Query` and `Select` are taken apart to their last field, so that a
+/// field a new sqlparser adds cannot go unnoticed: it fails to compile
+/// here until it is planned or refused.
+fn select_of(q: &Query) -> Result<&Select, String> {
+    let Query {
+        with,
+        body,
+        order_by: _,
+        limit_clause: _,
+        fetch,
+        locks,
+        for_clause,
+        settings,
+        format_clause,
+        pipe_operators,
+    } = q;
+    let refused = [
+        (with.is_some(), "WITH"),
+        (fetch.is_some(), "FETCH"),
+        (!locks.is_empty(), "FOR UPDATE"),
+        (for_clause.is_some(), "FOR XML/JSON"),
+        (settings.is_some(), "SETTINGS"),
+        (format_clause.is_some(), "FORMAT"),
+        (!pipe_operators.is_empty(), "pipe operators"),
+    ];
+    if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
+        return Err(unsupported(what));
+    }
+    let s = match &**body {
+        SetExpr::Select(s) => s,
+        SetExpr::Query(_) => return Err(unsupported("subquery")),
+        SetExpr::SetOperation { op, .. } => return Err(unsupported(op)),
+        other => return Err(unsupported(forms::set_expr(other))),
+    };
+    let Select {
+        select_token: _,
+        optimizer_hints,
+        distinct: _,
+        select_modifiers,
+        top,
+        top_before_distinct: _,
+        projection: _,
+        exclude,
+        into,
+        from: _,
+        lateral_views,
+        prewhere,
+        selection: _,
+        connect_by,
+        group_by: _,
+        cluster_by,
+        distribute_by,
+        sort_by,
+        having: _,
+        named_window,
+        qualify,
+        window_before_qualify: _,
+        value_table_mode,
+        flavor,
+    } = &**s;
+    let refused = [
+        (!optimizer_hints.is_empty(), "optimizer hints"),
+        (select_modifiers.is_some(), "SELECT modifiers"),
+        (top.is_some(), "TOP"),
+        (exclude.is_some(), "EXCLUDE"),
+        (into.is_some(), "SELECT INTO"),
+        (!lateral_views.is_empty(), "LATERAL VIEW"),
+        (prewhere.is_some(), "PREWHERE"),
+        (!connect_by.is_empty(), "CONNECT BY"),
+        (!cluster_by.is_empty(), "CLUSTER BY"),
+        (!distribute_by.is_empty(), "DISTRIBUTE BY"),
+        (!sort_by.is_empty(), "SORT BY"),
+        (!named_window.is_empty(), "WINDOW"),
+        (qualify.is_some(), "QUALIFY"),
+        (value_table_mode.is_some(), "SELECT AS VALUE"),
+        (*flavor != SelectFlavor::Standard, "FROM before SELECT"),
+    ];
+    if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
+        return Err(unsupported(what));
+    }
+    Ok(s)
+}
+
 /// The query's grouping, if it aggregates: by the GROUP BY keys, or global
 /// when it has aggregates or HAVING but no GROUP BY.
-fn grouping(s: &Select, scope: &Scope, keys: &[&Expr]) -> Result<Option<Grouping>, String> {
-    let aggregates = s.projection.iter().any(|item| match item {
-        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-            contains_aggregate(e)
-        }
-        _ => false,
+fn grouping(
+    s: &Select,
+    order_by: Option<&OrderBy>,
+    scope: &Scope,
+    keys: &[&Expr],
+) -> Result<Option<Grouping>, String> {
+    // An aggregate anywhere but WHERE makes the query aggregate (an ORDER BY
+    // one too, as in the real system, so the select list must group).
+    let ordered = order_by.is_some_and(|o| match &o.kind {
+        OrderByKind::Expressions(exprs) => exprs.iter().any(|o| contains_aggregate(&o.expr)),
+        OrderByKind::All(_) => false,
     });
+    let aggregates = ordered
+        || s.projection.iter().any(|item| match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                contains_aggregate(e)
+            }
+            _ => false,
+        });
     if keys.is_empty() && s.having.is_none() && !aggregates {
         return Ok(None);
     }
@@ -215,27 +355,67 @@ fn plain_wildcard(o: &WildcardAdditionalOptions) -> bool {
         && o.opt_alias.is_none()
 }
 
-/// The GROUP BY expressions, positions replaced by the select items they name.
-fn group_by(s: &Select) -> Result<Vec<&Expr>, String> {
+/// The GROUP BY expressions, as the real system reads them: a position
+/// is the select item it counts to; a plain name is a column of the FROM
+/// clause if there is one, else the select item it is the alias of (two
+/// such items are ambiguous).
+fn group_by<'s>(s: &'s Select, scope: &Scope) -> Result<Vec<&'s Expr>, String> {
     let GroupByExpr::Expressions(keys, modifiers) = &s.group_by else {
-        return Err("GROUP BY ALL is not supported".into());
+        return Err(unsupported("GROUP BY ALL"));
     };
     if !modifiers.is_empty() {
-        return Err(format!("GROUP BY not supported: {}", s.group_by));
+        return Err(unsupported(format!("GROUP BY modifiers: {}", s.group_by)));
     }
+    let item = |p: usize| match &s.projection[p] {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Ok(e),
+        _ => Err(unsupported("GROUP BY a position beside a wildcard")),
+    };
+    let wildcards = s.projection.iter().any(|i| item_expr(i).is_none());
     keys.iter()
-        .map(|key| match position(key, s.projection.len(), "GROUP BY")? {
-            None => Ok(key),
-            Some(p) => match &s.projection[p] {
-                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Ok(e),
-                _ => Err(format!("GROUP BY position {} is not an expression", p + 1)),
-            },
+        .map(|key| {
+            if let Some(p) = position(key, s.projection.len(), "GROUP BY")? {
+                return match wildcards {
+                    true => Err(unsupported("GROUP BY a position beside a wildcard")),
+                    false => item(p),
+                };
+            }
+            let Expr::Identifier(name) = key else {
+                return Ok(key);
+            };
+            let name = ident(name);
+            match scope.resolve(None, &name) {
+                Err(e) if e.ends_with("does not exist") => {}
+                _ => return Ok(key),
+            }
+            let aliased: Vec<usize> = (0..s.projection.len())
+                .filter(|p| matches!(&s.projection[*p], SelectItem::ExprWithAlias { alias, .. } if ident(alias) == name))
+                .collect();
+            match aliased.as_slice() {
+                [] if s.projection.iter().any(|i| matches!(i, SelectItem::UnnamedExpr(e) if output_name(e) == name)) => {
+                    Err(unsupported("GROUP BY the implicit name of a select item"))
+                }
+                [] => Ok(key),
+                [p] => item(*p),
+                _ => Err(format!("column reference \"{name}\" is ambiguous")),
+            }
         })
         .collect()
 }
 
+/// A select item's expression; `None` for a wildcard.
+fn item_expr(item: &SelectItem) -> Option<&Expr> {
+    match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Some(e),
+        _ => None,
+    }
+}
+
 /// The select list: each output column's name and expression.
-fn projection(cx: &mut ExprContext, items: &[SelectItem]) -> Result<Vec<(String, Typed)>, String> {
+fn projection(
+    cx: &mut ExprContext,
+    items: &[SelectItem],
+    no_from: bool,
+) -> Result<Vec<(String, Typed)>, String> {
     let mut out = vec![];
     for item in items {
         let table = match item {
@@ -248,7 +428,7 @@ fn projection(cx: &mut ExprContext, items: &[SelectItem]) -> Result<Vec<(String,
                 continue;
             }
             SelectItem::Wildcard(o) if plain_wildcard(o) => {
-                if cx.scope.items.is_empty() {
+                if no_from {
                     return Err("SELECT * with no tables specified is not valid".into());
                 }
                 None
@@ -258,11 +438,14 @@ fn projection(cx: &mut ExprContext, items: &[SelectItem]) -> Result<Vec<(String,
             {
                 let table = object_name(name)?;
                 if !cx.scope.has_table(&table) {
-                    return Err(format!("missing FROM-clause entry for table \"{table}\""));
+                    return Err(format!("no table named '{table}' in scope"));
                 }
                 Some(table)
             }
-            _ => return Err(format!("select item not supported: {item}")),
+            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..) => {
+                return Err(unsupported(format!("wildcard options: {item}")))
+            }
+            other => return Err(unsupported(forms::select_item(other))),
         };
         for (i, item) in cx.scope.items.iter().enumerate() {
             if table.as_ref().is_none_or(|t| *t == item.table) {

@@ -3,6 +3,7 @@
 
 mod aggregates;
 mod expressions;
+mod forms;
 mod properties;
 mod queries;
 mod statements;

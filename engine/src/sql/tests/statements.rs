@@ -23,8 +23,9 @@ fn create_table() {
         err("CREATE TABLE n (a int, a text)"),
         "column \"a\" specified more than once"
     );
-    assert_eq!(err("CREATE TABLE n (a foo)"), "type \"foo\" does not exist");
-    assert_eq!(err("CREATE TABLE n (a float)"), "type not supported: FLOAT");
+    // The real system has many more types than these.
+    assert_eq!(err("CREATE TABLE n (a foo)"), "unsupported: type foo");
+    assert_eq!(err("CREATE TABLE n (a float)"), "unsupported: type float");
     assert_eq!(
         plan("CREATE TABLE IF NOT EXISTS t (a int)", &catalog()),
         Ok(vec![])
@@ -237,7 +238,7 @@ fn update() {
     );
     assert_eq!(
         err("UPDATE t SET a = count(*)"),
-        "aggregate functions are not allowed in UPDATE"
+        "aggregate functions are not allowed in UPDATE (function pg_catalog.count)"
     );
     assert_eq!(err("UPDATE v SET k = 1"), "\"v\" is a view not a table");
 }
@@ -266,7 +267,7 @@ fn delete() {
     );
     assert_eq!(
         err("DELETE FROM t WHERE count(*) > 0"),
-        "aggregate functions are not allowed in WHERE clause"
+        "aggregate functions are not allowed in WHERE clause (function pg_catalog.count)"
     );
 }
 
@@ -358,7 +359,7 @@ fn create_index() {
     );
     assert_eq!(
         err("CREATE INDEX ON t (a + 1)"),
-        "index keys must be column names, found: a + 1"
+        "unsupported: index key other than a column: a + 1"
     );
     assert_eq!(err("CREATE INDEX ON t (z)"), "column \"z\" does not exist");
     assert_eq!(
@@ -418,7 +419,7 @@ fn several_statements() {
     let e = plan("CREATE TABLE n (a int); SELEC 1", &catalog()).unwrap_err();
     assert_eq!(
         e,
-        "Expected: an SQL statement, found: SELEC at Line: 1, Column: 2"
+        "unsupported: syntax SELEC: Expected: an SQL statement, found: SELEC at Line: 1, Column: 2"
     );
 }
 
@@ -447,11 +448,11 @@ fn generate_series_and_insert_select() {
     assert_eq!(s, Statement::InsertSelect { table: T, plan });
     assert_eq!(
         err("SELECT * FROM generate_series(1)"),
-        "generate_series takes a start and a stop"
+        "unsupported: generate_series other than of a start and a stop"
     );
     assert_eq!(
         err("SELECT * FROM series(1, 2)"),
-        "function series does not exist"
+        "unsupported: function series"
     );
     assert_eq!(
         err("INSERT INTO t (c) SELECT x FROM generate_series(1, 2) AS x"),

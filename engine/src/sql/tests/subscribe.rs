@@ -18,7 +18,7 @@ fn refuses_what_it_cannot_serve() {
     let err = |sql| plan_subscribe(sql, &catalog).unwrap_err();
     assert_eq!(
         err("SUBSCRIBE (SELECT a FROM t LIMIT 1)"),
-        "LIMIT is not supported in SUBSCRIBE"
+        "unsupported: LIMIT in SUBSCRIBE"
     );
     assert_eq!(err("SUBSCRIBE nope"), "unknown catalog item 'nope'");
     assert!(err("SUBSCRIBE t UP 3").starts_with("Expected: TO, found: 3"));

@@ -104,5 +104,8 @@ fn a_head_that_is_not_a_values_insert_goes_the_usual_way() {
     let sql = "INSERT INTO VALUES (1), (2)";
     assert!(split(sql).is_some());
     let error = parser_error(Parser::parse_sql(&DIALECT, sql).unwrap_err());
-    assert_eq!(parse(sql).unwrap_err(), error);
+    assert_eq!(
+        parse(sql).unwrap_err(),
+        format!("unsupported: syntax INSERT: {error}")
+    );
 }

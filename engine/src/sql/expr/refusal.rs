@@ -1,0 +1,127 @@
+//! The first construct of an expression that planning would refuse, found
+//! without planning it. When planning fails with a real error (a column
+//! that does not exist), a construct the engine does not implement anywhere
+//! in the statement is what is reported instead: the real system checks
+//! in its own order and may find another error first, or none.
+
+use sqlparser::ast::{
+    BinaryOperator, CastKind, Expr, FunctionArguments, InTarget, UnaryOperator, Value,
+};
+
+use super::aggregate::aggregate_call;
+use super::typed::{int_literal, literal, scalar_type};
+use super::{forms, function_name, plain_args, RESERVED};
+use crate::repr::{unsupported, UNSUPPORTED};
+
+/// The refusal of the first construct of `e` the planner does not plan.
+pub fn first_refusal(e: &Expr) -> Option<String> {
+    first_refusal_within(e, 0)
+}
+
+fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
+    // Planning refuses deeper nesting with its own error.
+    if depth > super::RECURSION_LIMIT {
+        return None;
+    }
+    let walk = |e: &Expr| first_refusal_within(e, depth + 1);
+    fn refused<T>(r: Result<T, String>) -> Option<String> {
+        r.err().filter(|e| e.starts_with(UNSUPPORTED))
+    }
+    match e {
+        Expr::Identifier(id) => {
+            let reserved =
+                id.quote_style.is_none() && RESERVED.contains(&id.value.to_lowercase().as_str());
+            reserved.then(|| unsupported(format!("reserved keyword {} as a name", id.value)))
+        }
+        Expr::CompoundIdentifier(parts) if parts.len() == 2 => None,
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => refused(int_literal(n)),
+            other => refused(literal(other)),
+        },
+        Expr::Nested(e) | Expr::IsNull(e) | Expr::IsNotNull(e) => walk(e),
+        Expr::UnaryOp { op, expr } => match op {
+            UnaryOperator::Minus | UnaryOperator::Plus | UnaryOperator::Not => walk(expr),
+            _ => Some(unsupported(format!("operator {op}"))),
+        },
+        Expr::BinaryOp { left, op, right } => {
+            use BinaryOperator as B;
+            let planned = matches!(
+                op,
+                B::Plus
+                    | B::Minus
+                    | B::Multiply
+                    | B::Divide
+                    | B::Modulo
+                    | B::Eq
+                    | B::NotEq
+                    | B::Lt
+                    | B::LtEq
+                    | B::Gt
+                    | B::GtEq
+                    | B::And
+                    | B::Or
+            );
+            match planned {
+                false => Some(unsupported(format!("operator {op}"))),
+                true => walk(left).or_else(|| walk(right)),
+            }
+        }
+        Expr::In {
+            expr,
+            target: InTarget::List(list),
+            global: false,
+            ..
+        } => walk(expr).or_else(|| list.iter().find_map(walk)),
+        Expr::Between {
+            expr, low, high, ..
+        } => walk(expr).or_else(|| walk(low)).or_else(|| walk(high)),
+        Expr::Like {
+            any: false,
+            expr,
+            pattern,
+            escape_char: None,
+            ..
+        }
+        | Expr::ILike {
+            any: false,
+            expr,
+            pattern,
+            escape_char: None,
+            ..
+        } => walk(expr).or_else(|| walk(pattern)),
+        Expr::Cast {
+            kind: CastKind::Cast | CastKind::DoubleColon,
+            expr,
+            data_type,
+            format: None,
+        } => refused(scalar_type(data_type)).or_else(|| walk(expr)),
+        Expr::Function(f) => {
+            let args = match function_name(f).as_str() {
+                "coalesce" => plain_args(f),
+                _ => aggregate_call(f).map(|(_, arg, _)| arg.into_iter().collect()),
+            };
+            match args {
+                Err(e) => refused::<()>(Err(e)),
+                Ok(args) => match &f.args {
+                    FunctionArguments::List(_) => args.into_iter().find_map(walk),
+                    _ => None,
+                },
+            }
+        }
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => operand
+            .as_deref()
+            .and_then(walk)
+            .or_else(|| {
+                conditions
+                    .iter()
+                    .find_map(|w| walk(&w.condition).or_else(|| walk(&w.result)))
+            })
+            .or_else(|| else_result.as_deref().and_then(walk)),
+        other => Some(unsupported(forms::expr(other))),
+    }
+}

@@ -1,0 +1,685 @@
+//! Never silently wrong: every form of sqlparser's AST that the PostgreSQL
+//! dialect produces has a SQL text here, and each is either planned (the
+//! planner implements it exactly) or refused with `unsupported: <form>`.
+//! The tables must name every form `sql::forms` names, which its exhaustive
+//! matches make every form sqlparser has: a new sqlparser's new form fails
+//! to compile there, then fails here until a text says what happens to it.
+//! Forms no text of the dialect was found to produce are listed as `None`;
+//! the planner's catch-all arm refuses them by their name like any other.
+
+use super::super::forms::{
+    self, EXPR_FORMS, JOIN_OPERATOR_FORMS, SELECT_ITEM_FORMS, SET_EXPR_FORMS, STATEMENT_FORMS,
+    TABLE_FACTOR_FORMS,
+};
+use super::super::parse::DIALECT;
+use super::{catalog, plan};
+use crate::repr::UNSUPPORTED;
+use sqlparser::ast::{GroupByExpr, Query, Select, SelectItem, SetExpr, Statement};
+use sqlparser::parser::Parser;
+use Fate::{Planned, Refused};
+
+/// What must become of a form's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    Planned,
+    Refused,
+}
+
+type Table = &'static [(&'static str, Option<(&'static str, Fate)>)];
+
+/// Expressions, each the first select item (or, for grouping forms, the
+/// first GROUP BY key) of its text, over `t (a int, b text, c bool)`.
+const EXPRS: Table = &[
+    ("identifier", Some(("SELECT a FROM t", Planned))),
+    ("compound identifier", Some(("SELECT t.a FROM t", Planned))),
+    (
+        "compound field access",
+        Some(("SELECT a[1] FROM t", Refused)),
+    ),
+    ("json access", None),
+    ("is false", Some(("SELECT c IS FALSE FROM t", Refused))),
+    (
+        "is not false",
+        Some(("SELECT c IS NOT FALSE FROM t", Refused)),
+    ),
+    ("is true", Some(("SELECT c IS TRUE FROM t", Refused))),
+    (
+        "is not true",
+        Some(("SELECT c IS NOT TRUE FROM t", Refused)),
+    ),
+    ("is null", Some(("SELECT a IS NULL FROM t", Planned))),
+    (
+        "is not null",
+        Some(("SELECT a IS NOT NULL FROM t", Planned)),
+    ),
+    ("is unknown", Some(("SELECT c IS UNKNOWN FROM t", Refused))),
+    (
+        "is not unknown",
+        Some(("SELECT c IS NOT UNKNOWN FROM t", Refused)),
+    ),
+    (
+        "is distinct from",
+        Some(("SELECT a IS DISTINCT FROM 1 FROM t", Refused)),
+    ),
+    (
+        "is not distinct from",
+        Some(("SELECT a IS NOT DISTINCT FROM 1 FROM t", Refused)),
+    ),
+    ("is json", Some(("SELECT b IS JSON FROM t", Refused))),
+    (
+        "is normalized",
+        Some(("SELECT b IS NORMALIZED FROM t", Refused)),
+    ),
+    ("in", Some(("SELECT a IN (1, 2) FROM t", Planned))),
+    (
+        "between",
+        Some(("SELECT a BETWEEN 1 AND 2 FROM t", Planned)),
+    ),
+    ("binary op", Some(("SELECT a + 1 FROM t", Planned))),
+    ("like", Some(("SELECT b LIKE 'x%' FROM t", Planned))),
+    ("i like", Some(("SELECT b ILIKE 'x%' FROM t", Planned))),
+    (
+        "similar to",
+        Some(("SELECT b SIMILAR TO 'x' FROM t", Refused)),
+    ),
+    ("r like", Some(("SELECT b RLIKE 'x' FROM t", Refused))),
+    ("any op", Some(("SELECT a = ANY(ARRAY[1]) FROM t", Refused))),
+    ("all op", Some(("SELECT a = ALL(ARRAY[1]) FROM t", Refused))),
+    ("unary op", Some(("SELECT -a FROM t", Planned))),
+    ("convert", Some(("SELECT CONVERT(a, text) FROM t", Refused))),
+    ("cast", Some(("SELECT a::text FROM t", Planned))),
+    (
+        "at time zone",
+        Some(("SELECT b AT TIME ZONE 'UTC' FROM t", Refused)),
+    ),
+    (
+        "extract",
+        Some(("SELECT EXTRACT(YEAR FROM b) FROM t", Refused)),
+    ),
+    ("ceil", Some(("SELECT CEIL(a) FROM t", Refused))),
+    ("floor", Some(("SELECT FLOOR(a TO DAY) FROM t", Refused))),
+    (
+        "position",
+        Some(("SELECT POSITION('a' IN b) FROM t", Refused)),
+    ),
+    (
+        "substring",
+        Some(("SELECT SUBSTRING(b FROM 1) FROM t", Refused)),
+    ),
+    ("trim", Some(("SELECT TRIM(b) FROM t", Refused))),
+    (
+        "overlay",
+        Some(("SELECT OVERLAY(b PLACING 'x' FROM 1) FROM t", Refused)),
+    ),
+    ("collate", Some(("SELECT b COLLATE \"C\" FROM t", Refused))),
+    ("nested", Some(("SELECT (a) FROM t", Planned))),
+    ("value", Some(("SELECT 1 FROM t", Planned))),
+    ("prefixed", None),
+    (
+        "typed string",
+        Some(("SELECT DATE '2020-01-01' FROM t", Refused)),
+    ),
+    ("function", Some(("SELECT count(a) FROM t", Planned))),
+    (
+        "case",
+        Some(("SELECT CASE WHEN c THEN 1 END FROM t", Planned)),
+    ),
+    ("exists", Some(("SELECT EXISTS (SELECT 1) FROM t", Refused))),
+    ("subquery", Some(("SELECT (SELECT 1) FROM t", Refused))),
+    (
+        "grouping sets",
+        Some(("SELECT a FROM t GROUP BY GROUPING SETS ((a))", Refused)),
+    ),
+    ("cube", Some(("SELECT a FROM t GROUP BY CUBE (a)", Refused))),
+    (
+        "rollup",
+        Some(("SELECT a FROM t GROUP BY ROLLUP (a)", Refused)),
+    ),
+    ("tuple", Some(("SELECT (1, 2) FROM t", Refused))),
+    ("struct", None),
+    ("named", None),
+    ("dictionary", None),
+    ("map", None),
+    ("array", Some(("SELECT ARRAY[1] FROM t", Refused))),
+    (
+        "interval",
+        Some(("SELECT INTERVAL '1 day' FROM t", Refused)),
+    ),
+    ("match against", None),
+    ("wildcard", None),
+    ("qualified wildcard", None),
+    ("outer join", None),
+    ("prior", None),
+    ("lambda", None),
+    (
+        "member of",
+        Some(("SELECT a MEMBER OF('[1]') FROM t", Refused)),
+    ),
+];
+
+/// Query bodies.
+const SET_EXPRS: Table = &[
+    ("select", Some(("SELECT 1", Planned))),
+    ("query", Some(("(SELECT 1)", Refused))),
+    ("set operation", Some(("SELECT 1 UNION SELECT 2", Refused))),
+    ("values", Some(("VALUES (1)", Refused))),
+    ("insert", None),
+    ("update", None),
+    ("delete", None),
+    ("merge", None),
+    ("table", None),
+];
+
+/// FROM items, each the last of its FROM clause.
+const TABLE_FACTORS: Table = &[
+    ("table", Some(("SELECT * FROM t", Planned))),
+    ("derived", Some(("SELECT * FROM (SELECT 1) AS s", Refused))),
+    (
+        "table function",
+        Some(("SELECT * FROM TABLE(f())", Refused)),
+    ),
+    ("function", Some(("SELECT * FROM LATERAL f(1)", Refused))),
+    ("unnest", Some(("SELECT * FROM UNNEST(ARRAY[1])", Refused))),
+    (
+        "json table",
+        Some((
+            "SELECT * FROM JSON_TABLE('x', '$' COLUMNS(a int PATH '$'))",
+            Refused,
+        )),
+    ),
+    (
+        "open json table",
+        Some(("SELECT * FROM OPENJSON('x')", Refused)),
+    ),
+    (
+        "nested join",
+        Some(("SELECT * FROM (t JOIN u ON true)", Refused)),
+    ),
+    (
+        "pivot",
+        Some(("SELECT * FROM t PIVOT (sum(a) FOR b IN ('x'))", Refused)),
+    ),
+    (
+        "unpivot",
+        Some(("SELECT * FROM t UNPIVOT (a FOR b IN (c))", Refused)),
+    ),
+    ("unpivot expr", None),
+    ("match recognize", None),
+    (
+        "xml table",
+        Some((
+            "SELECT * FROM XMLTABLE('x' PASSING y COLUMNS a int)",
+            Refused,
+        )),
+    ),
+    ("semantic view", None),
+];
+
+/// Joins, each the first of its FROM clause, of `t` and `u (a int, d int)`.
+const JOIN_OPERATORS: Table = &[
+    (
+        "join",
+        Some(("SELECT * FROM t JOIN u ON t.a = u.a", Planned)),
+    ),
+    (
+        "inner",
+        Some(("SELECT * FROM t INNER JOIN u ON t.a = u.a", Planned)),
+    ),
+    (
+        "left",
+        Some(("SELECT * FROM t LEFT JOIN u ON t.a = u.a", Planned)),
+    ),
+    (
+        "left outer",
+        Some(("SELECT * FROM t LEFT OUTER JOIN u ON t.a = u.a", Planned)),
+    ),
+    (
+        "right",
+        Some(("SELECT * FROM t RIGHT JOIN u ON true", Refused)),
+    ),
+    (
+        "right outer",
+        Some(("SELECT * FROM t RIGHT OUTER JOIN u ON true", Refused)),
+    ),
+    (
+        "full outer",
+        Some(("SELECT * FROM t FULL JOIN u ON true", Refused)),
+    ),
+    (
+        "cross join",
+        Some(("SELECT * FROM t CROSS JOIN u", Planned)),
+    ),
+    (
+        "semi",
+        Some(("SELECT * FROM t SEMI JOIN u ON true", Refused)),
+    ),
+    (
+        "left semi",
+        Some(("SELECT * FROM t LEFT SEMI JOIN u ON true", Refused)),
+    ),
+    (
+        "right semi",
+        Some(("SELECT * FROM t RIGHT SEMI JOIN u ON true", Refused)),
+    ),
+    (
+        "anti",
+        Some(("SELECT * FROM t ANTI JOIN u ON true", Refused)),
+    ),
+    (
+        "left anti",
+        Some(("SELECT * FROM t LEFT ANTI JOIN u ON true", Refused)),
+    ),
+    (
+        "right anti",
+        Some(("SELECT * FROM t RIGHT ANTI JOIN u ON true", Refused)),
+    ),
+    (
+        "cross apply",
+        Some(("SELECT * FROM t CROSS APPLY u", Refused)),
+    ),
+    (
+        "outer apply",
+        Some(("SELECT * FROM t OUTER APPLY u", Refused)),
+    ),
+    (
+        "as of",
+        Some((
+            "SELECT * FROM t ASOF JOIN u MATCH_CONDITION (t.a >= u.a)",
+            Refused,
+        )),
+    ),
+    ("straight join", None),
+    ("array join", None),
+    ("left array join", None),
+    ("inner array join", None),
+];
+
+/// Select items, each the first of its list.
+const SELECT_ITEMS: Table = &[
+    ("unnamed expr", Some(("SELECT a FROM t", Planned))),
+    ("expr with alias", Some(("SELECT a AS x FROM t", Planned))),
+    ("expr with aliases", None),
+    ("qualified wildcard", Some(("SELECT t.* FROM t", Planned))),
+    ("wildcard", Some(("SELECT * FROM t", Planned))),
+];
+
+/// Statements.
+const STATEMENTS: Table = &[
+    ("analyze", Some(("ANALYZE t", Refused))),
+    ("set", Some(("SET x = 1", Refused))),
+    ("truncate", Some(("TRUNCATE t", Refused))),
+    ("msck", Some(("MSCK REPAIR TABLE t", Refused))),
+    ("query", Some(("SELECT 1", Planned))),
+    ("insert", Some(("INSERT INTO t VALUES (1)", Planned))),
+    ("install", None),
+    ("load", Some(("LOAD x", Refused))),
+    (
+        "directory",
+        Some(("INSERT OVERWRITE DIRECTORY '/tmp' SELECT 1", Refused)),
+    ),
+    (
+        "case",
+        Some(("CASE WHEN 1 THEN SELECT 1; END CASE", Refused)),
+    ),
+    ("if", Some(("IF 1 THEN SELECT 1; END IF", Refused))),
+    ("while", Some(("WHILE 1 BEGIN SELECT 1; END", Refused))),
+    ("raise", Some(("RAISE 'x'", Refused))),
+    ("call", Some(("CALL f()", Refused))),
+    ("copy", Some(("COPY t FROM STDIN", Refused))),
+    ("copy into snowflake", None),
+    ("open", Some(("OPEN c", Refused))),
+    ("close", Some(("CLOSE c", Refused))),
+    ("update", Some(("UPDATE t SET a = 1", Planned))),
+    ("delete", Some(("DELETE FROM t", Planned))),
+    ("create view", Some(("CREATE VIEW w AS SELECT 1", Planned))),
+    ("create table", Some(("CREATE TABLE x (a int)", Planned))),
+    (
+        "create virtual table",
+        Some(("CREATE VIRTUAL TABLE x USING y", Refused)),
+    ),
+    ("create index", Some(("CREATE INDEX i ON t (a)", Planned))),
+    ("create role", Some(("CREATE ROLE r", Refused))),
+    ("create secret", Some(("CREATE SECRET s (TYPE x)", Refused))),
+    (
+        "create server",
+        Some(("CREATE SERVER s FOREIGN DATA WRAPPER w", Refused)),
+    ),
+    (
+        "create foreign table",
+        Some(("CREATE FOREIGN TABLE f (a int) SERVER s", Refused)),
+    ),
+    (
+        "create foreign data wrapper",
+        Some(("CREATE FOREIGN DATA WRAPPER w", Refused)),
+    ),
+    (
+        "create user mapping",
+        Some(("CREATE USER MAPPING FOR u SERVER s", Refused)),
+    ),
+    ("create policy", Some(("CREATE POLICY p ON t", Refused))),
+    (
+        "create rule",
+        Some((
+            "CREATE RULE r AS ON SELECT TO t DO INSTEAD NOTHING",
+            Refused,
+        )),
+    ),
+    (
+        "create connector",
+        Some(("CREATE CONNECTOR c TYPE 'x'", Refused)),
+    ),
+    (
+        "create operator",
+        Some(("CREATE OPERATOR + (FUNCTION = f)", Refused)),
+    ),
+    (
+        "create operator family",
+        Some(("CREATE OPERATOR FAMILY f USING btree", Refused)),
+    ),
+    (
+        "create operator class",
+        Some((
+            "CREATE OPERATOR CLASS c FOR TYPE int USING btree AS OPERATOR 1 <",
+            Refused,
+        )),
+    ),
+    (
+        "create text search",
+        Some((
+            "CREATE TEXT SEARCH DICTIONARY d (TEMPLATE = simple)",
+            Refused,
+        )),
+    ),
+    (
+        "create aggregate",
+        Some(("CREATE AGGREGATE a (int) (SFUNC = f, STYPE = int)", Refused)),
+    ),
+    (
+        "alter table",
+        Some(("ALTER TABLE t ADD COLUMN x int", Refused)),
+    ),
+    (
+        "alter schema",
+        Some(("ALTER SCHEMA s RENAME TO s2", Refused)),
+    ),
+    ("alter index", Some(("ALTER INDEX i RENAME TO j", Refused))),
+    ("alter view", Some(("ALTER VIEW v AS SELECT 1", Refused))),
+    (
+        "alter function",
+        Some(("ALTER FUNCTION f() RENAME TO g", Refused)),
+    ),
+    ("alter type", Some(("ALTER TYPE ty RENAME TO ty2", Refused))),
+    (
+        "alter collation",
+        Some(("ALTER COLLATION c RENAME TO d", Refused)),
+    ),
+    (
+        "alter operator",
+        Some(("ALTER OPERATOR + (int, int) OWNER TO u", Refused)),
+    ),
+    (
+        "alter operator family",
+        Some(("ALTER OPERATOR FAMILY f USING btree RENAME TO g", Refused)),
+    ),
+    (
+        "alter operator class",
+        Some(("ALTER OPERATOR CLASS c USING btree RENAME TO d", Refused)),
+    ),
+    (
+        "alter text search",
+        Some(("ALTER TEXT SEARCH DICTIONARY d RENAME TO e", Refused)),
+    ),
+    ("alter role", Some(("ALTER ROLE r RENAME TO s", Refused))),
+    (
+        "alter policy",
+        Some(("ALTER POLICY p ON t RENAME TO q", Refused)),
+    ),
+    (
+        "alter trigger",
+        Some(("ALTER TRIGGER tr ON t RENAME TO tr2", Refused)),
+    ),
+    ("alter connector", None),
+    ("alter session", None),
+    (
+        "attach database",
+        Some(("ATTACH DATABASE 'x' AS y", Refused)),
+    ),
+    ("attach duck db database", None),
+    ("detach duck db database", None),
+    ("drop", Some(("DROP TABLE t", Planned))),
+    ("drop function", Some(("DROP FUNCTION f", Refused))),
+    ("drop domain", Some(("DROP DOMAIN d", Refused))),
+    ("drop procedure", Some(("DROP PROCEDURE p", Refused))),
+    ("drop secret", Some(("DROP SECRET s", Refused))),
+    ("drop policy", Some(("DROP POLICY p ON t", Refused))),
+    ("drop rule", Some(("DROP RULE r ON t", Refused))),
+    ("drop connector", Some(("DROP CONNECTOR c", Refused))),
+    ("declare", Some(("DECLARE c CURSOR FOR SELECT 1", Refused))),
+    ("create extension", Some(("CREATE EXTENSION e", Refused))),
+    (
+        "create collation",
+        Some(("CREATE COLLATION c (LOCALE = 'x')", Refused)),
+    ),
+    ("drop extension", Some(("DROP EXTENSION e", Refused))),
+    (
+        "drop operator",
+        Some(("DROP OPERATOR + (int, int)", Refused)),
+    ),
+    (
+        "drop operator family",
+        Some(("DROP OPERATOR FAMILY f USING btree", Refused)),
+    ),
+    (
+        "drop operator class",
+        Some(("DROP OPERATOR CLASS c USING btree", Refused)),
+    ),
+    ("fetch", Some(("FETCH NEXT FROM c", Refused))),
+    ("flush", None),
+    ("discard", Some(("DISCARD ALL", Refused))),
+    ("show functions", Some(("SHOW FUNCTIONS", Refused))),
+    ("show variable", Some(("SHOW x", Refused))),
+    ("show status", None),
+    ("show variables", None),
+    ("show create", Some(("SHOW CREATE TABLE t", Refused))),
+    ("show columns", Some(("SHOW COLUMNS FROM t", Refused))),
+    ("show catalogs", None),
+    ("show databases", Some(("SHOW DATABASES", Refused))),
+    ("show process list", None),
+    ("show schemas", Some(("SHOW SCHEMAS", Refused))),
+    ("show charset", Some(("SHOW CHARSET", Refused))),
+    ("show objects", None),
+    ("show tables", Some(("SHOW TABLES", Refused))),
+    ("show views", Some(("SHOW VIEWS", Refused))),
+    ("show collation", Some(("SHOW COLLATION", Refused))),
+    ("use", Some(("USE db", Refused))),
+    ("start transaction", Some(("START TRANSACTION", Refused))),
+    ("comment", Some(("COMMENT ON TABLE t IS 'x'", Refused))),
+    ("commit", Some(("COMMIT", Refused))),
+    ("rollback", Some(("ROLLBACK", Refused))),
+    ("create schema", Some(("CREATE SCHEMA s", Refused))),
+    ("create database", Some(("CREATE DATABASE d", Refused))),
+    (
+        "create function",
+        Some((
+            "CREATE FUNCTION f() RETURNS int AS 'select 1' LANGUAGE sql",
+            Refused,
+        )),
+    ),
+    (
+        "create trigger",
+        Some((
+            "CREATE TRIGGER tr AFTER INSERT ON t FOR EACH ROW EXECUTE FUNCTION f()",
+            Refused,
+        )),
+    ),
+    ("drop trigger", Some(("DROP TRIGGER tr ON t", Refused))),
+    (
+        "create procedure",
+        Some(("CREATE PROCEDURE p() AS BEGIN SELECT 1; END", Refused)),
+    ),
+    ("create macro", None),
+    ("create stage", None),
+    ("create file format", None),
+    ("create warehouse", None),
+    ("assert", Some(("ASSERT 1", Refused))),
+    ("grant", Some(("GRANT SELECT ON t TO u", Refused))),
+    ("grant role", None),
+    ("deny", Some(("DENY SELECT ON t TO u", Refused))),
+    ("revoke", Some(("REVOKE SELECT ON t FROM u", Refused))),
+    ("revoke role", None),
+    ("alter default privileges", None),
+    ("deallocate", Some(("DEALLOCATE p", Refused))),
+    ("execute", Some(("EXECUTE p", Refused))),
+    ("prepare", Some(("PREPARE p AS SELECT 1", Refused))),
+    ("kill", Some(("KILL 1", Refused))),
+    ("explain table", Some(("DESCRIBE t", Refused))),
+    ("explain", Some(("EXPLAIN SELECT 1", Refused))),
+    ("savepoint", Some(("SAVEPOINT s", Refused))),
+    ("release savepoint", Some(("RELEASE SAVEPOINT s", Refused))),
+    (
+        "merge",
+        Some((
+            "MERGE INTO t USING u ON true WHEN MATCHED THEN DELETE",
+            Refused,
+        )),
+    ),
+    ("cache", Some(("CACHE TABLE t", Refused))),
+    ("un cache", Some(("UNCACHE TABLE t", Refused))),
+    ("create sequence", Some(("CREATE SEQUENCE s", Refused))),
+    ("create domain", Some(("CREATE DOMAIN d AS int", Refused))),
+    ("create type", Some(("CREATE TYPE ty AS (a int)", Refused))),
+    ("pragma", Some(("PRAGMA x", Refused))),
+    ("lock", None),
+    ("lock tables", None),
+    ("unlock tables", None),
+    ("unload", Some(("UNLOAD (SELECT 1) TO 's3://x'", Refused))),
+    ("optimize table", None),
+    ("listen", Some(("LISTEN c", Refused))),
+    ("unlisten", Some(("UNLISTEN c", Refused))),
+    ("notify", Some(("NOTIFY c", Refused))),
+    ("load data", None),
+    ("rename table", Some(("RENAME TABLE a TO b", Refused))),
+    ("list", None),
+    ("put", None),
+    ("remove", None),
+    ("rais error", None),
+    ("throw", Some(("THROW 1, 'x', 1", Refused))),
+    ("print", Some(("PRINT 'x'", Refused))),
+    ("wait for", Some(("WAITFOR DELAY '00:00:01'", Refused))),
+    ("return", Some(("RETURN 1", Refused))),
+    (
+        "export data",
+        Some(("EXPORT DATA OPTIONS (uri='x') AS SELECT 1", Refused)),
+    ),
+    ("create user", Some(("CREATE USER u", Refused))),
+    ("alter user", None),
+    ("vacuum", Some(("VACUUM t", Refused))),
+    ("reset", Some(("RESET x", Refused))),
+    (
+        "refresh materialized view",
+        Some(("REFRESH MATERIALIZED VIEW v", Refused)),
+    ),
+];
+
+/// The one statement of `sql`, as sqlparser reads it.
+fn statement(sql: &str) -> Statement {
+    let mut all = Parser::parse_sql(&DIALECT, sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    assert_eq!(all.len(), 1, "{sql}");
+    all.remove(0)
+}
+
+fn query(sql: &str) -> Box<Query> {
+    match statement(sql) {
+        Statement::Query(q) => q,
+        other => panic!("{sql}: not a query: {other}"),
+    }
+}
+
+fn select(sql: &str) -> Box<Select> {
+    match *query(sql).body {
+        SetExpr::Select(s) => s,
+        other => panic!("{sql}: not a SELECT: {other}"),
+    }
+}
+
+/// Checks a table: it names exactly the forms `all` lists, each text
+/// produces its form (as `name_of` names the form it finds), and each is
+/// planned or refused by its name as the table says.
+fn check(table: Table, all: &[&str], name_of: impl Fn(&str) -> String, label: &str) {
+    let named: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+    let missing: Vec<&&str> = all.iter().filter(|f| !named.contains(f)).collect();
+    assert!(
+        missing.is_empty(),
+        "{label} forms without a row: {missing:?}"
+    );
+    assert_eq!(
+        named.len(),
+        all.len(),
+        "{label}: a row for a form that does not exist"
+    );
+    for (form, row) in table {
+        let Some((sql, fate)) = row else { continue };
+        assert_eq!(name_of(sql), format!("{label} {form}"), "{sql}");
+        match (fate, plan(sql, &catalog())) {
+            (Planned, Ok(_)) => {}
+            (Refused, Err(e)) if e.starts_with(&format!("{UNSUPPORTED}")) => {}
+            (fate, got) => panic!("{sql}: expected {fate:?}, got {got:?}"),
+        }
+    }
+}
+
+#[test]
+fn every_expression_form_is_planned_or_refused() {
+    check(
+        EXPRS,
+        EXPR_FORMS,
+        |sql| {
+            let s = select(sql);
+            match (&s.group_by, &s.projection[0]) {
+                (GroupByExpr::Expressions(keys, _), _) if !keys.is_empty() => forms::expr(&keys[0]),
+                (_, SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) => {
+                    forms::expr(e)
+                }
+                (_, other) => panic!("{sql}: {other}"),
+            }
+        },
+        "expression",
+    );
+}
+
+#[test]
+fn every_query_body_form_is_planned_or_refused() {
+    check(
+        SET_EXPRS,
+        SET_EXPR_FORMS,
+        |sql| forms::set_expr(&query(sql).body),
+        "query body",
+    );
+}
+
+#[test]
+fn every_from_item_form_is_planned_or_refused() {
+    let factor = |sql: &str| {
+        let s = select(sql);
+        forms::table_factor(&s.from.last().expect("a FROM clause").relation)
+    };
+    check(TABLE_FACTORS, TABLE_FACTOR_FORMS, factor, "FROM item");
+}
+
+#[test]
+fn every_join_form_is_planned_or_refused() {
+    let join = |sql: &str| forms::join_operator(&select(sql).from[0].joins[0].join_operator);
+    check(JOIN_OPERATORS, JOIN_OPERATOR_FORMS, join, "join");
+}
+
+#[test]
+fn every_select_item_form_is_planned_or_refused() {
+    let item = |sql: &str| forms::select_item(&select(sql).projection[0]);
+    check(SELECT_ITEMS, SELECT_ITEM_FORMS, item, "select item");
+}
+
+#[test]
+fn every_statement_form_is_planned_or_refused() {
+    let name = |sql: &str| forms::statement(&statement(sql));
+    check(STATEMENTS, STATEMENT_FORMS, name, "statement");
+}
