@@ -1,5 +1,6 @@
 //! Command-line arguments, and the command line that reproduces a failure.
 
+use crate::format::Dialect;
 use crate::suite::partition::Partition;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, CommandFactory, Parser};
@@ -25,6 +26,8 @@ pub struct Options {
     /// `--annotations github|none`: GitHub annotations on or off (default:
     /// on under `GITHUB_ACTIONS=true`).
     pub annotations: Option<bool>,
+    /// `--dialect`: how every `.slt` file is read.
+    pub dialect: Option<Dialect>,
 }
 
 /// `--format`.
@@ -90,6 +93,11 @@ struct Cli {
     /// Fail a file whose check takes longer than SECS (default 600)
     #[arg(long, value_name = "SECS", value_parser = parse_timeout, allow_hyphen_values = true)]
     timeout: Option<u64>,
+    /// Read every .slt file in this dialect: sqllogictest or materialize
+    /// (default: as its header says; materialize for a directory without
+    /// suite.yaml, a foreign corpus judged by its own results)
+    #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
+    dialect: Option<Dialect>,
     /// Write goldens that changed (same as REWRITE=1; refused under CI=true)
     #[arg(long)]
     rewrite: bool,
@@ -122,6 +130,11 @@ fn parse_timeout(v: &str) -> Result<u64, String> {
             "--timeout `{v}`: expected a positive number of seconds"
         )),
     }
+}
+
+fn parse_dialect(v: &str) -> Result<Dialect, String> {
+    Dialect::parse(v)
+        .ok_or_else(|| format!("--dialect `{v}`: expected `sqllogictest` or `materialize`"))
 }
 
 fn parse_format(v: &str) -> Result<ReportFormat, String> {
@@ -183,6 +196,7 @@ pub fn parse(args: &[String]) -> Result<Invocation, String> {
         junit: cli.junit,
         timeout: cli.timeout,
         annotations: cli.annotations,
+        dialect: cli.dialect,
     }))
 }
 
@@ -251,6 +265,10 @@ pub fn reproduce(options: &Options, rel: &str, runs: &[String]) -> String {
     }
     if let Some(s) = &options.suite {
         flag("suite", s.display().to_string());
+    }
+    if let Some(d) = options.dialect {
+        let name = Dialect::ALL.iter().find(|(x, _)| *x == d).map(|(_, n)| *n);
+        flag("dialect", name.unwrap_or_default().to_string());
     }
     flag("filter", rel.to_string());
     for run in runs {
@@ -372,6 +390,11 @@ mod tests {
             panic!()
         };
         assert_eq!(o.timeout, Some(30));
+        let Ok(Invocation::Run(o)) = p(&["a", "--dialect", "materialize"]) else {
+            panic!()
+        };
+        assert_eq!(o.dialect, Some(Dialect::Materialize));
+        assert!(p(&["a", "--dialect", "sqlite"]).is_err());
         assert!(p(&["a", "--timeout", "0"]).is_err());
         // A negative value is the flag's error, not an unknown option.
         assert_eq!(
@@ -466,6 +489,7 @@ mod tests {
             "--jobs",
             "--format",
             "--junit",
+            "--dialect",
             "--rewrite",
             "--annotations",
             "--help",

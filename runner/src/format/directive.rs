@@ -84,6 +84,9 @@ pub enum Command {
         since: Timestamp,
     },
     Tick,
+    /// Materialize's `reset-server`: the directives after it run on a
+    /// fresh engine (not a `.dd` directive).
+    Reset,
     Pause {
         role: Role,
         worker: Option<usize>,
@@ -158,6 +161,12 @@ pub enum SkipReason {
     /// The engine refuses an expression nested deeper than the real
     /// system's limit of 512; PostgreSQL's limit lies elsewhere.
     RecursionLimit,
+    /// The real system's `numeric` differs from PostgreSQL's: no display
+    /// scale (`1.75`, not `1.7500000000000000`) and 39 significant digits
+    /// in a division; the engine answers as the real system does.
+    MzNumeric,
+    /// The real system casts a `bigint` to a `boolean`; PostgreSQL refuses.
+    MzCast,
 }
 
 impl SkipReason {
@@ -168,7 +177,15 @@ impl SkipReason {
         (SkipReason::Compaction, "compaction"),
         (SkipReason::Pending, "pending"),
         (SkipReason::RecursionLimit, "recursion-limit"),
+        (SkipReason::MzNumeric, "mz-numeric"),
+        (SkipReason::MzCast, "mz-cast"),
     ];
+
+    /// Whether the difference is the real system's over PostgreSQL's (the
+    /// engine follows the real system), which the oracle reports apart.
+    pub fn is_materialize(self) -> bool {
+        matches!(self, SkipReason::MzNumeric | SkipReason::MzCast)
+    }
 
     /// How `skip-postgres=` spells it.
     pub fn name(self) -> &'static str {
@@ -179,7 +196,7 @@ impl SkipReason {
             .expect("every reason is listed")
     }
 
-    fn parse(value: &str) -> Option<SkipReason> {
+    pub fn parse(value: &str) -> Option<SkipReason> {
         Self::ALL.iter().find(|(_, n)| *n == value).map(|(r, _)| *r)
     }
 }

@@ -7,30 +7,79 @@
 
 use crate::format::dd::transcript;
 use crate::format::dd::{output, parse};
+use crate::format::mz;
 use crate::format::slt::output as slt_output;
 use crate::format::slt::parse as slt_parse;
 use crate::format::slt::transcript as slt_transcript;
 use crate::format::Transcript;
-use crate::format::{Format, Script, ScriptError};
+use crate::format::{Dialect, Format, Script, ScriptError};
 use engine::Outcome;
 use std::path::Path;
 
 impl Script {
     /// Parses `text`, the contents of `path` (shown as `shown` in errors), in
-    /// the format its extension names.
+    /// the format its extension names (an `.slt` file in the dialect its
+    /// header names).
     pub fn parse(path: &Path, shown: &str, text: &str) -> Result<Script, ScriptError> {
-        if path.extension().is_some_and(|e| e == "slt") {
-            slt_parse::parse(path, shown, text)
-        } else {
-            parse::parse(shown, text)
+        Script::parse_in(path, shown, text, None)
+    }
+
+    /// As [`Script::parse`], an `.slt` file in `dialect` if it is given.
+    pub fn parse_in(
+        path: &Path,
+        shown: &str,
+        text: &str,
+        dialect: Option<Dialect>,
+    ) -> Result<Script, ScriptError> {
+        if !path.extension().is_some_and(|e| e == "slt") {
+            return parse::parse(shown, text);
+        }
+        match dialect.or_else(|| Dialect::of_header(text)) {
+            Some(Dialect::Materialize) => mz::parse_script(shown, text),
+            _ => slt_parse::parse(path, shown, text),
         }
     }
 
     /// The output lines of block `block`'s outcome.
     pub fn output(&self, block: usize, outcome: &Outcome) -> Vec<String> {
+        self.output_named(block, outcome, None)
+    }
+
+    /// As [`Script::output`], with the result's column names where the
+    /// block checks them (see [`Script::described`]).
+    pub fn output_named(
+        &self,
+        block: usize,
+        outcome: &Outcome,
+        columns: Option<&[String]>,
+    ) -> Vec<String> {
         match &self.format {
             Format::Datadriven => output::render(&self.blocks[block].directive.command, outcome),
             Format::Sqllogictest(layout) => slt_output::render(&layout.blocks[block], outcome),
+            Format::Materialize(layout) => {
+                mz::output::render(layout.record(block), outcome, columns)
+            }
+        }
+    }
+
+    /// Whether `lines` (printed by [`Script::output`]) meet block `block`'s
+    /// expectation as the file's runner compares them, for a format whose
+    /// expectations are not plain lines (Materialize's: sorted, hashed);
+    /// `None` for the others, whose written lines are compared as they are.
+    pub fn meets(&self, block: usize, lines: &[String]) -> Option<bool> {
+        match &self.format {
+            Format::Materialize(layout) => Some(
+                mz::compare::compare(layout.record(block), lines) == mz::compare::Match::Agrees,
+            ),
+            _ => None,
+        }
+    }
+
+    /// The SQL whose result's column names block `block` checks, if any.
+    pub fn described(&self, block: usize) -> Option<&str> {
+        match &self.format {
+            Format::Materialize(layout) => mz::described(layout, block),
+            _ => None,
         }
     }
 
@@ -40,6 +89,7 @@ impl Script {
         match &self.format {
             Format::Datadriven => self.blocks[block].output.clone(),
             Format::Sqllogictest(layout) => slt_output::written(&layout.blocks[block]),
+            Format::Materialize(layout) => mz::output::written(layout.record(block)),
         }
     }
 
@@ -56,6 +106,7 @@ impl Script {
                 transcript::render(self, &outputs)
             }
             Format::Sqllogictest(layout) => slt_transcript::render(layout, outputs),
+            Format::Materialize(layout) => mz::transcript::render(&self.text, layout, outputs),
         }
     }
 }

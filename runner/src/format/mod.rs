@@ -18,6 +18,7 @@
 pub mod dd;
 pub mod directive;
 mod dispatch;
+pub mod mz;
 pub mod slt;
 
 use directive::Directive;
@@ -35,13 +36,61 @@ pub struct Script {
     pub format: Format,
 }
 
-/// The scenario formats, by file extension.
+/// The scenario formats, by file extension and, for `*.slt`, dialect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Format {
     /// `*.dd`: CockroachDB datadriven.
     Datadriven,
     /// `*.slt`: sqllogictest, with its records.
     Sqllogictest(Layout),
+    /// `*.slt` in Materialize's own dialect, with its records.
+    Materialize(mz::layout::Layout),
+}
+
+/// The dialects of a `*.slt` file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// sqllogictest as the `sqllogictest` crate reads it (the default).
+    Sqllogictest,
+    /// Materialize's own (see [`mz`]).
+    Materialize,
+}
+
+impl Dialect {
+    /// The dialects by their names in a header or on the command line.
+    pub const ALL: &'static [(Dialect, &'static str)] = &[
+        (Dialect::Sqllogictest, "sqllogictest"),
+        (Dialect::Materialize, "materialize"),
+    ];
+
+    pub fn parse(name: &str) -> Option<Dialect> {
+        Self::ALL.iter().find(|(_, n)| *n == name).map(|(d, _)| *d)
+    }
+
+    /// The dialect a file's header names (`# dialect: materialize`), if it
+    /// names a known one: the header is the run of `# <key>: <value>` lines
+    /// at the top (the suite's header module checks it in full).
+    pub fn of_header(text: &str) -> Option<Dialect> {
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix('#') else {
+                return None;
+            };
+            let Some((key, value)) = rest.trim_start().split_once(':') else {
+                return None;
+            };
+            if key == "dialect" {
+                return Dialect::parse(value.trim());
+            }
+            let well_formed = key.starts_with(|c: char| c.is_ascii_lowercase())
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_".contains(c));
+            if !well_formed {
+                return None;
+            }
+        }
+        None
+    }
 }
 
 /// A scenario or golden file's text, or `None` if it is not UTF-8. CRLF

@@ -1,6 +1,7 @@
 //! One run: a fresh target under one configuration executes a file's
 //! directives (those its `configs=` allows) and yields one output each.
 
+use crate::format::directive::Command;
 use crate::format::Script;
 use crate::run::capture::{self, Panic};
 use crate::run::target::Factory;
@@ -38,6 +39,24 @@ pub struct RunPanic {
     pub panic: Panic,
 }
 
+/// The witness of two engines of one run, one after the other: their
+/// counts added, and the leaked slots of both (unknown if either's is).
+fn merged(a: Witness, b: Witness) -> Witness {
+    Witness {
+        shared_reads: a.shared_reads + b.shared_reads,
+        local_reads: a.local_reads + b.local_reads,
+        published: a.published + b.published,
+        logging_reads: a.logging_reads + b.logging_reads,
+        constant_reads: a.constant_reads + b.constant_reads,
+        stale_slots: a.stale_slots.zip(b.stale_slots).map(|(mut a, b)| {
+            a.extend(b);
+            a
+        }),
+        points_astray: a.points_astray + b.points_astray,
+        unused_dataflows: a.unused_dataflows + b.unused_dataflows,
+    }
+}
+
 /// Replays `script` under `run` on a target built by `factory`.
 pub fn replay(script: &Script, run: &Run, factory: &Factory) -> Result<RunRecord, Box<RunPanic>> {
     let stage = Cell::new(Stage::Create);
@@ -45,6 +64,8 @@ pub fn replay(script: &Script, run: &Run, factory: &Factory) -> Result<RunRecord
         let mut target = factory(&run.config());
         let mut outputs = Vec::with_capacity(script.blocks.len());
         let mut reads = 0;
+        // The witnesses of engines a `reset-server` replaced.
+        let mut earlier: Option<Witness> = None;
         for (i, block) in script.blocks.iter().enumerate() {
             let d = &block.directive;
             if !d.runs_under(&run.configuration) {
@@ -52,15 +73,24 @@ pub fn replay(script: &Script, run: &Run, factory: &Factory) -> Result<RunRecord
                 continue;
             }
             stage.set(Stage::Directive(i));
+            if d.command == Command::Reset {
+                let witness = target.witness();
+                earlier = Some(earlier.map_or(witness.clone(), |e| merged(e, witness)));
+                target = factory(&run.config());
+                outputs.push(Some(vec!["ok".to_string()]));
+                continue;
+            }
+            let columns = script.described(i).and_then(|sql| target.describe(sql));
             let outcome = target.execute(&d.command);
             if d.command.is_read() && matches!(outcome, Outcome::Rows(_) | Outcome::Updates { .. })
             {
                 reads += 1;
             }
-            outputs.push(Some(script.output(i, &outcome)));
+            outputs.push(Some(script.output_named(i, &outcome, columns.as_deref())));
         }
         stage.set(Stage::Witness);
         let witness = target.witness();
+        let witness = earlier.map_or(witness.clone(), |e| merged(e, witness));
         (outputs, reads, witness)
     });
     match result {

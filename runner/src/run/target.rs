@@ -9,6 +9,11 @@ pub trait Target {
     fn execute(&mut self, command: &Command) -> Outcome;
     /// The evidence of the configuration in effect, after the directives ran.
     fn witness(&self) -> Witness;
+    /// The column names the query `sql` would return, if the target can
+    /// say (a stand-in may not).
+    fn describe(&mut self, _sql: &str) -> Option<Vec<String>> {
+        None
+    }
 }
 
 /// Builds a fresh target for each run (from any thread: `--jobs` checks
@@ -38,10 +43,16 @@ impl Target for Engine {
             Command::Pause { role, worker } => self.pause(*role, *worker),
             Command::Resume { role, worker } => self.resume(*role, *worker),
             Command::Step { role, worker } => self.step(*role, *worker),
+            // A fresh engine is the replay's to make (see `replay`).
+            Command::Reset => Outcome::Error("reset-server is done by the replay".into()),
         }
     }
 
     fn witness(&self) -> Witness {
         Engine::witness(self)
+    }
+
+    fn describe(&mut self, sql: &str) -> Option<Vec<String>> {
+        Engine::describe(self, sql).ok()
     }
 }

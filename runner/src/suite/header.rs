@@ -11,13 +11,16 @@
 //! form `#` + optional spaces + a key made of lowercase letters, digits, `-`
 //! and `_` + `:`. It ends at the first other line. Keys: `configs` (names from
 //! suite.yaml), `workers` (positive integers), `seeds` (`round-robin` or an
-//! integer seed); values are comma-separated. Any other key is an error, and
-//! so is a known key in a comment below the header.
+//! integer seed); values are comma-separated. `dialect` (`sqllogictest` or
+//! `materialize`) says how an `.slt` file is read (the format reads it,
+//! `Dialect::of_header`; here it is checked). Any other key is an error,
+//! and so is a known key in a comment below the header.
 
+use crate::format::Dialect;
 use crate::suite::{check_list, Schedule, MAX_WORKERS};
 
 /// The header's keys.
-pub const KEYS: &[&str] = &["configs", "workers", "seeds"];
+pub const KEYS: &[&str] = &["configs", "workers", "seeds", "dialect"];
 
 /// One narrowed dimension and the line it was given on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +60,7 @@ fn header_form(line: &str) -> Option<(&str, &str)> {
 pub fn parse(text: &str) -> Result<Header, HeaderError> {
     let mut header = Header::default();
     let mut in_header = true;
+    let mut dialect_line: Option<usize> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let error = |message: String| HeaderError { line, message };
@@ -105,6 +109,18 @@ pub fn parse(text: &str) -> Result<Header, HeaderError> {
                     .map_err(error)?;
                 check_list(key, &values).map_err(error)?;
                 set(&mut header.seeds, line, values).map_err(error)?;
+            }
+            "dialect" => {
+                if Dialect::parse(value).is_none() {
+                    let names: Vec<&str> = Dialect::ALL.iter().map(|(_, n)| *n).collect();
+                    return Err(error(format!(
+                        "header `dialect:`: `{value}` is not a dialect (expected one of: {})",
+                        names.join(", ")
+                    )));
+                }
+                if dialect_line.replace(line).is_some() {
+                    return Err(error("header key repeated".to_string()));
+                }
             }
             _ => {
                 return Err(error(format!(
@@ -222,5 +238,11 @@ mod tests {
         assert_eq!(line, 2);
         assert!(m.contains("must be in the comment block at the top"), "{m}");
         assert_eq!(err("tick\n----\n\n# configs: solo\n").0, 4);
+        assert!(err("# dialect: postgres\n").1.contains("not a dialect"));
+        assert_eq!(err("# dialect: materialize\n# dialect: materialize\n").0, 2);
+        assert_eq!(
+            parse("# dialect: materialize\n").unwrap(),
+            Header::default()
+        );
     }
 }

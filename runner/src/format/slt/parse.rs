@@ -2,7 +2,7 @@
 //! through includes, into [`Block`]s and their [`Layout`], with every record
 //! the engine cannot honour refused with its line.
 
-use crate::format::directive::{Command, Condition, Directive};
+use crate::format::directive::{Command, Condition, Directive, SkipReason};
 use crate::format::slt::layout::{head, Layout, Origin, SltBlock, SltRecord, Type};
 use crate::format::{text_of, Block, Format, Script, ScriptError};
 use sqllogictest::{Control, QueryExpect, Record, SortMode, StatementExpect};
@@ -17,6 +17,8 @@ struct State {
     sort: Option<SortMode>,
     hash_threshold: usize,
     halted: bool,
+    /// `# skip-postgres=<reason>` on the line before the next record.
+    skip_postgres: Option<String>,
 }
 
 /// Parses an `.slt` file; `path` locates includes, `shown` names it in errors.
@@ -177,7 +179,18 @@ impl Walk<'_> {
                 self.state.halted = true;
                 return Ok(());
             }
-            Record::Condition(_) | Record::Comment(_) | Record::Newline => return Ok(()),
+            Record::Comment(lines) => {
+                self.state.skip_postgres = lines
+                    .last()
+                    .and_then(|l| l.trim().strip_prefix("skip-postgres="))
+                    .map(str::to_string);
+                return Ok(());
+            }
+            Record::Newline => {
+                self.state.skip_postgres = None;
+                return Ok(());
+            }
+            Record::Condition(_) => return Ok(()),
             Record::Control(_) => return Err(unsupported_here("control")),
             Record::System { loc, .. } => return Err(unsupported(loc.line(), "system")),
             Record::Sleep { loc, .. } => return Err(unsupported(loc.line(), "sleep")),
@@ -214,8 +227,16 @@ impl Walk<'_> {
                         }
                     })
                     .collect(),
-                // `skipif postgres` says it here, with a comment for a reason.
-                skip_postgres: None,
+                // Or `skipif postgres`, with a comment for a reason.
+                skip_postgres: match self.state.skip_postgres.take() {
+                    None => None,
+                    Some(r) => Some(SkipReason::parse(&r).ok_or_else(|| {
+                        error(
+                            loc.line() - 1,
+                            format!("`skip-postgres={r}` names no reason"),
+                        )
+                    })?),
+                },
             },
             directive_offset: self.line_starts.get(line - 1).copied().unwrap_or(0),
             output_span: 0..0,

@@ -92,7 +92,7 @@ mod tests {
     fn layout(script: &Script) -> &crate::format::slt::layout::Layout {
         match &script.format {
             Format::Sqllogictest(l) => l,
-            Format::Datadriven => panic!("not slt"),
+            _ => panic!("not slt"),
         }
     }
 

@@ -1,0 +1,148 @@
+//! Materialize's own sqllogictest dialect (`# dialect: materialize` in a
+//! file's header, or every file of a foreign corpus): a parser of our own,
+//! since the `sqllogictest` crate knows neither its record forms (`simple`,
+//! `colnames`, `multiline`, `mode cockroach`, `reset-server`, `copy`,
+//! `statement error pgcode ...`) nor its reading of `skipif`, nor its
+//! runner's formatting and comparison; each is restated here from
+//! Materialize's `parser.rs` and `runner.rs`.
+//!
+//! Records become [`Block`]s: `statement` runs `Engine::statement`, `query`
+//! `Engine::query` (and asks the result's column names for `colnames`),
+//! `simple` either, by its first word, and `reset-server` starts a fresh
+//! engine. A record the runner cannot run gets no block and is refused by
+//! [`refused`]: `copy` (its file is in Materialize's repository), `simple`
+//! on a named connection (another user's session), several statements in
+//! one record (Materialize sends a record as one prepared statement), a
+//! record naming an `mz_` relation (Materialize's catalog; the engine's
+//! introspection relations of those names are its own, with other columns
+//! and rows), and one with `AS OF` or `UP TO` (the engine's clock counts
+//! its writes; Materialize's is milliseconds since the epoch).
+//!
+//! `layout` holds the records, `parse` reads them, `value` and `output`
+//! print an outcome, `compare` holds it to its record, `transcript` writes
+//! the completed file, `words` is the little lexing routing needs.
+
+pub mod compare;
+pub mod layout;
+pub mod output;
+pub mod parse;
+pub mod transcript;
+pub mod value;
+pub mod words;
+
+use crate::format::directive::{Command, Directive, SkipReason};
+use crate::format::{Block, Format, Script, ScriptError};
+use layout::{Layout, Record, Written};
+
+/// Parses a file of Materialize's dialect (`shown` names it in errors).
+pub fn parse_script(shown: &str, text: &str) -> Result<Script, ScriptError> {
+    let mut layout = parse::parse(text).map_err(|(line, message)| ScriptError {
+        path: shown.to_string(),
+        line,
+        message,
+    })?;
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let mut blocks = Vec::new();
+    for (i, written) in layout.records.iter().enumerate() {
+        let skip_postgres = match &written.skip_postgres {
+            None => None,
+            Some(reason) => Some(SkipReason::parse(reason).ok_or_else(|| ScriptError {
+                path: shown.to_string(),
+                line: written.line - 1,
+                message: format!("`skip-postgres={reason}` names no reason"),
+            })?),
+        };
+        let Some(command) = command(written) else {
+            continue;
+        };
+        layout.blocks.push(i);
+        blocks.push(Block {
+            directive: Directive {
+                line: written.line,
+                text: written.head.clone(),
+                command,
+                configs: None,
+                conditions: Vec::new(),
+                skip_postgres,
+            },
+            directive_offset: line_starts.get(written.line - 1).copied().unwrap_or(0),
+            output_span: 0..0,
+            output: Vec::new(),
+        });
+    }
+    Ok(Script {
+        text: text.to_string(),
+        blocks,
+        format: Format::Materialize(layout),
+    })
+}
+
+/// What the engine runs for a record; `None` for one it does not run.
+fn command(written: &Written) -> Option<Command> {
+    if refused(written).is_some() {
+        return None;
+    }
+    Some(match &written.record {
+        Record::Statement { sql, .. } => Command::Statement { sql: sql.clone() },
+        Record::Query { sql, .. } => query(sql),
+        Record::Simple { sql, .. } => {
+            let statements = words::statements(sql);
+            let first = statements.first().and_then(|s| s.first());
+            let reads = ["select", "values", "with", "table", "show", "explain"];
+            match first.is_some_and(|t| reads.iter().any(|w| t.is(w))) {
+                true => query(sql),
+                false => Command::Statement { sql: sql.clone() },
+            }
+        }
+        Record::ResetServer => Command::Reset,
+        Record::HashThreshold | Record::Copy { .. } => return None,
+    })
+}
+
+fn query(sql: &str) -> Command {
+    Command::Query {
+        sql: sql.to_string(),
+        sort: false,
+    }
+}
+
+/// The construct of a record the runner does not run, if it is one that
+/// expects something (`hash-threshold` expects nothing).
+pub fn refused(written: &Written) -> Option<&'static str> {
+    let sql = match &written.record {
+        Record::Copy { .. } => return Some("copy"),
+        Record::Simple { conn: Some(_), .. } => return Some("simple on a named connection"),
+        Record::Statement { sql, .. } | Record::Query { sql, .. } | Record::Simple { sql, .. } => {
+            sql
+        }
+        Record::HashThreshold | Record::ResetServer => return None,
+    };
+    let statements = words::statements(sql);
+    if statements.len() > 1 {
+        return Some("several statements in one record");
+    }
+    let tokens = statements.first().map_or(&[][..], Vec::as_slice);
+    let catalog =
+        |t: &words::Token| matches!(t, words::Token::Word { text, .. } if text.starts_with("mz_"));
+    if tokens.iter().any(catalog) {
+        return Some("Materialize's catalog (mz_ relations)");
+    }
+    let timed = tokens
+        .windows(2)
+        .any(|w| (w[0].is("as") && w[1].is("of")) || (w[0].is("up") && w[1].is("to")));
+    timed.then_some("AS OF and UP TO (Materialize's timestamps)")
+}
+
+/// The SQL to describe for block `block`'s column names, if its record
+/// checks them (`colnames`).
+pub fn described(layout: &Layout, block: usize) -> Option<&str> {
+    match &layout.record(block).record {
+        Record::Query {
+            sql,
+            expect: Ok(results),
+        } if results.columns.is_some() => Some(sql),
+        _ => None,
+    }
+}

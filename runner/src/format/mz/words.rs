@@ -1,0 +1,354 @@
+//! Just enough of SQL's lexical structure for the runner to route a
+//! foreign record and to follow its names: the words (keywords and
+//! identifiers, quoted ones kept as written, unquoted ones folded to lower
+//! case as every name is) and `;`, with strings, dollar quotes and comments
+//! skipped. The engine parses SQL for real; this only says which statements
+//! a record has and which names it mentions.
+
+/// One significant token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token {
+    /// A keyword or identifier: unquoted ones lower-cased.
+    Word { text: String, quoted: bool },
+    /// `;`
+    Semicolon,
+    /// `.`
+    Dot,
+    /// `(`
+    Open,
+    /// Anything else that is not space, a literal or a comment.
+    Other,
+}
+
+impl Token {
+    /// Whether this is the unquoted word `word` (lower case).
+    pub fn is(&self, word: &str) -> bool {
+        matches!(self, Token::Word { text, quoted: false } if text == word)
+    }
+}
+
+/// The tokens of `sql`.
+pub fn tokens(sql: &str) -> Vec<Token> {
+    let chars: Vec<char> = sql.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let until = |from: usize, end: &[char]| -> usize {
+        let mut j = from;
+        while j < chars.len() && !chars[j..].starts_with(end) {
+            j += 1;
+        }
+        (j + end.len()).min(chars.len())
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            c if c.is_whitespace() => i += 1,
+            '-' if chars.get(i + 1) == Some(&'-') => i = until(i, &['\n']),
+            '/' if chars.get(i + 1) == Some(&'*') => i = until(i + 2, &['*', '/']),
+            '\'' => i = string_end(&chars, i + 1, false),
+            'e' | 'E' if chars.get(i + 1) == Some(&'\'') => i = string_end(&chars, i + 2, true),
+            '$' => {
+                // `$tag$ ... $tag$`, or a parameter `$1`.
+                let mut j = i + 1;
+                while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
+                    j += 1;
+                }
+                let parameter = j > i + 1 && chars[i + 1..j].iter().all(char::is_ascii_digit);
+                if chars.get(j) == Some(&'$') && !parameter {
+                    let tag: Vec<char> = chars[i..=j].to_vec();
+                    i = until(j + 1, &tag);
+                } else {
+                    out.push(Token::Other);
+                    i = j.max(i + 1);
+                }
+            }
+            '"' => {
+                let mut text = String::new();
+                let mut j = i + 1;
+                while j < chars.len() {
+                    if chars[j] == '"' {
+                        if chars.get(j + 1) == Some(&'"') {
+                            text.push('"');
+                            j += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    text.push(chars[j]);
+                    j += 1;
+                }
+                out.push(Token::Word { text, quoted: true });
+                i = j + 1;
+            }
+            c if c.is_alphabetic() || c == '_' => {
+                let mut j = i;
+                while j < chars.len() && (chars[j].is_alphanumeric() || "_$".contains(chars[j])) {
+                    j += 1;
+                }
+                let text: String = chars[i..j].iter().collect::<String>().to_lowercase();
+                out.push(Token::Word {
+                    text,
+                    quoted: false,
+                });
+                i = j;
+            }
+            c if c.is_ascii_digit() => {
+                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '.') {
+                    i += 1;
+                }
+            }
+            ';' => {
+                out.push(Token::Semicolon);
+                i += 1;
+            }
+            '.' => {
+                out.push(Token::Dot);
+                i += 1;
+            }
+            '(' => {
+                out.push(Token::Open);
+                i += 1;
+            }
+            _ => {
+                out.push(Token::Other);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Past the end of a string literal whose text starts at `from`.
+fn string_end(chars: &[char], from: usize, backslashes: bool) -> usize {
+    let mut j = from;
+    while j < chars.len() {
+        match chars[j] {
+            '\\' if backslashes => j += 2,
+            '\'' if chars.get(j + 1) == Some(&'\'') => j += 2,
+            '\'' => return j + 1,
+            _ => j += 1,
+        }
+    }
+    chars.len()
+}
+
+/// The statements of `sql`: its tokens split at `;`, empty ones dropped.
+pub fn statements(sql: &str) -> Vec<Vec<Token>> {
+    tokens(sql)
+        .split(|t| *t == Token::Semicolon)
+        .filter(|s| !s.is_empty())
+        .map(<[Token]>::to_vec)
+        .collect()
+}
+
+/// The names a statement mentions: every word, as the catalog knows it.
+pub fn names(statement: &[Token]) -> impl Iterator<Item = &str> {
+    statement.iter().filter_map(|t| match t {
+        Token::Word { text, .. } => Some(text.as_str()),
+        _ => None,
+    })
+}
+
+/// Keywords that may stand between `CREATE`/`DROP`/`ALTER` and the name
+/// of what they create, drop or change.
+const OBJECT_WORDS: &[&str] = &[
+    "or",
+    "replace",
+    "temp",
+    "temporary",
+    "materialized",
+    "default",
+    "unique",
+    "if",
+    "not",
+    "exists",
+    "table",
+    "view",
+    "index",
+    "source",
+    "sink",
+    "type",
+    "schema",
+    "database",
+    "cluster",
+    "replica",
+    "role",
+    "user",
+    "secret",
+    "connection",
+    "continual",
+    "task",
+    "network",
+    "policy",
+    "function",
+    "sequence",
+];
+
+/// What a statement creates, drops or writes (`None` for a read or a
+/// setting): the names a later record can no longer trust when this
+/// statement was not carried out. An unnamed index is named by the
+/// relation it indexes followed by `_`, the prefix of its default name.
+pub fn targets(statement: &[Token]) -> Vec<String> {
+    let first = statement.first();
+    let word = |i: usize| match statement.get(i) {
+        Some(Token::Word { text, .. }) => Some(text.clone()),
+        _ => None,
+    };
+    // The last part of a possibly qualified name starting at `i`.
+    let name_at = |mut i: usize| -> Option<(String, usize)> {
+        let mut name = word(i)?;
+        while statement.get(i + 1) == Some(&Token::Dot) {
+            i += 2;
+            name = word(i)?;
+        }
+        Some((name, i + 1))
+    };
+    let Some(first) = first else {
+        return Vec::new();
+    };
+    if first.is("create") || first.is("drop") {
+        let mut i = 1;
+        loop {
+            if statement
+                .get(i)
+                .is_some_and(|t| OBJECT_WORDS.iter().any(|w| t.is(w)))
+            {
+                i += 1;
+            } else if statement.get(i).is_some_and(|t| t.is("in"))
+                && statement.get(i + 1).is_some_and(|t| t.is("cluster"))
+            {
+                // `CREATE INDEX [name] IN CLUSTER c ON t`
+                i += 3;
+            } else {
+                break;
+            }
+        }
+        if statement.get(i).is_some_and(|t| t.is("on")) {
+            // `CREATE [DEFAULT] INDEX ON t`: its default name starts `t_`.
+            return name_at(i + 1).map_or(Vec::new(), |(n, _)| vec![format!("{n}_")]);
+        }
+        let mut out = Vec::new();
+        while let Some((name, next)) = name_at(i) {
+            out.push(name);
+            if statement.get(next) != Some(&Token::Other) || !first.is("drop") {
+                break;
+            }
+            i = next + 1;
+        }
+        return out;
+    }
+    if first.is("alter") {
+        return names(statement).map(str::to_string).collect();
+    }
+    let at = match () {
+        _ if first.is("insert") || first.is("delete") => 2,
+        _ if first.is("update") || first.is("truncate") || first.is("copy") => 1,
+        _ => return Vec::new(),
+    };
+    name_at(at).map_or(Vec::new(), |(n, _)| vec![n])
+}
+
+/// How a statement changes the session every later statement runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Session {
+    /// A setting that decides where names resolve or statements run, or
+    /// what they may do (`SET cluster`, `SET search_path`, `SET ROLE`,
+    /// `ALTER SYSTEM SET max_tables`).
+    Setting,
+    /// `BEGIN` / `START TRANSACTION`: a transaction's rules from here.
+    Begin,
+    /// `COMMIT`, `ROLLBACK`, `ABORT`, `END`: they end.
+    End,
+}
+
+/// Settings of the session that change what later statements see or may do.
+const SETTINGS: &[&str] = &[
+    "cluster",
+    "cluster_replica",
+    "search_path",
+    "schema",
+    "database",
+    "role",
+    "authorization",
+    "transaction",
+    "transaction_isolation",
+];
+
+/// How `statement` changes the session, if it does.
+pub fn session(statement: &[Token]) -> Option<Session> {
+    let word = |i: usize| statement.get(i);
+    let is = |i: usize, w: &str| word(i).is_some_and(|t| t.is(w));
+    let setting = |i: usize| {
+        let i = if is(i, "session") || is(i, "local") {
+            i + 1
+        } else {
+            i
+        };
+        SETTINGS.iter().any(|s| is(i, s))
+            || matches!(word(i), Some(Token::Word { text, .. }) if text.starts_with("max_"))
+    };
+    match () {
+        _ if is(0, "begin") || (is(0, "start") && is(1, "transaction")) => Some(Session::Begin),
+        _ if ["commit", "rollback", "abort", "end"]
+            .iter()
+            .any(|w| is(0, w)) =>
+        {
+            Some(Session::End)
+        }
+        _ if (is(0, "set") || is(0, "reset")) && setting(1) => Some(Session::Setting),
+        _ if is(0, "alter")
+            && is(1, "system")
+            && (is(2, "set") || is(2, "reset"))
+            && setting(3) =>
+        {
+            Some(Session::Setting)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(sql: &str) -> Vec<String> {
+        names(&tokens(sql)).map(str::to_string).collect()
+    }
+
+    #[test]
+    fn literals_and_comments_hide_their_words() {
+        assert_eq!(
+            words("SELECT 'a;b', e'it\\'s', $$x$$, \"Mixed\"\"Case\" -- t\n/* u */ FROM T"),
+            ["select", "Mixed\"Case", "from", "t"]
+        );
+        assert_eq!(statements("SELECT ';'; ; SELECT 2").len(), 2);
+        assert_eq!(statements("SELECT $1; SELECT $tag$;$tag$").len(), 2);
+    }
+
+    #[test]
+    fn targets_of_statements() {
+        let t = |sql: &str| targets(&statements(sql)[0]);
+        assert_eq!(t("CREATE TABLE IF NOT EXISTS s.T (a int)"), ["t"]);
+        assert_eq!(t("CREATE MATERIALIZED VIEW mv AS SELECT 1"), ["mv"]);
+        assert_eq!(t("CREATE INDEX i ON t (a)"), ["i"]);
+        assert_eq!(t("CREATE DEFAULT INDEX ON t"), ["t_"]);
+        assert_eq!(t("CREATE DEFAULT INDEX IN CLUSTER c ON t"), ["t_"]);
+        assert_eq!(t("DROP TABLE a, \"B\" CASCADE"), ["a", "B"]);
+        assert_eq!(t("INSERT INTO t VALUES (1)"), ["t"]);
+        assert_eq!(t("UPDATE t SET a = 1"), ["t"]);
+        assert_eq!(
+            t("ALTER TABLE t RENAME TO u"),
+            ["alter", "table", "t", "rename", "to", "u"]
+        );
+        assert!(t("SELECT * FROM t").is_empty());
+        let s = |sql: &str| session(&statements(sql)[0]);
+        assert_eq!(s("SET cluster = 'bad'"), Some(Session::Setting));
+        assert_eq!(s("SET SESSION search_path TO x"), Some(Session::Setting));
+        assert_eq!(s("ALTER SYSTEM SET max_tables = 2"), Some(Session::Setting));
+        assert_eq!(s("SET TIMEZONE TO 'UTC'"), None);
+        assert_eq!(s("ALTER SYSTEM SET enable_x = true"), None);
+        assert_eq!(s("BEGIN"), Some(Session::Begin));
+        assert_eq!(s("COMMIT"), Some(Session::End));
+        assert!(t("SET x = 1").is_empty());
+    }
+}
