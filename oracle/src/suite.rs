@@ -32,7 +32,7 @@ pub fn check_suite(
     goldens: Option<&Path>,
     filter: Option<&str>,
 ) -> Result<Vec<FileReport>, String> {
-    let assembly = Assembly::load(dir, None, goldens)?;
+    let assembly = Assembly::load(dir, None, goldens, None)?;
     let location = &assembly.location;
     Ok(assembly
         .scenarios

@@ -37,8 +37,13 @@ use figures::median;
 
 /// Every file of the suite, parsed, with its runs.
 fn load(root: &Path) -> Vec<(Script, Vec<Run>)> {
-    let assembly = Assembly::load(&root.join("testdata"), None, Some(&root.join("goldens")))
-        .unwrap_or_else(|e| settings::usage("suite", &e));
+    let assembly = Assembly::load(
+        &root.join("testdata"),
+        None,
+        Some(&root.join("goldens")),
+        None,
+    )
+    .unwrap_or_else(|e| settings::usage("suite", &e));
     let mut files = Vec::new();
     for rel in &assembly.scenarios {
         let path = assembly.location.scenario(rel);

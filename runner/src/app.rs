@@ -1,6 +1,7 @@
 //! The whole suite: find the files, check each, report, and decide the exit status.
 
 use crate::assembly::{Assembly, Location, Unreadable};
+use crate::check::judge::Judged;
 use crate::check::rewrite;
 use crate::check::{Checker, FileReport, Selection};
 use crate::cli::{self, Options, ReportFormat};
@@ -137,6 +138,7 @@ pub fn check_one(
             &options.scenarios,
             options.suite.as_deref(),
             options.goldens.as_deref(),
+            options.dialect,
         )?;
         let (scenario, golden) = (location.scenario(rel), location.golden(rel));
         let report = checker(&location, options, factory, rewrite)
@@ -155,6 +157,12 @@ pub fn check_one(
 fn check_options(options: &Options, assembly: &Assembly, rewrite: bool) -> Result<(), String> {
     for run in &options.runs {
         matrix::check_run_name(&assembly.location.suite, run)?;
+    }
+    if rewrite && assembly.location.suite.corpus.foreign {
+        return Err(format!(
+            "--rewrite: {} has no suite.yaml, so it is a foreign corpus, whose files are their own goldens: a rewrite never writes into it",
+            assembly.location.dir.display()
+        ));
     }
     if rewrite && !options.runs.is_empty() {
         return Err(
@@ -232,6 +240,7 @@ fn run_inner(
         &options.scenarios,
         options.suite.as_deref(),
         options.goldens.as_deref(),
+        options.dialect,
     )?;
     let dir = &assembly.location.dir;
     let selected = |rel: &Path| {
@@ -288,9 +297,13 @@ fn run_inner(
     let io = |e: std::io::Error| format!("cannot write the report: {e}");
     let text = options.format == ReportFormat::Text;
     let warnings = warnings(&assembly, rewrite);
+    let foreign = assembly.location.suite.corpus.foreign;
     if text {
         for warning in &warnings {
             writeln!(out, "warning: {warning}").map_err(io)?;
+        }
+        if foreign {
+            writeln!(out, "{}", report::FOREIGN).map_err(io)?;
         }
     }
     let mut reports: Vec<FileReport> = Vec::new();
@@ -412,6 +425,14 @@ fn run_inner(
             )
         };
         writeln!(out, "{line}").map_err(io)?;
+    }
+    if foreign {
+        let mut total = Judged::default();
+        reports
+            .iter()
+            .filter_map(|r| r.judged.as_ref())
+            .for_each(|j| total.add(j));
+        write!(out, "{}", report::corpus(&total, reports.len())).map_err(io)?;
     }
     writeln!(out, "{}", report::summary(passed, failed)).map_err(io)?;
     Ok(checked)

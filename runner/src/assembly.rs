@@ -5,8 +5,9 @@
 use crate::check::site::{Kind, Site};
 use crate::check::{golden, rewrite};
 use crate::check::{FileReport, FileSpec, Problem};
+use crate::format::Dialect;
 use crate::suite::discover;
-use crate::suite::Suite;
+use crate::suite::{Corpus, Suite, FOREIGN_SUITE};
 use std::path::{Path, PathBuf};
 
 /// Where a suite is: its scenario and goldens directories and its run
@@ -15,7 +16,8 @@ use std::path::{Path, PathBuf};
 pub struct Location {
     /// The scenario directory.
     pub dir: PathBuf,
-    /// The goldens directory.
+    /// The goldens directory (of a foreign corpus: the corpus itself, each
+    /// file its own golden).
     pub goldens: PathBuf,
     pub suite: Suite,
 }
@@ -23,17 +25,47 @@ pub struct Location {
 impl Location {
     /// The suite of `dir`: `suite` (default `dir/suite.yaml`) and the
     /// goldens under `goldens` (default: `goldens` beside `dir`), which must
-    /// not contain `dir` or lie inside it.
+    /// not contain `dir` or lie inside it. A `dir` without `suite.yaml` is a
+    /// foreign corpus: its files are their own goldens (there is no goldens
+    /// directory to name), `suite` or else [`FOREIGN_SUITE`] is its matrix,
+    /// and its `.slt` files are read in Materialize's dialect unless
+    /// `dialect` says otherwise (which it says for every `.slt` file of
+    /// any suite).
     pub fn load(
         dir: &Path,
         suite: Option<&Path>,
         goldens: Option<&Path>,
+        dialect: Option<Dialect>,
     ) -> Result<Location, String> {
         if !dir.is_dir() {
             return Err(format!("{}: not a directory", dir.display()));
         }
-        let suite_path = suite.map_or_else(|| dir.join("suite.yaml"), Path::to_path_buf);
-        let suite = Suite::load(&suite_path)?;
+        let own = dir.join("suite.yaml");
+        if !own.exists() {
+            if let Some(g) = goldens {
+                return Err(format!(
+                    "--goldens {}: {} has no suite.yaml, so it is a foreign corpus, whose files are their own goldens",
+                    g.display(),
+                    dir.display()
+                ));
+            }
+            let mut suite = match suite {
+                Some(path) => Suite::load(path)?,
+                None => Suite::parse("the default matrix", FOREIGN_SUITE)?,
+            };
+            suite.corpus = Corpus {
+                dialect: Some(dialect.unwrap_or(Dialect::Materialize)),
+                foreign: true,
+            };
+            return Ok(Location {
+                dir: dir.to_path_buf(),
+                goldens: dir.to_path_buf(),
+                suite,
+            });
+        }
+        let suite_path = suite.map_or(own, Path::to_path_buf);
+        let mut suite = Suite::load(&suite_path)?;
+        suite.corpus.dialect = dialect;
         let goldens = goldens.map_or_else(|| golden::default_dir(dir), Path::to_path_buf);
         // A file where the goldens directory should be is one usage error,
         // not a "cannot read" for every golden.
@@ -106,9 +138,23 @@ impl Assembly {
         dir: &Path,
         suite: Option<&Path>,
         goldens: Option<&Path>,
+        dialect: Option<Dialect>,
     ) -> Result<Assembly, String> {
-        let location = Location::load(dir, suite, goldens)?;
-        let scenarios = discover::scenario_files(&location.dir)?;
+        let location = Location::load(dir, suite, goldens, dialect)?;
+        let mut scenarios = discover::scenario_files(&location.dir)?;
+        if location.suite.corpus.foreign {
+            // Only sqllogictest files are foreign scenarios.
+            scenarios
+                .files
+                .retain(|f| f.extension().is_some_and(|e| e == "slt"));
+            return Ok(Assembly {
+                scenarios: scenarios.files,
+                orphans: Vec::new(),
+                skipped: scenarios.skipped,
+                stray_temps: Vec::new(),
+                location,
+            });
+        }
         let golden_files = discover::scenario_files(&location.goldens)?;
         let orphans = golden::orphans(&scenarios.files, &golden_files.files);
         let mut skipped = scenarios.skipped;

@@ -27,7 +27,7 @@ fn main() {
 /// One trial per file x configuration, and one failing trial per golden
 /// without a scenario.
 fn trials(dir: &Path, goldens: &Path) -> Result<Vec<Trial>, String> {
-    let assembly = Arc::new(Assembly::load(dir, None, Some(goldens))?);
+    let assembly = Arc::new(Assembly::load(dir, None, Some(goldens), None)?);
     let mut trials = Vec::new();
     for rel in &assembly.scenarios {
         let name = discover::slash_path(rel);

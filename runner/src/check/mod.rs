@@ -4,7 +4,9 @@
 
 pub mod diff;
 pub mod divergence;
+mod foreign;
 pub mod golden;
+pub mod judge;
 pub mod rewrite;
 pub mod site;
 pub mod verdict;
@@ -68,6 +70,9 @@ pub struct FileReport {
     /// passes).
     #[serde(default)]
     pub site: Option<Site>,
+    /// A foreign file's records by verdict (see [`judge`]).
+    #[serde(default)]
+    pub judged: Option<judge::Judged>,
 }
 
 impl FileReport {
@@ -145,6 +150,9 @@ pub struct FileSpec<'a> {
 impl Checker<'_> {
     /// Checks one file; never panics on a malformed file or a panicking engine.
     pub fn check(&self, spec: &FileSpec) -> FileReport {
+        if self.suite.corpus.foreign {
+            return self.check_foreign(spec);
+        }
         let mut report = FileReport {
             path: spec.scenario_shown.clone(),
             ..FileReport::default()
@@ -167,79 +175,40 @@ impl Checker<'_> {
             }
         };
 
-        let shown = &spec.scenario_shown;
-        let unreadable = |message: String| (Site::file(Kind::Unreadable), message);
-        let prepared = std::fs::read(spec.scenario)
-            .map_err(|e| unreadable(format!("{shown}: cannot read: {e}")))
-            .and_then(|bytes| {
-                format::text_of(bytes).ok_or_else(|| unreadable(format!("{shown}: not UTF-8")))
-            })
-            .and_then(|text| self.prepare(spec, &text));
-        let (script, runs) = match prepared {
+        let (script, runs) = match self.read(spec) {
             Ok(p) => p,
             Err((site, message)) => {
                 report.fail(Problem::new(message, ""), site);
                 missing_golden(&mut report);
-                let names = self.suite.configurations.iter().map(|c| c.name.clone());
-                let reasons: Vec<String> =
-                    report.problems.iter().map(|p| p.summary.clone()).collect();
-                report.configurations = verdict::all_failed(
-                    names.filter(|n| self.selection.keeps_configuration(n)),
-                    &reasons,
-                );
+                self.unreadable(&mut report);
                 return report;
             }
         };
-
-        let mut records = Vec::with_capacity(runs.len());
-        for run in &runs {
-            match replay::replay(&script, run, self.factory) {
-                Ok(r) => records.push(r),
-                Err(p) => {
-                    let (problem, site) = panic_problem(&spec.scenario_shown, &script, &p);
-                    report.fail(problem, site);
-                    missing_golden(&mut report);
-                    report.configurations = verdict::after_panic(&runs, &p);
-                    report.failing_runs = vec![p.run.clone()];
-                    return report;
-                }
-            }
-        }
+        let Some(records) = self.replay_all(spec, &script, &runs, &mut report) else {
+            missing_golden(&mut report);
+            return report;
+        };
 
         let reference = divergence::reference(&records, script.blocks.len());
         let reference = unrun_from_golden(reference, spec, &golden);
         let transcript = script.transcript(&reference);
         let landmarks = landmarks(&spec.scenario_shown, &script, &transcript);
 
-        if let Some(d) = divergence::find(&records) {
-            let problem = divergence_problem(
-                &spec.scenario_shown,
-                &script,
-                &records,
-                &reference,
-                &d,
-                &golden,
-            );
-            let site = block_site(Kind::Divergence, &spec.scenario_shown, &script, d.block);
-            report.fail(problem, site);
-            report.failing_runs = vec![
-                records[d.groups[0].runs[0]].run.clone(),
-                records[d.groups[1].runs[0]].run.clone(),
-            ];
-        }
+        diverged(spec, &script, &records, &reference, &golden, &mut report);
         if !transcript.unwritable.is_empty() {
             let lines: Vec<String> = transcript
                 .unwritable
                 .iter()
                 .map(|i| {
-                    format!(
-                        "{}:{}: the output has a `----` line last or two in a row, which would end its block early",
-                        spec.scenario_shown, script.blocks[*i].directive.line
-                    )
+                    let why = match script.format {
+                        Format::Materialize(_) => "the record's form cannot hold its outcome (Materialize's rewrite refuses it too)",
+                        _ => "the output has a `----` line last or two in a row, which would end its block early",
+                    };
+                    format!("{}:{}: {why}", spec.scenario_shown, script.blocks[*i].directive.line)
                 })
                 .collect();
             let summary = format!(
-                "{} output(s) cannot be written in the datadriven format",
+                "{} output(s) cannot be written in the file's format",
                 lines.len()
             );
             general.push(summary.clone());
@@ -253,32 +222,7 @@ impl Checker<'_> {
             let problem = Problem::new(summary, transcript.unmet.join("\n"));
             report.fail(problem, Site::file(Kind::Unmet));
         }
-        let witness_failures: Vec<(&RunRecord, String)> = records
-            .iter()
-            .filter_map(|r| witness::check(r).err().map(|m| (r, m)))
-            .collect();
-        if !witness_failures.is_empty() {
-            let mut configs: Vec<&str> = Vec::new();
-            for (r, _) in &witness_failures {
-                if !configs.contains(&r.run.configuration.as_str()) {
-                    configs.push(&r.run.configuration);
-                }
-            }
-            let messages: Vec<&str> = witness_failures.iter().map(|(_, m)| m.as_str()).collect();
-            let problem = Problem::new(
-                format!(
-                    "witness failed under {} ({} of {} runs)",
-                    configs.join(", "),
-                    witness_failures.len(),
-                    records.len()
-                ),
-                messages.join("\n"),
-            );
-            report.fail(problem, Site::file(Kind::Witness));
-            if report.failing_runs.is_empty() {
-                report.failing_runs = vec![witness_failures[0].0.run.clone()];
-            }
-        }
+        witnesses(&records, &mut report);
 
         let clean = report.problems.is_empty();
         let up_to_date = matches!(&golden, Golden::Present(g) if *g == transcript.text);
@@ -357,6 +301,54 @@ impl Checker<'_> {
         Problem::new(format!("no golden at {} ({hint})", spec.golden_shown), "")
     }
 
+    /// The file read and prepared (see [`Checker::prepare`]), or the first
+    /// error and where it is.
+    fn read(&self, spec: &FileSpec) -> Result<(Script, Vec<Run>), (Site, String)> {
+        let shown = &spec.scenario_shown;
+        let unreadable = |message: String| (Site::file(Kind::Unreadable), message);
+        std::fs::read(spec.scenario)
+            .map_err(|e| unreadable(format!("{shown}: cannot read: {e}")))
+            .and_then(|bytes| {
+                format::text_of(bytes).ok_or_else(|| unreadable(format!("{shown}: not UTF-8")))
+            })
+            .and_then(|text| self.prepare(spec, &text))
+    }
+
+    /// Every selected configuration failed for the file's problems so far
+    /// (it could not be read or prepared).
+    fn unreadable(&self, report: &mut FileReport) {
+        let names = self.suite.configurations.iter().map(|c| c.name.clone());
+        let reasons: Vec<String> = report.problems.iter().map(|p| p.summary.clone()).collect();
+        report.configurations = verdict::all_failed(
+            names.filter(|n| self.selection.keeps_configuration(n)),
+            &reasons,
+        );
+    }
+
+    /// Replays every run; `None` when one panicked, which `report` then says.
+    fn replay_all(
+        &self,
+        spec: &FileSpec,
+        script: &Script,
+        runs: &[Run],
+        report: &mut FileReport,
+    ) -> Option<Vec<RunRecord>> {
+        let mut records = Vec::with_capacity(runs.len());
+        for run in runs {
+            match replay::replay(script, run, self.factory) {
+                Ok(r) => records.push(r),
+                Err(p) => {
+                    let (problem, site) = panic_problem(&spec.scenario_shown, script, &p);
+                    report.fail(problem, site);
+                    report.configurations = verdict::after_panic(runs, &p);
+                    report.failing_runs = vec![p.run.clone()];
+                    return None;
+                }
+            }
+        }
+        Some(records)
+    }
+
     /// Header, directives and the selected runs of a file, or the first
     /// error and where it is.
     fn prepare(&self, spec: &FileSpec, text: &str) -> Result<(Script, Vec<Run>), (Site, String)> {
@@ -411,6 +403,58 @@ fn unrun_from_golden(
         }
     }
     reference
+}
+
+/// Where the runs split, if they did, into `report`.
+fn diverged(
+    spec: &FileSpec,
+    script: &Script,
+    records: &[RunRecord],
+    reference: &[Option<Vec<String>>],
+    golden: &Golden,
+    report: &mut FileReport,
+) {
+    let Some(d) = divergence::find(records) else {
+        return;
+    };
+    let problem = divergence_problem(&spec.scenario_shown, script, records, reference, &d, golden);
+    let site = block_site(Kind::Divergence, &spec.scenario_shown, script, d.block);
+    report.fail(problem, site);
+    report.failing_runs = vec![
+        records[d.groups[0].runs[0]].run.clone(),
+        records[d.groups[1].runs[0]].run.clone(),
+    ];
+}
+
+/// The runs whose witness disproves their configuration, into `report`.
+fn witnesses(records: &[RunRecord], report: &mut FileReport) {
+    let failures: Vec<(&RunRecord, String)> = records
+        .iter()
+        .filter_map(|r| witness::check(r).err().map(|m| (r, m)))
+        .collect();
+    if failures.is_empty() {
+        return;
+    }
+    let mut configs: Vec<&str> = Vec::new();
+    for (r, _) in &failures {
+        if !configs.contains(&r.run.configuration.as_str()) {
+            configs.push(&r.run.configuration);
+        }
+    }
+    let messages: Vec<&str> = failures.iter().map(|(_, m)| m.as_str()).collect();
+    let problem = Problem::new(
+        format!(
+            "witness failed under {} ({} of {} runs)",
+            configs.join(", "),
+            failures.len(),
+            records.len()
+        ),
+        messages.join("\n"),
+    );
+    report.fail(problem, Site::file(Kind::Witness));
+    if report.failing_runs.is_empty() {
+        report.failing_runs = vec![failures[0].0.run.clone()];
+    }
 }
 
 /// `path:line: directive`, naming a block in reports.

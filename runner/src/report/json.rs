@@ -53,6 +53,7 @@ fn file(r: &FileReport) -> Value {
         "written": r.written,
         "reproduce": r.reproduce,
         "configurations": configurations,
+        "judged": r.judged,
     })
 }
 

@@ -6,7 +6,11 @@ pub mod json;
 pub mod junit;
 pub mod progress;
 
+use crate::check::judge::Judged;
 use crate::check::FileReport;
+
+/// The first line of a foreign corpus's report.
+pub const FOREIGN: &str = "foreign corpus (no suite.yaml): each file's own results are its golden, read in Materialize's dialect; a file fails only on a wrong record, a divergence or a witness";
 
 /// Indentation of detail lines under a `FAIL` line.
 const INDENT: &str = "    ";
@@ -28,6 +32,9 @@ pub fn file(report: &FileReport) -> String {
         if let Some(w) = &report.written {
             out.push_str(&format!(" (wrote {w})"));
         }
+        if let Some(j) = &report.judged {
+            out.push_str(&format!(" ({})", j.counts()));
+        }
         out.push('\n');
         return out;
     }
@@ -45,6 +52,42 @@ pub fn file(report: &FileReport) -> String {
                 out.push('\n');
             }
         }
+    }
+    out
+}
+
+/// The closing lines of a foreign corpus's run: its records by verdict,
+/// precision (agreed of answered: agreed and wrong) and coverage (agreed of
+/// judged), and the constructs the engine refused, by records blocked
+/// (refused, or cascaded from a refusal), most first.
+pub fn corpus(judged: &Judged, files: usize) -> String {
+    let answered = judged.agreed + judged.wrong;
+    let all = answered + judged.unsupported + judged.cascaded;
+    let percent = |n: usize, of: usize| match of {
+        0 => "-".to_string(),
+        _ => format!("{:.1}%", 100.0 * n as f64 / of as f64),
+    };
+    let mut out = format!(
+        "corpus: {files} file(s), {all} record(s) judged: {}\n",
+        judged.counts()
+    );
+    out.push_str(&format!(
+        "precision (agreed / answered): {} ({} of {answered})\n",
+        percent(judged.agreed, answered),
+        judged.agreed
+    ));
+    out.push_str(&format!(
+        "coverage (agreed / judged): {} ({} of {all})\n",
+        percent(judged.agreed, all),
+        judged.agreed
+    ));
+    let mut blocked: Vec<(&String, &usize)> = judged.blocked.iter().collect();
+    blocked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    if !blocked.is_empty() {
+        out.push_str("refused constructs, by records blocked:\n");
+    }
+    for (construct, n) in blocked {
+        out.push_str(&format!("{INDENT}{n:6}  {construct}\n"));
     }
     out
 }
@@ -89,5 +132,36 @@ mod tests {
         assert!(file(&r).ends_with(
             "    +++ b\n    reproduce: cargo run -p runner -- testdata --filter a.dd\n"
         ));
+    }
+
+    #[test]
+    fn a_corpus_closes_with_its_counts_and_refusals() {
+        let mut judged = Judged {
+            agreed: 199,
+            unsupported: 50,
+            cascaded: 10,
+            wrong: 1,
+            ..Judged::default()
+        };
+        judged.blocked.insert("subquery".into(), 40);
+        judged.blocked.insert("type numeric".into(), 20);
+        let r = FileReport {
+            path: "mz/a.slt".into(),
+            judged: Some(judged.clone()),
+            ..FileReport::default()
+        };
+        assert_eq!(
+            file(&r),
+            "PASS mz/a.slt (agreed 199, unsupported 50, cascaded 10, wrong 1)\n"
+        );
+        assert_eq!(
+            corpus(&judged, 3),
+            "corpus: 3 file(s), 260 record(s) judged: agreed 199, unsupported 50, cascaded 10, wrong 1\n\
+             precision (agreed / answered): 99.5% (199 of 200)\n\
+             coverage (agreed / judged): 76.5% (199 of 260)\n\
+             refused constructs, by records blocked:\n\
+             \x20       40  subquery\n\
+             \x20       20  type numeric\n"
+        );
     }
 }

@@ -99,8 +99,13 @@ pub fn script_and_runs(
     suite: &Suite,
     text: &str,
 ) -> Result<(Script, Vec<Run>), String> {
-    let header = header::parse(text).map_err(|e| format!("{shown}:{}: {}", e.line, e.message))?;
-    let script = Script::parse(path, shown, text).map_err(|e| e.to_string())?;
+    // A foreign file's comments are not ours to read as a header.
+    let header = match suite.corpus.foreign {
+        true => Header::default(),
+        false => header::parse(text).map_err(|e| format!("{shown}:{}: {}", e.line, e.message))?,
+    };
+    let script =
+        Script::parse_in(path, shown, text, suite.corpus.dialect).map_err(|e| e.to_string())?;
     let runs = runs(shown, suite, &header, &script).map_err(|e| e.to_string())?;
     Ok((script, runs))
 }

@@ -16,6 +16,7 @@ pub mod header;
 pub mod matrix;
 pub mod partition;
 
+use crate::format::Dialect;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -166,13 +167,40 @@ struct SuiteSpec {
     schedules: Vec<Schedule>,
 }
 
-/// The whole run matrix before any file narrows it.
+/// The whole run matrix before any file narrows it, and how its files
+/// are read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Suite {
     pub configurations: Vec<Configuration>,
     pub workers: Vec<usize>,
     pub schedules: Vec<Schedule>,
+    pub corpus: Corpus,
 }
+
+/// How a suite's files are read and what they are held to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Corpus {
+    /// Every `.slt` file is read in this dialect (`--dialect`; Materialize's
+    /// for a foreign corpus); `None`: in the one its header names.
+    pub dialect: Option<Dialect>,
+    /// A foreign corpus (a directory without `suite.yaml`): each file's own
+    /// expected results are its golden, no header narrows its runs, and
+    /// nothing is ever written into it.
+    pub foreign: bool,
+}
+
+/// The run matrix of a foreign corpus that brings no `suite.yaml`: the
+/// project's own (`testdata/suite.yaml`), so that every file replays with
+/// sharing off and on, linear and delta joins, one to three workers and
+/// three schedules.
+pub const FOREIGN_SUITE: &str = "\
+configurations:
+  solo: {sharing: false}
+  shared: {sharing: true}
+  shared-delta: {sharing: true, joins: delta}
+workers: [1, 2, 3]
+schedules: [round-robin, 7, 42]
+";
 
 impl Suite {
     /// Parses suite.yaml text; `path` is only used in errors.
@@ -190,6 +218,7 @@ impl Suite {
             configurations: spec.configurations.0,
             workers: spec.workers,
             schedules: spec.schedules,
+            corpus: Corpus::default(),
         };
         suite.validate().map_err(|m| format!("{path}: {m}"))?;
         Ok(suite)
@@ -316,6 +345,14 @@ schedules: [round-robin, 7, 42]
         assert_eq!(s.schedules[0].seed(), None);
         assert_eq!(s.schedules[1].seed(), Some(7));
         assert_eq!(s.schedules[1].to_string(), "seed=7");
+    }
+
+    #[test]
+    fn the_foreign_default_is_the_projects_matrix() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/suite.yaml");
+        let ours = Suite::load(&path).unwrap();
+        let foreign = Suite::parse("default", FOREIGN_SUITE).unwrap();
+        assert_eq!(foreign, ours);
     }
 
     #[test]

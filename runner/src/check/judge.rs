@@ -1,0 +1,252 @@
+//! Judging a foreign file record by record: its own expected results are
+//! the claim, and each record the engine answered is agreed or wrong by
+//! Materialize's runner's comparison (`format::mz::compare`).
+//!
+//! A record outside the engine's subset is `unsupported` (the engine
+//! refused it as `unsupported: <construct>`, or the runner cannot run or
+//! check it) and the file goes on. A record that disagrees is `cascaded`,
+//! not wrong, when it names something an earlier unsupported or cascaded
+//! statement should have created, dropped or written (its targets: the
+//! object a `CREATE`/`DROP` names, every name of an `ALTER`, the table of
+//! an `INSERT`/`UPDATE`/`DELETE`/`COPY`, and `t_` for an unnamed index on
+//! `t`, whose default name starts so): the engine never saw that state, so
+//! the disagreement says nothing of its answers. Likewise after an
+//! unsupported statement that changes the session (`SET cluster`,
+//! `SET search_path`, `SET ROLE`, `ALTER SYSTEM SET max_...`; a `BEGIN`
+//! until its `COMMIT` or `ROLLBACK`) every disagreeing record is cascaded:
+//! it ran in a session the engine never had. `reset-server` forgets all of
+//! that with the rest of the catalog. Only `wrong` records fail the file.
+
+use crate::format::mz::compare::{compare, Match};
+use crate::format::mz::layout::{Layout, Record};
+use crate::format::mz::words::Session;
+use crate::format::mz::{refused, words};
+use std::collections::BTreeMap;
+
+/// A foreign file's records by verdict, and the constructs that blocked
+/// records (refused or cascaded from a refusal), by records blocked.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Judged {
+    pub agreed: usize,
+    pub unsupported: usize,
+    pub cascaded: usize,
+    pub wrong: usize,
+    pub blocked: BTreeMap<String, usize>,
+    /// Each wrong record: `path:line: first line: why`.
+    pub wrongs: Vec<String>,
+}
+
+impl Judged {
+    /// Adds another file's counts.
+    pub fn add(&mut self, other: &Judged) {
+        self.agreed += other.agreed;
+        self.unsupported += other.unsupported;
+        self.cascaded += other.cascaded;
+        self.wrong += other.wrong;
+        for (construct, n) in &other.blocked {
+            *self.blocked.entry(construct.clone()).or_default() += n;
+        }
+    }
+
+    /// `agreed 3, unsupported 1, cascaded 0, wrong 0`
+    pub fn counts(&self) -> String {
+        format!(
+            "agreed {}, unsupported {}, cascaded {}, wrong {}",
+            self.agreed, self.unsupported, self.cascaded, self.wrong
+        )
+    }
+}
+
+/// Judges every record of `layout` by `outputs` (one per block, as the
+/// runs agreed on them; `None` where no run ran the block); `shown` names
+/// the file in the list of wrong records.
+pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> Judged {
+    let mut block_of = vec![None; layout.records.len()];
+    for (block, &record) in layout.blocks.iter().enumerate() {
+        block_of[record] = Some(block);
+    }
+    let mut judged = Judged::default();
+    // Names an unsupported statement should have changed, with the
+    // construct that blocked it.
+    let mut tainted: BTreeMap<String, String> = BTreeMap::new();
+    // The construct of an unsupported change of the session, and whether
+    // it was a transaction's start (which its end undoes).
+    let mut session: Option<(String, bool)> = None;
+    for (r, written) in layout.records.iter().enumerate() {
+        let verdict = match (&written.record, refused(written), block_of[r]) {
+            (Record::HashThreshold, ..) => continue,
+            (Record::ResetServer, ..) => {
+                tainted.clear();
+                session = None;
+                continue;
+            }
+            (_, Some(construct), _) => Match::Unsupported(construct.to_string()),
+            (_, None, Some(block)) => match &outputs[block] {
+                Some(lines) => compare(written, lines),
+                None => continue,
+            },
+            (_, None, None) => continue,
+        };
+        let sql = sql_of(&written.record);
+        let statements = words::statements(sql);
+        let change = statements.first().and_then(|s| words::session(s));
+        if change == Some(Session::End) && session.as_ref().is_some_and(|(_, begun)| *begun) {
+            session = None;
+        }
+        let blocker = match verdict {
+            Match::Agrees => {
+                judged.agreed += 1;
+                continue;
+            }
+            Match::Unsupported(construct) => {
+                judged.unsupported += 1;
+                construct
+            }
+            Match::Differs(why) => match cascade(&tainted, sql)
+                .or_else(|| session.as_ref().map(|(construct, _)| construct.clone()))
+            {
+                Some(construct) => {
+                    judged.cascaded += 1;
+                    construct
+                }
+                None => {
+                    judged.wrong += 1;
+                    judged
+                        .wrongs
+                        .push(format!("{shown}:{}: {}: {why}", written.line, written.head));
+                    continue;
+                }
+            },
+        };
+        *judged.blocked.entry(blocker.clone()).or_default() += 1;
+        match change {
+            Some(Session::Setting) => session = Some((blocker.clone(), false)),
+            Some(Session::Begin) => session = Some((blocker.clone(), true)),
+            _ => {}
+        }
+        for statement in statements {
+            for target in words::targets(&statement) {
+                tainted.entry(target).or_insert_with(|| blocker.clone());
+            }
+        }
+    }
+    judged
+}
+
+fn sql_of(record: &Record) -> &str {
+    match record {
+        Record::Statement { sql, .. } | Record::Query { sql, .. } | Record::Simple { sql, .. } => {
+            sql
+        }
+        Record::Copy { table, .. } => table,
+        _ => "",
+    }
+}
+
+/// The construct that blocked a name `sql` mentions, if it mentions one.
+fn cascade(tainted: &BTreeMap<String, String>, sql: &str) -> Option<String> {
+    let tokens = words::tokens(sql);
+    let found = words::names(&tokens).find_map(|name| {
+        tainted.get(name).cloned().or_else(|| {
+            tainted
+                .iter()
+                .find(|(t, _)| t.ends_with('_') && name.starts_with(t.as_str()))
+                .map(|(_, c)| c.clone())
+        })
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::mz::parse_script;
+    use crate::format::Format;
+
+    fn layout(text: &str) -> Layout {
+        match parse_script("f.slt", text).unwrap().format {
+            Format::Materialize(layout) => layout,
+            _ => unreachable!(),
+        }
+    }
+
+    fn outputs(lines: &[&[&str]]) -> Vec<Option<Vec<String>>> {
+        lines
+            .iter()
+            .map(|l| Some(l.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    }
+
+    const FILE: &str = "statement ok\nCREATE TABLE t (a numeric)\n\n\
+        statement ok\nINSERT INTO t VALUES (1)\n\n\
+        query I\nSELECT a FROM t\n----\n1\n\n\
+        statement ok\nCREATE TABLE u (a int)\n\n\
+        query I\nSELECT a FROM u\n----\n2\n\n\
+        query I\nSELECT 1\n----\n1\n\n\
+        copy v v.data\n";
+
+    #[test]
+    fn refusals_cascade_to_the_names_they_leave_behind() {
+        let l = layout(FILE);
+        assert_eq!(l.blocks.len(), 6, "copy has no block");
+        let j = judge(
+            &l,
+            &outputs(&[
+                &["error: unsupported: type numeric: in t"],
+                &["error: unknown catalog item 't'"],
+                &["error: unknown catalog item 't'"],
+                &["ok"],
+                &[],
+                &["1"],
+            ]),
+            "f.slt",
+        );
+        assert_eq!((j.agreed, j.unsupported, j.cascaded, j.wrong), (2, 2, 2, 1));
+        assert_eq!(j.blocked["type numeric"], 3);
+        assert_eq!(j.blocked["copy"], 1);
+        assert_eq!(j.wrongs.len(), 1);
+        assert!(
+            j.wrongs[0].starts_with("f.slt:15: query I: "),
+            "{:?}",
+            j.wrongs
+        );
+    }
+
+    #[test]
+    fn an_unsupported_session_change_cascades_until_it_ends() {
+        let text = "statement ok\nSET cluster = 'bad'\n\n\
+                    statement error unknown cluster\nSELECT 1\n\n\
+                    statement ok\nBEGIN\n\n\
+                    statement ok\nCOMMIT\n";
+        let l = layout(text);
+        let j = judge(
+            &l,
+            &outputs(&[
+                &["error: unsupported: statement set variable"],
+                &["ok"],
+                &["error: unsupported: statement start transaction"],
+                &["error: unsupported: statement commit"],
+            ]),
+            "f.slt",
+        );
+        assert_eq!((j.unsupported, j.cascaded, j.wrong), (3, 1, 0));
+        assert_eq!(j.blocked["statement set variable"], 2);
+    }
+
+    #[test]
+    fn reset_server_forgets_what_was_refused() {
+        let text = "statement ok\nCREATE TABLE t (a numeric)\n\nreset-server\n\n\
+                    query I\nSELECT a FROM t\n----\n1\n";
+        let l = layout(text);
+        let j = judge(
+            &l,
+            &outputs(&[
+                &["error: unsupported: type numeric"],
+                &["ok"],
+                &["error: unknown catalog item 't'"],
+            ]),
+            "f.slt",
+        );
+        assert_eq!((j.unsupported, j.cascaded, j.wrong), (1, 0, 1));
+    }
+}
