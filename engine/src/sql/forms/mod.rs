@@ -5,7 +5,7 @@
 //! compile here until the form is named; and every arm of the planner
 //! that does not plan a form refuses it as `unsupported: <its name>`, so a
 //! form is either planned exactly or refused, never passed through. The
-//! lists of names (`EXPR_FORMS`, ...) let `tests/forms.rs` check that each
+//! lists of names (`EXPR_FORMS`, ...) let `tests/forms/` check that each
 //! form has a SQL text that produces it, or is named as one the PostgreSQL
 //! dialect cannot produce.
 
