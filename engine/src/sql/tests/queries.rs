@@ -152,15 +152,9 @@ fn join_errors() {
         "table name \"t\" specified more than once"
     );
     assert!(plan("SELECT * FROM t, t AS t2", &catalog()).is_ok());
-    assert_eq!(
-        err("SELECT z.a FROM t"),
-        "missing FROM-clause entry for table \"z\""
-    );
+    assert_eq!(err("SELECT z.a FROM t"), "column \"z.a\" does not exist");
     assert_eq!(err("SELECT t.z FROM t"), "column \"t.z\" does not exist");
-    assert_eq!(
-        err("SELECT z.* FROM t"),
-        "missing FROM-clause entry for table \"z\""
-    );
+    assert_eq!(err("SELECT z.* FROM t"), "no table named 'z' in scope");
     // ON sees only the relations joined so far.
     assert_eq!(
         err("SELECT * FROM t JOIN u ON t.a = v.k JOIN v ON true"),
