@@ -119,10 +119,15 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
             },
         };
         *judged.blocked.entry(blocker.clone()).or_default() += 1;
-        match change {
-            Some(Session::Setting) => session = Some((blocker.clone(), false)),
-            Some(Session::Begin) => session = Some((blocker.clone(), true)),
-            _ => {}
+        // Every statement of a blocked record may change the session (a
+        // `simple` record of `ROLLBACK; BEGIN; ...` starts a transaction).
+        for change in statements.iter().filter_map(|s| words::session(s)) {
+            match change {
+                Session::Setting => session = Some((blocker.clone(), false)),
+                Session::Begin => session = Some((blocker.clone(), true)),
+                Session::End if session.as_ref().is_some_and(|(_, begun)| *begun) => session = None,
+                Session::End => {}
+            }
         }
         for statement in statements {
             for target in words::targets(&statement) {
@@ -231,6 +236,19 @@ mod tests {
         );
         assert_eq!((j.unsupported, j.cascaded, j.wrong), (3, 1, 0));
         assert_eq!(j.blocked["statement set variable"], 2);
+    }
+
+    #[test]
+    fn a_transaction_begun_inside_a_refused_record_cascades() {
+        let text = "simple\nROLLBACK;\nBEGIN;\nSELECT 1;\n----\nCOMPLETE 0\n\n\
+                    query error not allowed\nSELECT 1\n\n\
+                    statement ok\nROLLBACK\n\n\
+                    query error not allowed\nSELECT 1\n";
+        let l = layout(text);
+        assert_eq!(l.blocks.len(), 3, "the refused record has no block");
+        let j = judge(&l, &outputs(&[&["1"], &["ok"], &["1"]]), "f.slt");
+        assert_eq!((j.unsupported, j.cascaded, j.agreed, j.wrong), (1, 1, 1, 1));
+        assert_eq!(j.blocked["several statements in one record"], 2);
     }
 
     #[test]

@@ -206,6 +206,13 @@ pub fn targets(statement: &[Token]) -> Vec<String> {
     let Some(first) = first else {
         return Vec::new();
     };
+    // `PREPARE name [(types)] AS <statement>`: what its statement changes.
+    if first.is("prepare") {
+        return match statement.iter().position(|t| t.is("as")) {
+            Some(at) => targets(&statement[at + 1..]),
+            None => Vec::new(),
+        };
+    }
     if first.is("create") || first.is("drop") {
         let mut i = 1;
         loop {
@@ -335,6 +342,7 @@ mod tests {
         assert_eq!(t("CREATE DEFAULT INDEX IN CLUSTER c ON t"), ["t_"]);
         assert_eq!(t("DROP TABLE a, \"B\" CASCADE"), ["a", "B"]);
         assert_eq!(t("INSERT INTO t VALUES (1)"), ["t"]);
+        assert_eq!(t("PREPARE i1 AS\nINSERT INTO t(a) VALUES($1)"), ["t"]);
         assert_eq!(t("UPDATE t SET a = 1"), ["t"]);
         assert_eq!(
             t("ALTER TABLE t RENAME TO u"),
