@@ -47,8 +47,9 @@ pub fn render_row(row: &Row) -> String {
         .join(" ")
 }
 
-/// `prefix` before the first line of a possibly multi-line message.
-fn prefixed(prefix: &str, message: &str) -> Vec<String> {
+/// `prefix` before the first line of a possibly multi-line message (also
+/// Materialize's dialect's).
+pub(crate) fn prefixed(prefix: &str, message: &str) -> Vec<String> {
     let mut lines = message.lines();
     let first = lines.next().unwrap_or_default();
     std::iter::once(format!("{prefix}{first}"))

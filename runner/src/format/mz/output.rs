@@ -10,6 +10,7 @@
 //! `db error: ERROR: <message>`. Values are escaped (see [`escape`]) so
 //! that each is one line.
 
+use crate::format::dd::output::prefixed;
 use crate::format::mz::layout::{Mode, Output, Record, Sort, StatementExpect, Type, Written};
 use crate::format::mz::value::{format, simple_text};
 use crate::format::mz::words;
@@ -150,15 +151,6 @@ fn simple(sql: &str, sort: Sort, outcome: &Outcome) -> Vec<String> {
         lines.sort();
     }
     lines
-}
-
-/// `prefix` before the first line of a possibly multi-line message.
-fn prefixed(prefix: &str, message: &str) -> Vec<String> {
-    let mut lines = message.lines();
-    let first = lines.next().unwrap_or_default();
-    std::iter::once(format!("{prefix}{first}"))
-        .chain(lines.map(str::to_string))
-        .collect()
 }
 
 /// Lines a value could be mistaken for.
