@@ -389,7 +389,12 @@ fn reduce(
                 match sum.checked_add(v) {
                     Some(s) => sum = s,
                     None => {
-                        errs.push("Evaluation error: bigint out of range".into());
+                        // The real system's sum of bigints is a numeric: the
+                        // engine refuses a sum past 64 bits.
+                        errs.push(
+                            "unsupported: sum beyond the range of a bigint (a numeric in the real system)"
+                                .into(),
+                        );
                         return Ok(Datum::Null);
                     }
                 }

@@ -181,15 +181,22 @@ fn int(d: &Datum) -> Result<(i64, bool), EvalError> {
     }
 }
 
-/// `value` at the given width, or that width's overflow error.
-fn at_width(value: Option<i64>, wide: bool) -> Result<Datum, EvalError> {
+/// `value` at the given width, or the real system's overflow error:
+/// `numeric field overflow` for a sum, difference or product, else
+/// `"<what>" integer out of range` (or `bigint`), naming the value or the
+/// operation (`what`) that overflowed.
+fn at_width(value: Option<i64>, wide: bool, what: &str, sum: bool) -> Result<Datum, EvalError> {
+    let range = |t: &str| match sum {
+        true => error("numeric field overflow"),
+        false => error(&format!("\"{what}\" {t} out of range")),
+    };
     match (value, wide) {
         (Some(v), true) => Ok(Datum::Int64(v)),
         (Some(v), false) => i32::try_from(v)
             .map(Datum::Int32)
-            .map_err(|_| error("integer out of range")),
-        (None, true) => Err(error("bigint out of range")),
-        (None, false) => Err(error("integer out of range")),
+            .map_err(|_| range("integer")),
+        (None, true) => Err(range("bigint")),
+        (None, false) => Err(range("integer")),
     }
 }
 
@@ -212,7 +219,12 @@ fn arith(op: Arith, l: &Datum, r: &Datum) -> Result<Datum, EvalError> {
         Arith::Div => (a as i32).checked_div(b as i32).map(i64::from),
         Arith::Mod => (a as i32).checked_rem(b as i32).map(i64::from),
     };
-    at_width(value, wide)
+    let what = match op {
+        Arith::Mod => format!("{a} % {b}"),
+        _ => format!("{a} / {b}"),
+    };
+    let sum = matches!(op, Arith::Add | Arith::Sub | Arith::Mul);
+    at_width(value, wide, &what, sum)
 }
 
 fn compare(op: Cmp, l: &Datum, r: &Datum) -> Result<Datum, EvalError> {
@@ -277,13 +289,16 @@ impl Scalar {
                 Datum::Null => Ok(Datum::Null),
                 d => {
                     let (v, wide) = int(&d)?;
-                    at_width(v.checked_neg(), wide)
+                    at_width(v.checked_neg(), wide, &v.to_string(), false)
                 }
             },
             Scalar::IsNull(e, is) => Ok(Datum::Bool((e.eval(row)? == Datum::Null) == *is)),
             Scalar::ToInt(e, wide) => match e.eval(row)? {
                 Datum::Null => Ok(Datum::Null),
-                d => at_width(Some(int(&d)?.0), *wide),
+                d => {
+                    let v = int(&d)?.0;
+                    at_width(Some(v), *wide, &v.to_string(), false)
+                }
             },
         }
     }

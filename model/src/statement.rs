@@ -399,9 +399,9 @@ fn commit(state: &mut State, table: &str, rows: Vec<Row>) {
 /// `v` stored in a column of type `t` (integers convert with a range check).
 fn assign(t: Type, v: Datum) -> Result<Datum, EvalError> {
     let narrow = |i: i64| {
-        i32::try_from(i)
-            .map(Datum::Int32)
-            .map_err(|_| EvalError::Error("Evaluation error: integer out of range".into()))
+        i32::try_from(i).map(Datum::Int32).map_err(|_| {
+            EvalError::Error(format!("Evaluation error: \"{i}\" integer out of range"))
+        })
     };
     match (t, v) {
         (_, Datum::Null) => Ok(Datum::Null),

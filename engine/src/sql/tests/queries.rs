@@ -158,7 +158,7 @@ fn join_errors() {
     // ON sees only the relations joined so far.
     assert_eq!(
         err("SELECT * FROM t JOIN u ON t.a = v.k JOIN v ON true"),
-        "missing FROM-clause entry for table \"v\""
+        "column \"v.k\" does not exist"
     );
     assert_eq!(
         err("SELECT * FROM (SELECT 1) AS s"),
