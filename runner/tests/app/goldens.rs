@@ -199,7 +199,7 @@ fn an_output_the_format_cannot_hold_fails_the_file_and_is_not_written() {
     assert_eq!(status, Status::Failed);
     assert_eq!(
         out,
-        "FAIL ROOT/testdata/d.dd: 1 output(s) cannot be written in the datadriven format; no golden at ROOT/goldens/d.dd (not created: the file has other failures)\n\
+        "FAIL ROOT/testdata/d.dd: 1 output(s) cannot be written in the file's format; no golden at ROOT/goldens/d.dd (not created: the file has other failures)\n\
          \x20   ROOT/testdata/d.dd:4: the output has a `----` line last or two in a row, which would end its block early\n\
          \x20   reproduce: cargo run -p runner -- ROOT/testdata --filter d.dd --run solo/workers=1/round-robin\n\
          rewrite: no golden changed\n\

@@ -89,10 +89,11 @@ mod tests {
     use crate::format::{Format, Script};
     use std::path::Path;
 
-    fn layout(script: &Script) -> &crate::format::slt::layout::Layout {
+    /// The crate dialect's layout; `None` for a file in another dialect.
+    fn layout(script: &Script) -> Option<&crate::format::slt::layout::Layout> {
         match &script.format {
-            Format::Sqllogictest(l) => l,
-            _ => panic!("not slt"),
+            Format::Sqllogictest(l) => Some(l),
+            _ => None,
         }
     }
 
@@ -114,8 +115,12 @@ mod tests {
             let rel = path.strip_prefix(&root).unwrap();
             let text = std::fs::read_to_string(&path).unwrap();
             let script = Script::parse(&path, &rel.display().to_string(), &text).unwrap();
+            // Materialize's dialect is its own parser's (`format::mz`).
+            let Some(layout) = layout(&script) else {
+                continue;
+            };
             let none = vec![None; script.blocks.len()];
-            let t = super::render(layout(&script), &none);
+            let t = super::render(layout, &none);
             assert_eq!(t.text, text, "{}", rel.display());
             assert!(t.unmet.is_empty());
         }
@@ -135,7 +140,7 @@ mod tests {
         let lines: Vec<usize> = script.blocks.iter().map(|b| b.directive.line).collect();
         assert_eq!(lines, [3, 6, 8]);
         assert_eq!(script.blocks[1].directive.text, "statement ok (inc.slti:1)");
-        let t = super::render(layout(&script), &[None, None, None]);
+        let t = super::render(layout(&script).unwrap(), &[None, None, None]);
         assert_eq!(t.text, text);
         assert_eq!(t.directive_lines, [2, 5, 7]);
     }
