@@ -31,7 +31,7 @@ impl Script {
         text: &str,
         dialect: Option<Dialect>,
     ) -> Result<Script, ScriptError> {
-        if !path.extension().is_some_and(|e| e == "slt") {
+        if path.extension().is_none_or(|e| e != "slt") {
             return parse::parse(shown, text);
         }
         match dialect.or_else(|| Dialect::of_header(text)) {

@@ -72,12 +72,8 @@ impl Dialect {
     /// at the top (the suite's header module checks it in full).
     pub fn of_header(text: &str) -> Option<Dialect> {
         for line in text.lines() {
-            let Some(rest) = line.strip_prefix('#') else {
-                return None;
-            };
-            let Some((key, value)) = rest.trim_start().split_once(':') else {
-                return None;
-            };
+            let rest = line.strip_prefix('#')?;
+            let (key, value) = rest.trim_start().split_once(':')?;
             if key == "dialect" {
                 return Dialect::parse(value.trim());
             }

@@ -82,10 +82,13 @@ fn edit(text: &str, record: &Record, lines: &[String]) -> Option<(Range<usize>, 
         .and_then(|l| l.strip_prefix(ERROR))
         .map(|first| regex::escape(first).replace(r"\#", "#"));
     match (record, error) {
-        (Record::Statement { expect, .. }, Some(pattern)) => match expect {
-            StatementExpect::Error(e) => Some((e.span.clone(), pattern)),
-            _ => None,
-        },
+        (
+            Record::Statement {
+                expect: StatementExpect::Error(e),
+                ..
+            },
+            Some(pattern),
+        ) => Some((e.span.clone(), pattern)),
         (Record::Query { expect: Err(e), .. }, Some(pattern)) => Some((e.span.clone(), pattern)),
         (Record::Query { expect: Ok(r), .. }, None) => {
             let body = results(r, lines)?;
