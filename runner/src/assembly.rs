@@ -131,6 +131,21 @@ pub struct Unreadable {
     pub cause: String,
 }
 
+/// The directories under `root` that could not be read, `(rel, cause)` as
+/// discovery found them, for the tree of scenarios or of goldens.
+fn unreadable(
+    root: &Path,
+    found: Vec<(PathBuf, String)>,
+    golden: bool,
+) -> impl Iterator<Item = Unreadable> + '_ {
+    found.into_iter().map(move |(rel, cause)| Unreadable {
+        shown: root.join(&rel).display().to_string(),
+        rel,
+        golden,
+        cause,
+    })
+}
+
 impl Assembly {
     /// Loads the suite of `dir` (see [`Location::load`]) and finds the
     /// files of both trees.
@@ -152,6 +167,7 @@ impl Assembly {
                 orphans: Vec::new(),
                 skipped: scenarios.skipped,
                 stray_temps: Vec::new(),
+                unreadable: unreadable(&location.dir, scenarios.unreadable, false).collect(),
                 location,
             });
         }
@@ -159,21 +175,8 @@ impl Assembly {
         let orphans = golden::orphans(&scenarios.files, &golden_files.files);
         let mut skipped = scenarios.skipped;
         skipped.extend(golden_files.skipped);
-        let unreadable = |found: Vec<(PathBuf, String)>, golden: bool| {
-            let root = if golden {
-                &location.goldens
-            } else {
-                &location.dir
-            };
-            found.into_iter().map(move |(rel, cause)| Unreadable {
-                shown: root.join(&rel).display().to_string(),
-                rel,
-                golden,
-                cause,
-            })
-        };
-        let unreadable = unreadable(scenarios.unreadable, false)
-            .chain(unreadable(golden_files.unreadable, true))
+        let unreadable = unreadable(&location.dir, scenarios.unreadable, false)
+            .chain(unreadable(&location.goldens, golden_files.unreadable, true))
             .collect();
         Ok(Assembly {
             scenarios: scenarios.files,
