@@ -20,3 +20,6 @@ pub const NO_RESERVED_HOLD: bool = cfg!(feature = "mutation-no-reserved-hold");
 pub const IMPORT_HOLD_LEAK: bool = cfg!(feature = "mutation-import-hold-leak");
 /// A dropped collection's publication ends while an import still reads it.
 pub const NO_DRAINING: bool = cfg!(feature = "mutation-no-draining");
+/// A draining publication that nothing holds (its imports all read to
+/// their end) compacts its handles to the empty frontier and reads on.
+pub const DRAIN_PAST_EMPTY_SINCE: bool = cfg!(feature = "mutation-drain-past-empty-since");

@@ -122,12 +122,12 @@ impl ComputeState {
     /// Maintenance, after every step: each publication's handles follow
     /// the point's since, then changed batches or uppers are published (so
     /// every point presents its traces as they are after the step); a
-    /// draining publication no import reads any more ends.
+    /// draining publication nothing reads any more ends (`Publication::drained`).
     pub(super) fn publish(&mut self, worker: &mut Worker) -> bool {
         let drained: Vec<GlobalId> = self
             .publications
             .iter()
-            .filter(|(_, p)| p.draining.is_some() && !p.point.has_imports())
+            .filter(|(_, p)| p.drained())
             .map(|(key, _)| *key)
             .collect();
         for key in &drained {
@@ -184,6 +184,17 @@ impl ComputeState {
 }
 
 impl Publication {
+    /// Whether a draining publication is done: no import reads its point,
+    /// or nothing holds the point any more (each import that still reads
+    /// it has read to its end: its `UP TO`, or the seal of a dropped table).
+    /// A point held by nothing has the empty frontier as its since and can
+    /// serve no read; going on would compact the handles to the empty
+    /// frontier, which closes the traces, and then read them.
+    fn drained(&self) -> bool {
+        let held = self.point.since().is_some() || mutation::DRAIN_PAST_EMPTY_SINCE;
+        self.draining.is_some() && (!self.point.has_imports() || !held)
+    }
+
     /// Whether the point still presents what the traces hold.
     fn is_current(&self) -> bool {
         self.published.as_ref().is_some_and(|p| {
