@@ -65,9 +65,11 @@ pub enum Progress {
     /// not complete once the engine is quiescent. The text names the
     /// frontiers it waits on.
     Waiting(String),
-    /// Ended at this frontier: `UP TO` reached, or (`None`) its input ended.
+    /// Ended at this frontier: `UP TO` reached, or (`None`) every input
+    /// ended (constants do).
     Complete(Option<repr::Timestamp>),
-    /// Ended by an error in its input, as a peek would report it.
+    /// Ended by an error in its input, as a peek would report it, or by the
+    /// drop of a relation it names.
     Failed(String),
 }
 

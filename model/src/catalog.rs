@@ -108,7 +108,8 @@ impl State {
         }
     }
 
-    /// Live objects that name `name` (views reading it, indexes on it).
+    /// Live objects that name `name` (views reading it, indexes on it),
+    /// in name order.
     pub fn dependents(&self, name: &str) -> Vec<&Object> {
         self.objects
             .values()

@@ -7,7 +7,7 @@ use crate::catalog::{Kind, State};
 use crate::parse::{parse, Parsed};
 use crate::query::evaluate;
 use crate::scalar::Unsupported;
-use crate::statement::{apply, from_names, taint};
+use crate::statement::{apply, dropped_relation, from_names, taint};
 use engine::repr::Timestamp;
 use engine::Role;
 use runner::format::directive::Command;
@@ -27,6 +27,10 @@ struct Peek {
     index: String,
     on: String,
     at: Timestamp,
+    /// What its await prints, decided when its relation was dropped: the
+    /// rows it was answered with before the drop, or the cancellation's
+    /// error (`None` while its relation lives).
+    settled: Option<Result<Vec<String>, Unsupported>>,
 }
 
 /// The model of one engine executing one scenario.
@@ -184,8 +188,15 @@ impl Model {
             }
         };
         for (i, s) in statements.iter().enumerate() {
+            let settled = self.settle_peeks_on(dropped_relation(s));
             match apply(&mut self.state, s) {
-                Ok(Ok(())) => {}
+                Ok(Ok(())) => {
+                    for (name, answer) in settled {
+                        if let Some(Some(peek)) = self.peeks.get_mut(&name) {
+                            peek.settled = Some(answer);
+                        }
+                    }
+                }
                 Ok(Err(e)) => return Expectation::Claim(vec![format!("error: {e}")]),
                 Err(why) => {
                     for rest in &statements[i..] {
@@ -196,6 +207,37 @@ impl Model {
             }
         }
         ok()
+    }
+
+    /// What the await of each named peek on `relation` prints if the
+    /// relation is dropped now, as the real system retires its peeks: a
+    /// peek every worker answered (its time come, nothing paused) keeps its
+    /// rows; a pending one is cancelled with an error.
+    fn settle_peeks_on(
+        &self,
+        relation: Option<String>,
+    ) -> Vec<(String, Result<Vec<String>, Unsupported>)> {
+        let Some(relation) = relation else {
+            return Vec::new();
+        };
+        let live = self
+            .peeks
+            .iter()
+            .filter_map(|(name, p)| Some((name, p.as_ref()?)));
+        live.filter(|(_, p)| p.on == relation && p.settled.is_none())
+            .map(|(name, p)| {
+                let answer = if !self.paused.is_empty() {
+                    Err("a peek whose relation was dropped while a worker was paused")
+                } else if p.at <= self.state.now {
+                    self.state.relation_at(&p.on, p.at).map(|r| r.lines())
+                } else {
+                    Ok(vec![format!(
+                        "error: query could not complete because relation \"materialize.public.{relation}\" was dropped"
+                    )])
+                };
+                (name.clone(), answer)
+            })
+            .collect()
     }
 
     /// The time a read at `as_of` happens (`Ok(Ok(t))`), the compaction
@@ -295,6 +337,7 @@ impl Model {
             index: index.to_string(),
             on,
             at,
+            settled: None,
         })
     }
 
@@ -305,6 +348,10 @@ impl Model {
             .ok_or("an await of a peek the model does not know")?
             .clone()
             .ok_or("an await of a peek the model made no claim for")?;
+        if let Some(settled) = peek.settled {
+            self.peeks.remove(name);
+            return settled;
+        }
         // A pending await leaves the peek outstanding; an answer ends it.
         if !self.paused.is_empty() {
             return Err("an await while a runtime or worker is paused may be pending");

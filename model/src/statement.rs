@@ -222,22 +222,49 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             if !kind_matches {
                 return Err("a DROP of an object of another kind");
             }
-            match state.dependents(&n).as_slice() {
-                [] => {}
-                [dependent] => {
-                    return Ok(Err(format!(
-                        "cannot drop {} \"{n}\": still depended upon by {} \"{}\"",
-                        kind_name(&object.kind),
-                        kind_name(&dependent.kind),
-                        dependent.name
-                    )))
-                }
-                _ => return Err("a DROP of an object with several dependents"),
+            if state
+                .objects
+                .values()
+                .any(|o| matches!(o.kind, Kind::Unknown))
+            {
+                return Err("a DROP beside an object the model lost track of");
             }
-            state.objects.remove(&n);
+            // Materialize's rule: a view reading it refuses the drop (the
+            // first by id), an index never does and goes with what it is on.
+            let dependents = state.dependents(&n);
+            let blocking = dependents
+                .iter()
+                .filter(|o| !matches!(o.kind, Kind::Index { .. }));
+            if let Some(dependent) = blocking.min_by_key(|o| o.id) {
+                return Ok(Err(format!(
+                    "cannot drop {} \"{n}\": still depended upon by {} \"{}\"",
+                    kind_name(&object.kind),
+                    kind_name(&dependent.kind),
+                    dependent.name
+                )));
+            }
+            let indexes: Vec<String> = dependents.iter().map(|o| o.name.clone()).collect();
+            for gone in indexes.iter().chain([&n]) {
+                state.objects.remove(gone);
+            }
             Ok(Ok(()))
         }
         _ => Err("a statement outside the model"),
+    }
+}
+
+/// The table or view a `DROP TABLE|VIEW` statement names, if it is one.
+pub fn dropped_relation(parsed: &Parsed) -> Option<String> {
+    let Parsed::Statement(stmt, _) = parsed else {
+        return None;
+    };
+    match &**stmt {
+        Statement::Drop {
+            object_type: ObjectType::Table | ObjectType::View,
+            names,
+            ..
+        } => names.first().and_then(|n| name(n).ok()),
+        _ => None,
     }
 }
 

@@ -18,9 +18,8 @@ pub enum Detail {
 pub struct IndexDetail {
     pub on: GlobalId,
     pub key: Vec<usize>,
-    /// Set when the index re-exports another index's arrangement.
-    pub reexport_of: Option<GlobalId>,
-    /// What its dataflow imports (tables or indexes).
+    /// What its dataflow imports (tables or indexes; a re-export: the
+    /// index it re-exports).
     pub imports: Vec<GlobalId>,
 }
 
@@ -84,18 +83,16 @@ impl Catalog {
             .filter_map(move |e| e.index().filter(|d| d.on == relation).map(|d| (e, d)))
     }
 
-    /// Objects that depend on `id`: views reading it, indexes on it or importing it.
-    pub fn dependents(&self, id: GlobalId) -> Vec<&Entry> {
-        self.entries
-            .values()
-            .filter(|e| match &e.detail {
-                Detail::Table => false,
-                Detail::View { plan } => plan.reads_any(&|g| g == id),
-                Detail::Index(d) => {
-                    d.on == id || d.imports.contains(&id) || d.reexport_of == Some(id)
-                }
-            })
-            .collect()
+    /// The first object, in id order, that refuses a drop of `id`, as
+    /// Materialize's dependency rule has it: any object that depends on
+    /// it but an index (here: a view that reads it). An index never
+    /// refuses a drop; one on `id` goes with it (`indexes_on`), and one
+    /// that imports `id` is on a view that reads it.
+    pub fn blocks_drop(&self, id: GlobalId) -> Option<&Entry> {
+        self.entries.values().find(|e| match &e.detail {
+            Detail::Table | Detail::Index(_) => false,
+            Detail::View { plan } => plan.reads_any(&|g| g == id),
+        })
     }
 }
 

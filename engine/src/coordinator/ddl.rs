@@ -178,7 +178,7 @@ impl Engine {
             .find(|(_, d)| d.key == key)
             .map(|(e, _)| e.id);
         let maintenance = self.maintenance();
-        let (imports, reexport_of) = match target {
+        let imports = match target {
             Some(target) => {
                 self.runtimes[maintenance]
                     .runtime
@@ -188,7 +188,7 @@ impl Engine {
                         dataflow_id,
                         as_of,
                     });
-                (vec![target], Some(target))
+                vec![target]
             }
             None => {
                 let desc = match self.dataflow_desc(
@@ -200,7 +200,7 @@ impl Engine {
                     Ok(desc) => desc,
                     Err(e) => return Outcome::Error(e),
                 };
-                let imports = desc.imports.keys().copied().collect();
+                let imports: Vec<GlobalId> = desc.imports.keys().copied().collect();
                 self.runtimes[maintenance]
                     .runtime
                     .broadcast(Command::CreateIndex {
@@ -208,7 +208,7 @@ impl Engine {
                         desc,
                         key: key.clone(),
                     });
-                (imports, None)
+                imports
             }
         };
         let columns = plan_columns(&self.catalog, on);
@@ -216,12 +216,7 @@ impl Engine {
             id,
             name,
             columns,
-            detail: Detail::Index(IndexDetail {
-                on,
-                key,
-                reexport_of,
-                imports,
-            }),
+            detail: Detail::Index(IndexDetail { on, key, imports }),
         });
         self.sinces.insert(id, as_of);
         self.announce(id, as_of);
@@ -229,31 +224,42 @@ impl Engine {
         Outcome::Ok
     }
 
+    /// `DROP TABLE|VIEW|INDEX` with Materialize's dependency rules: a
+    /// view that reads the relation refuses the drop (`CASCADE` is not
+    /// supported), an index never does, and the indexes on the relation
+    /// go with it. As in the real system, what reads a dropped relation by
+    /// name ends first: a live subscribe with an error, a pending peek is
+    /// cancelled with one (`end_reads_of`).
     pub(super) fn drop_object(&mut self, id: GlobalId) -> Outcome {
         let entry = self
             .catalog
             .get(id)
             .expect("planner resolved the id")
             .clone();
-        // An index never blocks a drop: a dataflow importing it keeps the
-        // arrangement alive on the workers after the catalog forgets it.
-        if entry.index().is_none() {
-            let blocking = self
-                .catalog
-                .dependents(id)
-                .into_iter()
-                .find(|d| d.index().is_none_or(|i| i.on == id));
-            if let Some(dependent) = blocking {
-                return Outcome::Error(format!(
-                    "cannot drop {} \"{}\": still depended upon by {} \"{}\"",
-                    entry.kind().name(),
-                    entry.name,
-                    dependent.kind().name(),
-                    dependent.name
-                ));
-            }
+        if let Some(dependent) = self.catalog.blocks_drop(id) {
+            return Outcome::Error(format!(
+                "cannot drop {} \"{}\": still depended upon by {} \"{}\"",
+                entry.kind().name(),
+                entry.name,
+                dependent.kind().name(),
+                dependent.name
+            ));
         }
-        self.catalog.remove(id);
+        if entry.index().is_none() {
+            self.end_reads_of(id, &entry.name);
+        }
+        let indexes: Vec<GlobalId> = self.catalog.indexes_on(id).map(|(e, _)| e.id).collect();
+        for index in indexes {
+            self.forget(index);
+        }
+        self.forget(id);
+        self.settle();
+        Outcome::Ok
+    }
+
+    /// Removes `id` from the catalog and from compute.
+    fn forget(&mut self, id: GlobalId) {
+        let entry = self.catalog.remove(id).expect("a live object");
         // A named hold on it stays known, as the real system's read hold
         // stays its holder's: it holds nothing now (the read policy only
         // advances live collections) and `release` still ends it.
@@ -280,8 +286,15 @@ impl Engine {
             }
             Detail::View { .. } => {}
         }
-        self.settle();
-        Outcome::Ok
+    }
+
+    /// Ends what reads relation `id` (being dropped) by name, as the
+    /// real system does, naming it as the real system does: in the default
+    /// database and schema, where every object of the engine lives.
+    fn end_reads_of(&mut self, id: GlobalId, name: &str) {
+        let relation = format!("relation \"materialize.public.{name}\"");
+        self.end_subscribes_reading(id, &relation);
+        self.cancel_peeks_reading(id, &relation);
     }
 
     /// Drops a catalog-forgotten index on every runtime.

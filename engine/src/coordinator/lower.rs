@@ -130,7 +130,6 @@ mod tests {
                 detail: Detail::Index(IndexDetail {
                     on: t,
                     key: vec![0],
-                    reexport_of: None,
                     imports: vec![t],
                 }),
             });

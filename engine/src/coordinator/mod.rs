@@ -57,6 +57,9 @@ pub struct Engine {
     /// Named read holds: collection and time.
     holds: BTreeMap<String, (GlobalId, Timestamp)>,
     peeks: BTreeMap<u64, PeekState>,
+    /// Peeks cancelled because a relation they read was dropped, with the
+    /// error their await reads.
+    cancelled_peeks: BTreeMap<u64, String>,
     named_peeks: BTreeMap<String, u64>,
     /// Indexes dropped from the catalog while a pending peek reads them:
     /// still maintained until the last such peek is answered or cancelled.
@@ -102,6 +105,7 @@ impl Engine {
             sinces: BTreeMap::new(),
             holds: BTreeMap::new(),
             peeks: BTreeMap::new(),
+            cancelled_peeks: BTreeMap::new(),
             named_peeks: BTreeMap::new(),
             dropped_under_peek: BTreeSet::new(),
             subscribes: BTreeMap::new(),

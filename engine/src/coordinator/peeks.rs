@@ -33,7 +33,8 @@ impl Engine {
             if let Some((index, key)) = index {
                 let columns = plan_columns(&self.catalog, simple.relation);
                 let key = simple.literal_key(&key, &columns);
-                let peek = self.issue_peek_on(index, time, simple.predicates, key, finishing);
+                let (relation, predicates) = (simple.relation, simple.predicates);
+                let peek = self.issue_peek_on(index, relation, time, predicates, key, finishing);
                 return self.answer(peek);
             }
         }
@@ -47,6 +48,7 @@ impl Engine {
         };
         self.next_request += 1;
         let peek_id = self.next_request;
+        let depends_on = named_relations(&plan);
         let desc = match self.dataflow_desc(peek_id, format!("Transient {peek_id}"), plan, time) {
             Ok(desc) => desc,
             Err(e) => return Outcome::Error(e),
@@ -71,7 +73,7 @@ impl Engine {
             key: None,
         };
         let constant = holds.is_empty();
-        self.send_peek(runtime, request, holds, finishing);
+        self.send_peek(runtime, request, holds, depends_on, finishing);
         let outcome = self.answer(peek_id);
         if matches!(outcome, Outcome::Rows(_)) {
             if introspection {
@@ -102,12 +104,21 @@ impl Engine {
             .filter(|(_, kind)| *kind == crate::plan::ObjectKind::Index)
             .ok_or_else(|| format!("unknown index '{index}'"))?;
         let time = as_of.unwrap_or(self.now);
-        Ok(self.issue_peek_on(id, time, Vec::new(), None, Finishing::default()))
+        // It stands for `SELECT * FROM` the indexed relation: it names that.
+        let on = self
+            .catalog
+            .get(id)
+            .and_then(|e| e.index())
+            .expect("an index")
+            .on;
+        Ok(self.issue_peek_on(id, on, time, Vec::new(), None, Finishing::default()))
     }
 
+    /// A fast-path peek on `index`, for a read whose SQL names `relation`.
     pub(super) fn issue_peek_on(
         &mut self,
         index: GlobalId,
+        relation: GlobalId,
         time: Timestamp,
         predicates: Vec<ScalarExpr>,
         key: Option<Row>,
@@ -123,7 +134,7 @@ impl Engine {
             key,
         };
         let runtime = self.serving();
-        self.send_peek(runtime, request, vec![index], finishing);
+        self.send_peek(runtime, request, vec![index], vec![relation], finishing);
         id
     }
 
@@ -132,6 +143,7 @@ impl Engine {
         runtime: usize,
         request: PeekRequest,
         holds: Vec<GlobalId>,
+        depends_on: Vec<GlobalId>,
         finishing: Finishing,
     ) {
         let id = request.id;
@@ -143,6 +155,7 @@ impl Engine {
                 time: request.time,
                 responses: BTreeMap::new(),
                 holds,
+                depends_on,
                 finishing,
             },
         );
@@ -151,8 +164,12 @@ impl Engine {
             .broadcast(Command::Peek(request));
     }
 
-    /// The peek's outcome if every worker answered, else its diagnosis.
+    /// The peek's outcome if every worker answered, else its diagnosis;
+    /// a peek cancelled because a relation it reads was dropped, its error.
     pub(super) fn take_peek(&mut self, peek: u64) -> Outcome {
+        if let Some(error) = self.cancelled_peeks.remove(&peek) {
+            return Outcome::Error(error);
+        }
         let state = &self.peeks[&peek];
         if state.responses.len() < self.config.workers {
             return Outcome::Pending(self.diagnose(peek));
@@ -168,6 +185,24 @@ impl Engine {
     pub(super) fn cancel_peek(&mut self, peek: u64) {
         if let Some(state) = self.peeks.remove(&peek) {
             self.release_peek(peek, &state);
+        }
+    }
+
+    /// Cancels every pending peek whose SQL names `relation` (dropped),
+    /// as the real system does: its await reads the error. A peek every
+    /// worker had answered was answered before the drop and keeps its rows.
+    pub(super) fn cancel_peeks_reading(&mut self, relation: GlobalId, name: &str) {
+        let workers = self.config.workers;
+        let pending: Vec<u64> = self
+            .peeks
+            .iter()
+            .filter(|(_, p)| p.responses.len() < workers && p.depends_on.contains(&relation))
+            .map(|(peek, _)| *peek)
+            .collect();
+        for peek in pending {
+            self.cancel_peek(peek);
+            let error = format!("query could not complete because {name} was dropped");
+            self.cancelled_peeks.insert(peek, error);
         }
     }
 
@@ -194,6 +229,62 @@ pub(super) struct PeekState {
     pub(super) responses: BTreeMap<usize, PeekResponse>,
     /// Collections held at `time` while the peek is outstanding.
     pub(super) holds: Vec<GlobalId>,
+    /// The relations its SQL names: dropping one cancels it while pending.
+    pub(super) depends_on: Vec<GlobalId>,
     /// Applied to the rows once every worker answered.
     pub(super) finishing: Finishing,
+}
+
+/// The catalog relations `plan` names (before views are inlined and reads
+/// go to indexes): what the real system's reads depend on, so what ends
+/// them when dropped.
+pub(super) fn named_relations(plan: &RelationPlan) -> Vec<GlobalId> {
+    let named = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    plan.reads_any(&|id| {
+        named.borrow_mut().insert(id);
+        false
+    });
+    named.into_inner().into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::{Config, JoinPlan, Outcome};
+    use crate::coordinator::Engine;
+    use crate::repr::Datum;
+
+    /// A relation dropped under two named peeks: the one every worker had
+    /// answered keeps its rows (it was answered before the drop), the
+    /// pending one reads the real system's error, in either configuration.
+    #[test]
+    fn a_drop_cancels_only_the_peeks_still_pending() {
+        for sharing in [false, true] {
+            let mut engine = Engine::new(Config {
+                sharing,
+                workers: 2,
+                seed: None,
+                joins: JoinPlan::Linear,
+            });
+            for sql in [
+                "CREATE TABLE t (k int)",
+                "CREATE INDEX i ON t (k)",
+                "INSERT INTO t VALUES (1)",
+            ] {
+                assert_eq!(engine.statement(sql), Outcome::Ok, "{sql}");
+            }
+            assert_eq!(engine.issue_peek("i", Some(1), "answered"), Outcome::Issued);
+            assert_eq!(engine.issue_peek("i", Some(2), "waits"), Outcome::Issued);
+            assert_eq!(engine.statement("DROP TABLE t"), Outcome::Ok);
+            let rows = Outcome::Rows(vec![vec![Datum::Int32(1)]]);
+            assert_eq!(engine.await_peek("answered"), rows, "sharing={sharing}");
+            assert_eq!(
+                engine.await_peek("waits"),
+                Outcome::Error(
+                    "query could not complete because relation \"materialize.public.t\" was dropped"
+                        .into()
+                ),
+                "sharing={sharing}"
+            );
+        }
+    }
 }

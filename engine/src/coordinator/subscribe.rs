@@ -29,6 +29,8 @@ pub(super) struct SubscribeState {
     up_to: Frontier,
     /// The collections its dataflow imports, held at its frontier.
     inputs: Vec<GlobalId>,
+    /// The relations its SQL names: dropping one ends it.
+    depends_on: Vec<GlobalId>,
     /// Each worker's last reported output frontier.
     frontiers: BTreeMap<usize, Frontier>,
     /// Updates received at times not yet complete.
@@ -161,6 +163,7 @@ impl Engine {
                 "UP TO ({up_to}) must not be before AS OF ({as_of})"
             ));
         }
+        let depends_on = super::peeks::named_relations(&plan);
         // A refused subscribe takes no dataflow id.
         let dataflow_id = self.next_dataflow + 1;
         let desc = self.dataflow_desc(dataflow_id, format!("Subscribe {name}"), plan, as_of)?;
@@ -190,6 +193,7 @@ impl Engine {
 
                 up_to,
                 inputs,
+                depends_on,
                 frontiers: BTreeMap::new(),
                 pending: BTreeMap::new(),
                 errors: BTreeMap::new(),
@@ -274,6 +278,30 @@ impl Engine {
         !ended.is_empty()
     }
 
+    /// Ends every live subscribe whose SQL names `relation` (dropped), as
+    /// the real system does: the changes its workers completed before the
+    /// drop stay to be fetched, then the error; its dataflow goes at once.
+    pub(super) fn end_subscribes_reading(&mut self, relation: GlobalId, name: &str) {
+        let workers = self.config.workers;
+        let mut ended = Vec::new();
+        for state in self.subscribes.values_mut() {
+            if state.end.is_some() || !state.depends_on.contains(&relation) {
+                continue;
+            }
+            state.complete(workers);
+            if state.end.is_none() {
+                let error =
+                    format!("subscribe has been terminated because underlying {name} was dropped");
+                state.end = Some(Progress::Failed(error));
+            }
+            state.dropped = true;
+            ended.push((state.id, state.runtime));
+        }
+        for (subscribe, runtime) in ended {
+            self.drop_subscribe_dataflow(subscribe, runtime);
+        }
+    }
+
     fn drop_subscribe_dataflow(&self, subscribe: u64, runtime: usize) {
         self.runtimes[runtime]
             .runtime
@@ -315,6 +343,7 @@ mod tests {
             runtime: 0,
             up_to,
             inputs: Vec::new(),
+            depends_on: Vec::new(),
             frontiers: BTreeMap::new(),
             pending: BTreeMap::new(),
             errors: BTreeMap::new(),

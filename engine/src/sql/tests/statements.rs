@@ -408,6 +408,11 @@ fn drop() {
         err("DROP VIEW v, w"),
         "DROP of several objects at once is not supported"
     );
+    // Materialize would drop the dependents too; the engine refuses it.
+    assert_eq!(
+        err("DROP TABLE t CASCADE"),
+        "DROP ... CASCADE is not supported"
+    );
 }
 
 #[test]
