@@ -17,7 +17,7 @@ use std::process::exit;
 use std::time::Instant;
 
 use explore::check::{check, Failure, Matrix, Spent};
-use explore::generate::{generate, Scenario, Step, VERSION};
+use explore::generate::{generate, Scenario, Step, Tally, VERSION};
 use explore::github::{self, Finding};
 use explore::shrink::{shrink, shrink_rows};
 use runner::report::github as report;
@@ -168,10 +168,17 @@ fn fails_alike(
 /// Generates and checks `seed`; a failure is shrunk (steps, then one
 /// worker if that still fails alike, then rows and values) and written
 /// with a header that says how to reproduce it.
-fn explore_seed(seed: u64, options: &Options, matrix: &Matrix, times: &mut Times) -> Option<Found> {
+fn explore_seed(
+    seed: u64,
+    options: &Options,
+    matrix: &Matrix,
+    times: &mut Times,
+    tally: &mut Tally,
+) -> Option<Found> {
     let start = Instant::now();
     let scenario = generate(seed, &options.config);
     times.generating += start.elapsed();
+    tally.add(&scenario);
     let failure = check(&scenario.render(&[]), matrix, &mut times.exploring).failure?;
     let spent = &mut times.shrinking;
     let steps = shrink(&scenario.steps, |steps| {
@@ -247,6 +254,7 @@ fn main() {
     let mut findings = Vec::new();
     let mut explored = 0;
     let mut times = Times::default();
+    let mut tally = Tally::default();
     for seed in options.job_seeds() {
         let out_of_time = options
             .seconds
@@ -259,7 +267,7 @@ fn main() {
             let _ = std::fs::create_dir_all(&options.out);
             let _ = std::fs::write(running(&options.out, options.job.0), seed.to_string());
         }
-        if let Some(f) = explore_seed(seed, &options, &matrix, &mut times) {
+        if let Some(f) = explore_seed(seed, &options, &matrix, &mut times, &mut tally) {
             eprintln!(
                 "seed {seed}: {} (shrunk {} -> {} directives)",
                 f.failure, f.directives.0, f.directives.1
@@ -288,6 +296,7 @@ fn main() {
         report_findings(&options, explored, &findings, false);
     }
     let unwritten = findings.iter().filter(|f| !f.written).count();
+    println!("{tally}");
     println!(
         "{}",
         summary(explored, seconds, found.len(), unwritten, &options)
@@ -318,6 +327,7 @@ fn jobs(args: &[String], options: &Options) {
         .collect();
     let (mut explored, mut failures, mut broken) = (0, 0, false);
     let mut findings = Vec::new();
+    let mut tally = Tally::default();
     for (j, child) in (1..).zip(children) {
         let output = child.wait_with_output();
         let status = match &output {
@@ -329,6 +339,7 @@ fn jobs(args: &[String], options: &Options) {
         let (lines, found, last) = github::job_output(&text);
         for line in lines {
             println!("job {j}/{}: {line}", options.jobs);
+            tally.merge(&Tally::parse(line).unwrap_or_default());
         }
         findings.extend(found);
         let counts = last.and_then(counts_of);
@@ -350,6 +361,7 @@ fn jobs(args: &[String], options: &Options) {
     findings.sort_by_key(|f| f.seed);
     report_findings(options, explored, &findings, broken);
     let unwritten = findings.iter().filter(|f| !f.written).count();
+    println!("{tally}");
     println!(
         "{}",
         summary(explored, seconds, failures, unwritten, options)

@@ -1,13 +1,13 @@
 //! The scenario of a seed: its tables, then each step drawn by weight from
-//! the kinds in `schema.rs`, `reads.rs` and `lag.rs`, then a finish that
-//! leaves nothing outstanding. [`VERSION`] changes whenever this would draw
+//! the kinds in `schema.rs`, `drops.rs`, `reads.rs` and `lag.rs`, then a
+//! finish that leaves nothing outstanding. [`VERSION`] changes whenever this would draw
 //! differently for the same seed.
 
 use super::scenario::{GenConfig, Scenario};
 use super::state::{block, Generator};
 
 /// Bumped whenever the same seed would generate a different scenario.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// Generates the scenario of `seed`.
 pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
@@ -27,7 +27,7 @@ pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
 
 impl Generator {
     fn step(&mut self) {
-        match self.rng.below(32) {
+        match self.rng.below(36) {
             0..=4 => {
                 let (write, table) = self.write_text();
                 self.push(write, vec![], vec![table]);
@@ -37,7 +37,9 @@ impl Generator {
             10..=12 => self.join_view(),
             13 => self.reduce_view(),
             14 | 15 => self.read(),
-            16 => self.drop_index(),
+            16 | 32 => self.drop_index(),
+            33 | 34 => self.drop_relation(),
+            35 => self.drop_under_subscribe(),
             17 => self.maintenance_lag(),
             18 => self.interactive_lag(),
             19 => self.staggered_index(),
@@ -50,7 +52,8 @@ impl Generator {
             28 => self.named_peek(),
             29 => self.await_peek(),
             30 => self.hold(),
-            _ => self.release(),
+            31 => self.release(),
+            _ => unreachable!("below 36"),
         }
     }
 
@@ -58,16 +61,16 @@ impl Generator {
     /// fetched a last time and cancelled, time moved up to every named
     /// peek's, and every named peek awaited.
     fn finish(&mut self) {
-        for name in std::mem::take(&mut self.subscribes) {
+        for (name, _) in std::mem::take(&mut self.subscribes) {
             let text = block(&format!("fetch name={name}"), "") + "\n";
             let text = text + &block(&format!("cancel name={name}"), "");
             self.push(text, vec![], vec![name]);
         }
-        let latest = self.peeks.iter().map(|(_, at)| *at).max().unwrap_or(0);
+        let latest = self.peeks.iter().map(|(_, at, _)| *at).max().unwrap_or(0);
         while self.now < latest {
             self.tick();
         }
-        for (name, _) in std::mem::take(&mut self.peeks) {
+        for (name, _, _) in std::mem::take(&mut self.peeks) {
             self.push(block(&format!("await name={name}"), ""), vec![], vec![name]);
         }
     }

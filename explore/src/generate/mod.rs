@@ -8,20 +8,25 @@
 //!
 //! A facade: a [`Scenario`] and its [`Step`]s are in [`scenario`], the
 //! random source in [`rng`], the generator's state in `state`, the kinds of
-//! step in `schema` (tables, writes, indexes, views), `reads` (queries,
+//! step in `schema` (tables, writes, indexes, views), `drops` (of tables,
+//! views and indexes, aimed at what live reads use), `reads` (queries,
 //! peeks, holds, subscribes) and `lag` (paused runtimes), and drawing a
-//! whole scenario in `draw`. They import each other by their own paths.
+//! whole scenario in `draw`; `tally` counts the kinds of statement and
+//! directive a run generated. They import each other by their own paths.
 
 mod draw;
+mod drops;
 mod lag;
 mod reads;
 pub mod rng;
 pub mod scenario;
 mod schema;
 mod state;
+pub mod tally;
 #[cfg(test)]
 mod tests;
 
 pub use draw::{generate, VERSION};
 pub use rng::Rng;
 pub use scenario::{without, GenConfig, Scenario, Step};
+pub use tally::Tally;

@@ -53,7 +53,7 @@ impl Generator {
     /// the index until it is awaited.
     pub fn named_peek_text(&mut self, index: &str, at: u64) -> (String, String) {
         let name = self.fresh("p");
-        self.peeks.push((name.clone(), at));
+        self.peeks.push((name.clone(), at, index.to_string()));
         let directive = format!("peek index={index} as-of={at} name={name}");
         (block(&directive, ""), name)
     }
@@ -80,7 +80,7 @@ impl Generator {
             (_, true) => self.named_peek(),
             (true, false) => self.tick(),
             (false, false) => {
-                let (name, _) = self.peeks.remove(*self.rng.pick(&due));
+                let (name, _, _) = self.peeks.remove(*self.rng.pick(&due));
                 let text = block(&format!("await name={name}"), "");
                 self.push(text, vec![], vec![name]);
             }
@@ -97,7 +97,7 @@ impl Generator {
         let name = self.fresh("h");
         let at = self.now + self.rng.below(2) as u64;
         let directive = format!("hold on={index} at={at} name={name}");
-        self.holds.push(name.clone());
+        self.holds.push((name.clone(), index.clone()));
         self.push(block(&directive, ""), vec![name], vec![index]);
     }
 
@@ -105,7 +105,7 @@ impl Generator {
         if self.holds.is_empty() {
             return self.hold();
         }
-        let name = self.holds.remove(self.rng.below(self.holds.len()));
+        let (name, _) = self.holds.remove(self.rng.below(self.holds.len()));
         let text = block(&format!("release name={name}"), "");
         self.push(text, vec![], vec![name]);
     }
@@ -122,20 +122,27 @@ impl Generator {
         self.push(block("query", sql), vec![], vec![]);
     }
 
+    /// A subscribe, a third of the time with an `UP TO` a time or two
+    /// ahead: it then ends by itself, its import having read to its end
+    /// while its dataflow still lives (until the coordinator sees it end).
     pub fn subscribe(&mut self) {
         let r = self.rng.pick(&self.relations).clone();
         let name = self.fresh("s");
-        let sql = format!("SUBSCRIBE TO (SELECT * FROM {})", r.name);
+        let up_to = match self.rng.below(3) {
+            0 => format!(" UP TO {}", self.now + 1 + self.rng.below(2) as u64),
+            _ => String::new(),
+        };
+        let sql = format!("SUBSCRIBE TO (SELECT * FROM {}){up_to}", r.name);
         let text = block(&format!("subscribe name={name}"), &sql);
-        self.push(text, vec![name.clone()], vec![r.name]);
-        self.subscribes.push(name);
+        self.push(text, vec![name.clone()], vec![r.name.clone()]);
+        self.subscribes.push((name, r.name));
     }
 
     pub fn fetch(&mut self) {
         if self.subscribes.is_empty() {
             return self.subscribe();
         }
-        let name = self.rng.pick(&self.subscribes).clone();
+        let (name, _) = self.rng.pick(&self.subscribes).clone();
         self.push(block(&format!("fetch name={name}"), ""), vec![], vec![name]);
     }
 }

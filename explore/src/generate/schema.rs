@@ -1,7 +1,7 @@
-//! Steps that change what exists: tables and writes to them, indexes (a
-//! second one on a relation re-exports the first) and their drops, and the
-//! views that break sharing most (errors, joins, reductions), half of them
-//! indexed at once.
+//! Steps that create what exists: tables and writes to them, indexes (a
+//! second one on a relation re-exports the first), and the views that
+//! break sharing most (errors, joins, reductions), half of them indexed at
+//! once. Their drops are in `drops.rs`.
 
 use super::state::{block, Generator, Relation};
 
@@ -16,6 +16,7 @@ impl Generator {
             indexes: Vec::new(),
             table: true,
             instead: None,
+            reads: Vec::new(),
         });
     }
 
@@ -87,15 +88,16 @@ impl Generator {
         sql: String,
         uses: Vec<String>,
         value: &str,
-        instead: Option<usize>,
+        instead: Option<String>,
     ) {
-        self.push(block("statement", &sql), vec![name.clone()], uses);
+        self.push(block("statement", &sql), vec![name.clone()], uses.clone());
         self.relations.push(Relation {
             name,
             value: value.into(),
             indexes: Vec::new(),
             table: false,
             instead,
+            reads: uses,
         });
         self.maybe_index_last();
     }
@@ -112,26 +114,28 @@ impl Generator {
         self.add_view(name, sql, vec![r.name], "q", r.instead);
     }
 
-    /// A join's input, as (relation, its position): two times in three an
-    /// indexed relation if there is one, since a join whose every input
-    /// is an index is a delta join under `joins: delta`; never one with a
-    /// join's rows in it.
-    fn join_input(&mut self) -> (Relation, usize) {
+    /// A join's input: two times in three an indexed relation if there is
+    /// one, since a join whose every input is an index is a delta join
+    /// under `joins: delta`; never one with a join's rows in it.
+    fn join_input(&mut self) -> Relation {
         let i = match self.rng.below(3) {
             0 => self.rng.below(self.relations.len()),
             _ => self.indexed_or_any(),
         };
-        let i = self.relations[i].instead.unwrap_or(i);
-        (self.relations[i].clone(), i)
+        match self.relations[i].instead.clone() {
+            Some(instead) => self.relations[self.position(&instead)].clone(),
+            None => self.relations[i].clone(),
+        }
     }
 
     pub fn join_view(&mut self) {
-        let (a, first) = self.join_input();
-        let (b, _) = self.join_input();
+        let a = self.join_input();
+        let b = self.join_input();
+        let first = a.name.clone();
         let name = self.fresh("j");
         let three = self.rng.below(3) == 0;
         let (sql, uses) = if three {
-            let (c, _) = self.join_input();
+            let c = self.join_input();
             let sql = format!(
                 "CREATE VIEW {name} AS SELECT a.k, a.{} AS x, c.{} AS y FROM {} a JOIN {} b ON a.k = b.k JOIN {} c ON b.k = c.k",
                 a.value, c.value, a.name, b.name, c.name
@@ -155,17 +159,5 @@ impl Generator {
             r.value, r.name
         );
         self.add_view(name, sql, vec![r.name], "n", None);
-    }
-
-    pub fn drop_index(&mut self) {
-        let with = self.indexed();
-        if with.is_empty() {
-            return self.create_index();
-        }
-        let r = *self.rng.pick(&with);
-        let at = self.rng.below(self.relations[r].indexes.len());
-        let index = self.relations[r].indexes.remove(at);
-        let text = block("statement", &format!("DROP INDEX {index}"));
-        self.push(text, vec![], vec![index]);
     }
 }

@@ -20,8 +20,12 @@ pub struct Relation {
     /// For a relation with a join's rows in it, the join-free relation a
     /// join reads in its place: joins of joins multiply rows per key
     /// (15 per key three ways, millions two levels up), which exhausts
-    /// memory, not the engine's logic.
-    pub instead: Option<usize>,
+    /// memory, not the engine's logic. A relation it reads, so it lives as
+    /// long as this one does (a view that reads a relation refuses its drop).
+    pub instead: Option<String>,
+    /// The relations a view's FROM names (none for a table): each refuses
+    /// the drop of the relations it names.
+    pub reads: Vec<String>,
 }
 
 /// A directive block: its line, its input if any, and its `----` line.
@@ -39,11 +43,13 @@ pub struct Generator {
     pub relations: Vec<Relation>,
     pub steps: Vec<Step>,
     pub next: usize,
-    pub subscribes: Vec<String>,
-    /// Named peeks not yet awaited, with their times.
-    pub peeks: Vec<(String, u64)>,
-    /// Holds not yet released.
-    pub holds: Vec<String>,
+    /// Subscribes not yet cancelled, with the relation each names (a
+    /// drop of it ends the subscribe: its next fetch reads the error).
+    pub subscribes: Vec<(String, String)>,
+    /// Named peeks not yet awaited, with their times and indexes.
+    pub peeks: Vec<(String, u64, String)>,
+    /// Holds not yet released, with their indexes.
+    pub holds: Vec<(String, String)>,
     /// The engine's clock: every write and `tick` advances it by one.
     pub now: u64,
 }
@@ -103,6 +109,12 @@ impl Generator {
         relations
             .filter(|i| !self.relations[*i].indexes.is_empty())
             .collect()
+    }
+
+    /// The position of the relation named `name`.
+    pub fn position(&self, name: &str) -> usize {
+        let found = self.relations.iter().position(|r| r.name == name);
+        found.expect("a live relation")
     }
 
     /// Every live index.
