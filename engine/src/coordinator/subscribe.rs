@@ -220,6 +220,11 @@ impl Engine {
             Some(end) => end.clone(),
             None => Progress::Waiting(state.waiting(workers)),
         };
+        // A fetch is a read; one of a subscribe that imports no table or
+        // index (constants, `generate_series`) had nothing to share.
+        if state.inputs.is_empty() {
+            self.constant_reads += 1;
+        }
         if state.end.is_some() {
             self.subscribes.remove(name);
         }
