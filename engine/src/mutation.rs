@@ -1,25 +1,112 @@
 //! The deliberately broken mechanisms, one per bug the seed reviews found
 //! (and one per mechanism added since whose failure no other switch shows).
 //!
-//! Each constant is true only when its `mutation-*` Cargo feature is on
-//! (`.ci/mutations` builds each and checks that its scenario fails). They are
-//! constants rather than `#[cfg]` blocks so that an ordinary build type-checks
-//! and lints the mutated branch too; the optimiser removes it.
+//! A build with the Cargo feature `mutations` has them all, and the
+//! environment variable `ENGINE_MUTATION` turns on the one it names, for the
+//! whole process and its children (`.ci/mutations` builds once and checks,
+//! mutation by mutation, that its scenario fails). Without the feature every
+//! switch is the constant `false`: an ordinary build type-checks and lints
+//! the mutated branch too, and the optimiser removes it. One build for all
+//! of them, rather than a feature each, keeps the check to one compile of
+//! the engine.
+
+use std::sync::OnceLock;
+
+/// The variable that names the mutation a `mutations` build has.
+pub const VARIABLE: &str = "ENGINE_MUTATION";
+
+/// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
+/// table give it.
+pub const NAMES: [&str; 8] = [
+    "alias-overwrites",
+    "point-frontiers",
+    "process-wide-alias",
+    "join-errs-per-path",
+    "no-reserved-hold",
+    "import-hold-leak",
+    "no-draining",
+    "drain-past-empty-since",
+];
+
+/// The mutation this process has: none without the `mutations` feature or
+/// without the variable. A name that is not a mutation stops the process
+/// at the first switch read, naming the variable and the names, rather than
+/// checking an engine that has no bug.
+fn active() -> Option<&'static str> {
+    if !cfg!(feature = "mutations") {
+        return None;
+    }
+    static ACTIVE: OnceLock<Option<&'static str>> = OnceLock::new();
+    *ACTIVE.get_or_init(|| {
+        let value = std::env::var_os(VARIABLE)?;
+        let found = NAMES.iter().find(|name| value.to_str() == Some(name));
+        match found {
+            Some(name) => Some(*name),
+            None => panic!("{VARIABLE}={value:?} names no mutation; the mutations are {NAMES:?}"),
+        }
+    })
+}
+
+fn on(name: &str) -> bool {
+    active() == Some(name)
+}
 
 /// A re-export's alias replaces a point a reader already bound.
-pub const ALIAS_OVERWRITES: bool = cfg!(feature = "mutation-alias-overwrites");
+pub fn alias_overwrites() -> bool {
+    on("alias-overwrites")
+}
 /// One writer frontier and one standing hold per point, not per collection.
-pub const POINT_FRONTIERS: bool = cfg!(feature = "mutation-point-frontiers");
+pub fn point_frontiers() -> bool {
+    on("point-frontiers")
+}
 /// The alias relation looked up without the worker.
-pub const PROCESS_WIDE_ALIAS: bool = cfg!(feature = "mutation-process-wide-alias");
+pub fn process_wide_alias() -> bool {
+    on("process-wide-alias")
+}
 /// A join input's errors counted once more per delta path that reads it.
-pub const JOIN_ERRS_PER_PATH: bool = cfg!(feature = "mutation-join-errs-per-path");
+pub fn join_errs_per_path() -> bool {
+    on("join-errs-per-path")
+}
 /// No hold reserved for the interactive peer when a point is published.
-pub const NO_RESERVED_HOLD: bool = cfg!(feature = "mutation-no-reserved-hold");
+pub fn no_reserved_hold() -> bool {
+    on("no-reserved-hold")
+}
 /// A shared import never gives its hold up.
-pub const IMPORT_HOLD_LEAK: bool = cfg!(feature = "mutation-import-hold-leak");
+pub fn import_hold_leak() -> bool {
+    on("import-hold-leak")
+}
 /// A dropped collection's publication ends while an import still reads it.
-pub const NO_DRAINING: bool = cfg!(feature = "mutation-no-draining");
+pub fn no_draining() -> bool {
+    on("no-draining")
+}
 /// A draining publication that nothing holds (its imports all read to
 /// their end) compacts its handles to the empty frontier and reads on.
-pub const DRAIN_PAST_EMPTY_SINCE: bool = cfg!(feature = "mutation-drain-past-empty-since");
+pub fn drain_past_empty_since() -> bool {
+    on("drain-past-empty-since")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NAMES;
+
+    /// `.ci/mutations` takes its mutations from docs/mutations.md's table and
+    /// sets `ENGINE_MUTATION` to each: a name there that is not one here
+    /// would make the engine panic, which the script would count as caught.
+    #[test]
+    fn the_table_names_exactly_these_mutations() {
+        let table = include_str!("../../docs/mutations.md");
+        let mut inside = false;
+        let mut listed = vec![];
+        for line in table.lines() {
+            if line.starts_with("## ") {
+                inside = line == "## Mutations and their scenarios";
+            } else if inside && line.starts_with("| `") {
+                listed.push(line.split('`').nth(1).expect("a backticked name"));
+            }
+        }
+        assert_eq!(
+            listed, NAMES,
+            "docs/mutations.md's table and mutation::NAMES differ"
+        );
+    }
+}

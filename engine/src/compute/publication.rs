@@ -109,7 +109,7 @@ impl ComputeState {
         publication.point.forget(id);
         publication.ids.remove(&id);
         if publication.ids.is_empty() {
-            if publication.point.has_imports() && !mutation::NO_DRAINING {
+            if publication.point.has_imports() && !mutation::no_draining() {
                 publication.draining = Some(maintained_by);
             } else {
                 let publication = self.publications.remove(&key).expect("present");
@@ -191,7 +191,7 @@ impl Publication {
     /// serve no read; going on would compact the handles to the empty
     /// frontier, which closes the traces, and then read them.
     fn drained(&self) -> bool {
-        let held = self.point.since().is_some() || mutation::DRAIN_PAST_EMPTY_SINCE;
+        let held = self.point.since().is_some() || mutation::drain_past_empty_since();
         self.draining.is_some() && (!self.point.has_imports() || !held)
     }
 

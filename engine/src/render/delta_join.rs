@@ -11,7 +11,7 @@
 //! counts as the `as_of`.
 //!
 //! Each input's errors join the output's errors once, whatever the number
-//! of paths (`mutation-join-errs-per-path` breaks exactly this).
+//! of paths (the mutation `join-errs-per-path` breaks exactly this).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -134,7 +134,7 @@ pub fn render<'s>(
             path = half_join(path, progress, source, j, j < i, as_of, &name);
             // The bug the seeds found: each path's lookups emitted the
             // errors of the input they read, besides its own path's once.
-            if mutation::JOIN_ERRS_PER_PATH {
+            if mutation::join_errs_per_path() {
                 add_errs(other_errs);
             }
         }

@@ -51,7 +51,7 @@ impl Reader {
 
     /// Gives the hold up: the reader needs nothing more of the point.
     fn release(&self) {
-        if !mutation::IMPORT_HOLD_LEAK {
+        if !mutation::import_hold_leak() {
             self.point.release(HoldKey::Reader(self.id));
         }
     }

@@ -86,13 +86,15 @@ impl PointState {
     /// The key a hold is kept under: its own.
     ///
     /// Not mutated by `.ci/mutants-sharing`: the identity in every build but
-    /// `mutation-point-frontiers`, whose seeded bug `.ci/mutations` checks.
+    /// the mutation `point-frontiers`, whose seeded bug `.ci/mutations` checks.
     #[mutants::skip]
     fn key(&self, key: HoldKey) -> HoldKey {
         match (key, self.target) {
             // The bug the seeds found: one standing hold per point, joined
             // across the collections that share it.
-            (HoldKey::Peer(_), Some(target)) if mutation::POINT_FRONTIERS => HoldKey::Peer(target),
+            (HoldKey::Peer(_), Some(target)) if mutation::point_frontiers() => {
+                HoldKey::Peer(target)
+            }
             _ => key,
         }
     }
@@ -163,7 +165,7 @@ impl Point {
         let mut state = self.change();
         // The bug the seeds found: one writer frontier per point, and the
         // last collection the controller noted wins.
-        if let (true, Some(target)) = (mutation::POINT_FRONTIERS, state.target) {
+        if let (true, Some(target)) = (mutation::point_frontiers(), state.target) {
             state.notes.insert(target, since);
             return;
         }
@@ -300,7 +302,7 @@ impl Registry {
             state.target = Some(id);
             state.target_live = true;
             state.notes.insert(id, as_of);
-            if !mutation::NO_RESERVED_HOLD {
+            if !mutation::no_reserved_hold() {
                 Point::reserve(&mut state, HoldKey::Peer(id), as_of);
             }
         }
@@ -321,7 +323,7 @@ impl Registry {
     ) -> Option<Arc<Point>> {
         let mut slots = self.slots();
         let point = Arc::clone(point);
-        if !mutation::ALIAS_OVERWRITES && slots.contains_key(&(alias, worker)) {
+        if !mutation::alias_overwrites() && slots.contains_key(&(alias, worker)) {
             return None;
         }
         slots.insert((alias, worker), Arc::clone(&point));
@@ -342,7 +344,7 @@ impl Registry {
 
     /// The point the writer's notes for (id, worker) go to.
     pub fn noted_point(&self, id: GlobalId, worker: usize) -> Option<Arc<Point>> {
-        if mutation::PROCESS_WIDE_ALIAS {
+        if mutation::process_wide_alias() {
             if let Some(target) = self.alias_target_on_any_worker(id) {
                 return self.slots().get(&(target, worker)).cloned();
             }
@@ -354,7 +356,7 @@ impl Registry {
     /// worker, so a worker that fell back notes the target instead.
     ///
     /// Not mutated by `.ci/mutants-sharing`: called only in the
-    /// `mutation-process-wide-alias` build, which `.ci/mutations` checks.
+    /// `process-wide-alias` mutation, which `.ci/mutations` checks.
     #[mutants::skip]
     fn alias_target_on_any_worker(&self, id: GlobalId) -> Option<GlobalId> {
         self.aliases
