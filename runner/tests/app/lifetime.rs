@@ -69,13 +69,18 @@ fn signal(pid: u32, signal: i32) {
 
 /// The runner binary on `dir` with `args`, marked, with the default action
 /// for every signal the test sends (a test run in the background of a
-/// shell would otherwise pass SIGINT on ignored).
+/// shell would otherwise pass SIGINT on ignored), and without CI's
+/// variables: the rewrites here are of a scratch project, which the runner
+/// refuses under `CI=true`, and a job summary is not theirs to append to.
 fn start(dir: &Path, args: &[&str], marked: &Marked) -> Child {
     use std::os::unix::process::CommandExt;
     let mut command = Command::new(env!("CARGO_BIN_EXE_runner"));
     command
         .arg(dir)
         .args(args)
+        .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
         .env(MARK, &marked.0)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
