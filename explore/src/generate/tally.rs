@@ -7,31 +7,24 @@
 
 use std::fmt;
 use std::path::Path;
+use std::sync::LazyLock;
 
-use runner::format::directive::Command;
+use runner::format::directive::{self, Command};
 use runner::format::Script;
 
 use super::scenario::Scenario;
 
-/// The directive kinds: each directive of the format, a `peek` with
-/// `name=` (which only issues a named peek) apart.
-const DIRECTIVES: &[&str] = &[
-    "statement",
-    "query",
-    "peek",
-    "peek name=",
-    "await",
-    "subscribe",
-    "fetch",
-    "cancel",
-    "hold",
-    "release",
-    "allow-compaction",
-    "tick",
-    "pause",
-    "resume",
-    "step",
-];
+/// The directive kinds: each directive of the format (in the order of
+/// [`runner::format::directive::NAMES`], so that a new directive is listed
+/// with its count), a `peek` with `name=` (which only issues a named peek)
+/// apart.
+static DIRECTIVES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let split = |name: &&'static str| match *name {
+        "peek" => vec!["peek", "peek name="],
+        other => vec![other],
+    };
+    directive::NAMES.iter().flat_map(split).collect()
+});
 
 /// The statement kinds the engine accepts, by their leading words (a
 /// `statement` directive's statements, and a `query`'s `SELECT`).
@@ -98,7 +91,7 @@ impl Tally {
                 // generated scenario, which is one, never holds it.
                 Command::Reset => continue,
             };
-            bump(&mut self.directives, DIRECTIVES, kind);
+            bump(&mut self.directives, &DIRECTIVES, kind);
             let statements = sql.into_iter().flat_map(|sql| sql.split(';'));
             for statement in statements.filter(|s| !s.trim().is_empty()) {
                 bump(&mut self.statements, STATEMENTS, statement_kind(statement));
@@ -119,7 +112,7 @@ impl Tally {
         let (directives, statements) = line.strip_prefix(PREFIX)?.split_once("; statements ")?;
         let directives = directives.strip_prefix("directives ")?;
         Some(Tally {
-            directives: counts(directives, DIRECTIVES)?,
+            directives: counts(directives, &DIRECTIVES)?,
             statements: counts(statements, STATEMENTS)?,
         })
     }
@@ -173,7 +166,7 @@ impl fmt::Display for Tally {
         write!(
             f,
             "{PREFIX}directives {}; statements {}",
-            list(DIRECTIVES, &self.directives),
+            list(&DIRECTIVES, &self.directives),
             list(STATEMENTS, &self.statements)
         )
     }
