@@ -11,7 +11,7 @@ use sqlparser::ast::{CreateIndex, CreateTable, CreateView, Delete, FromTable, In
 use crate::repr::unsupported;
 
 /// The first clause of `clauses` that is present, refused.
-fn refuse(clauses: &[(bool, &str)]) -> Result<(), String> {
+pub fn refuse(clauses: &[(bool, &str)]) -> Result<(), String> {
     match clauses.iter().find(|(present, _)| *present) {
         Some((_, clause)) => Err(unsupported(clause)),
         None => Ok(()),

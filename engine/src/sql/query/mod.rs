@@ -17,7 +17,7 @@ use super::expr::{
     contains_aggregate, first_refusal, output_name, where_clause, ExprContext, Grouping, Scope,
     Typed,
 };
-use super::{forms, ident, object_name};
+use super::{clauses, forms, ident, object_name};
 use crate::plan::{Finishing, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
 use crate::repr::{unsupported, Column, UNSUPPORTED};
 use finishing::{limit, order_by, position};
@@ -207,7 +207,7 @@ fn select_of(q: &Query) -> Result<&Select, String> {
         value_table_mode,
         flavor,
     } = &**s;
-    let refused = [
+    clauses::refuse(&[
         (!optimizer_hints.is_empty(), "optimizer hints"),
         (select_modifiers.is_some(), "SELECT modifiers"),
         (top.is_some(), "TOP"),
@@ -223,10 +223,7 @@ fn select_of(q: &Query) -> Result<&Select, String> {
         (qualify.is_some(), "QUALIFY"),
         (value_table_mode.is_some(), "SELECT AS VALUE"),
         (*flavor != SelectFlavor::Standard, "FROM before SELECT"),
-    ];
-    if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
-        return Err(unsupported(what));
-    }
+    ])?;
     Ok(s)
 }
 
