@@ -78,15 +78,7 @@ impl Generator {
             return self.create_index();
         }
         let r = self.relations[*self.rng.pick(&with)].clone();
-        let name = self.fresh("s");
-        let up_to = match self.rng.below(2) {
-            0 => format!(" UP TO {}", self.now + 1 + self.rng.below(2) as u64),
-            _ => String::new(),
-        };
-        let sql = format!("SUBSCRIBE TO (SELECT * FROM {}){up_to}", r.name);
-        let text = block(&format!("subscribe name={name}"), &sql);
-        self.push(text, vec![name.clone()], vec![r.name.clone()]);
-        self.subscribes.push((name, r.name.clone()));
+        self.subscribe_to(&r.name, 2);
         match self.rng.below(3) {
             0 => self.drop_relation_at(self.position(&r.name)),
             _ => {

@@ -127,15 +127,21 @@ impl Generator {
     /// while its dataflow still lives (until the coordinator sees it end).
     pub fn subscribe(&mut self) {
         let r = self.rng.pick(&self.relations).clone();
+        self.subscribe_to(&r.name, 3);
+    }
+
+    /// A subscribe to all of `relation`, one time in `up_to_one_in` with an
+    /// `UP TO` a time or two ahead, kept as live on it.
+    pub fn subscribe_to(&mut self, relation: &str, up_to_one_in: usize) {
         let name = self.fresh("s");
-        let up_to = match self.rng.below(3) {
+        let up_to = match self.rng.below(up_to_one_in) {
             0 => format!(" UP TO {}", self.now + 1 + self.rng.below(2) as u64),
             _ => String::new(),
         };
-        let sql = format!("SUBSCRIBE TO (SELECT * FROM {}){up_to}", r.name);
+        let sql = format!("SUBSCRIBE TO (SELECT * FROM {relation}){up_to}");
         let text = block(&format!("subscribe name={name}"), &sql);
-        self.push(text, vec![name.clone()], vec![r.name.clone()]);
-        self.subscribes.push((name, r.name));
+        self.push(text, vec![name.clone()], vec![relation.to_string()]);
+        self.subscribes.push((name, relation.to_string()));
     }
 
     pub fn fetch(&mut self) {
