@@ -11,7 +11,8 @@
 //! The types every later stage reads live here: the [`Script`] with its
 //! [`Block`]s and [`Format`], the [`Transcript`] a completed file is, the
 //! [`ScriptError`] a malformed file gets, and which files are scenarios
-//! ([`EXTENSIONS`], read with [`text_of`]). The parsers (`dd/`, `slt/`)
+//! ([`EXTENSIONS`], read with [`text_of`]), and the md5 both `.slt` dialects
+//! hash a result's values with ([`md5_of_values`]). The parsers (`dd/`, `slt/`)
 //! build them; `Script`'s methods that print or complete a file according
 //! to its format are in `dispatch.rs`, above both formats.
 
@@ -156,4 +157,16 @@ pub struct Transcript {
     /// Blocks whose new output the format cannot hold (see [`writable`]):
     /// `text` would not parse back to it.
     pub unwritable: Vec<usize>,
+}
+
+/// The md5, in hex, of each value followed by a newline: how sqllogictest
+/// (and Materialize's runner) hash a result's values.
+pub fn md5_of_values<'a>(values: impl IntoIterator<Item = &'a str>) -> String {
+    use md5::{Digest, Md5};
+    let mut md5 = Md5::new();
+    for value in values {
+        md5.update(value.as_bytes());
+        md5.update(b"\n");
+    }
+    format!("{:x}", md5.finalize())
 }

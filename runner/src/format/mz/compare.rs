@@ -11,7 +11,6 @@
 use crate::format::mz::layout::{Output, Record, StatementExpect, Written};
 use crate::format::mz::output::{unescape, COLUMNS, DB_ERROR, ERROR, UNKNOWN_COUNT};
 use engine::repr::UNSUPPORTED;
-use md5::{Digest, Md5};
 
 /// How a record's outcome stands against its expectation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,12 +138,7 @@ fn is_refused_shape(line: &str) -> bool {
 
 /// The md5 of each value followed by a newline, as the runner hashes.
 pub fn hash(values: &[String]) -> String {
-    let mut md5 = Md5::new();
-    for v in values {
-        md5.update(v.as_bytes());
-        md5.update(b"\n");
-    }
-    format!("{:x}", md5.finalize())
+    crate::format::md5_of_values(values.iter().map(String::as_str))
 }
 
 /// The first values, for a one-line report.

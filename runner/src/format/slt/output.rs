@@ -11,7 +11,6 @@
 use crate::format::slt::layout::{SltBlock, SltRecord, Type};
 use engine::repr::Datum;
 use engine::Outcome;
-use md5::{Digest, Md5};
 use sqllogictest::{ColumnType, QueryExpect, Record, RecordOutput, SortMode, StatementExpect};
 use std::sync::Arc;
 
@@ -74,13 +73,9 @@ fn query_lines(block: &SltBlock, rows: &[Vec<Datum>]) -> Vec<String> {
 
 /// `N values hashing to <md5>`, as sqllogictest prints a hashed result.
 fn hashed(values: &[Vec<String>]) -> String {
-    let mut md5 = Md5::new();
-    for value in values.iter().flatten() {
-        md5.update(value.as_bytes());
-        md5.update(b"\n");
-    }
+    let md5 = crate::format::md5_of_values(values.iter().flatten().map(String::as_str));
     let count = values.len() * values.first().map_or(0, Vec::len);
-    format!("{count} values hashing to {:x}", md5.finalize())
+    format!("{count} values hashing to {md5}")
 }
 
 /// One value as sqllogictest prints it.
@@ -228,7 +223,10 @@ mod tests {
     fn hashing_above_the_threshold() {
         let q = block("query ITB\nSELECT 1\n----\n", Some(SortMode::RowSort), 5);
         // md5 of "1\n(empty)\nNULL\n2\nb c\ntrue\n"
-        let expected = format!("{:x}", Md5::digest(b"1\n(empty)\nNULL\n2\nb c\ntrue\n"));
+        let expected = format!(
+            "{:x}",
+            <md5::Md5 as md5::Digest>::digest(b"1\n(empty)\nNULL\n2\nb c\ntrue\n")
+        );
         assert_eq!(
             render(&q, &rows()),
             ["ITB".to_string(), format!("6 values hashing to {expected}")]
