@@ -3,7 +3,9 @@
 //! PostgreSQL server and compares every statement's and read's answer,
 //! rendered exactly as the runner renders the engine's, with the claim.
 //!
-//! Layers, each using only those before it: [`translate`] (a directive's
+//! Layers, each using only those before it: [`watch`] (the call to the
+//! server under way, and giving up on a server that stopped answering),
+//! [`translate`] (a directive's
 //! SQL split and classified, `AS OF` taken off), [`timeline`] (the engine's
 //! clock: which writes a read at `T` sees, what an index or peek names),
 //! [`session`] (one file on one connection, in a schema of its own),
@@ -19,6 +21,7 @@ pub mod session;
 pub mod suite;
 pub mod timeline;
 pub mod translate;
+pub mod watch;
 
 pub use check::{check_script, Finding, Verdict};
 pub use suite::{check_file, check_suite, FileReport};
@@ -40,48 +43,26 @@ pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(60);
 /// `localhost`), `PGPORT` (5432), `PGUSER` (`postgres`), `PGPASSWORD` and
 /// `PGDATABASE` (the user's name). It waits at most [`CONNECT_TIMEOUT`].
 pub fn connect(url: Option<&str>) -> Result<Client, String> {
-    connect_within(url, CONNECT_TIMEOUT)
+    connect_within(url, CONNECT_TIMEOUT, STATEMENT_TIMEOUT)
 }
 
 /// [`connect`], waiting at most `timeout` for the whole handshake: a server
 /// that accepts the connection and never answers once hung the oracle
 /// (`connect_timeout` in the URL bounds only the TCP connect). An error
 /// names the host, the port and the cause, and hints at `--url` or `PGURL`
-/// only when neither was given.
-pub fn connect_within(url: Option<&str>, timeout: Duration) -> Result<Client, String> {
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let given = url.map(str::to_string).or_else(|| env("PGURL"));
-    let hint = match given {
-        Some(_) => "",
-        None => " (give --url or PGURL)",
-    };
-    let mut config = match given {
-        Some(url) => url
-            .parse::<Config>()
-            .map_err(|e| format!("bad PostgreSQL URL `{url}`: {e}"))?,
-        None => {
-            let mut config = Config::new();
-            config.host(env("PGHOST").as_deref().unwrap_or("localhost"));
-            config.user(env("PGUSER").as_deref().unwrap_or("postgres"));
-            let port = env("PGPORT").unwrap_or_else(|| "5432".into());
-            config.port(
-                port.parse()
-                    .map_err(|_| format!("PGPORT `{port}` is not a port"))?,
-            );
-            if let Some(password) = env("PGPASSWORD") {
-                config.password(password);
-            }
-            if let Some(db) = env("PGDATABASE") {
-                config.dbname(&db);
-            }
-            config
-        }
-    };
+/// only when neither was given. Each statement may run `statement_timeout`
+/// on the server.
+pub fn connect_within(
+    url: Option<&str>,
+    timeout: Duration,
+    statement_timeout: Duration,
+) -> Result<Client, String> {
+    let (mut config, hint) = config_of(url)?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(timeout);
     }
     // Before the URL's own options, so that one it sets wins.
-    let millis = STATEMENT_TIMEOUT.as_millis();
+    let millis = statement_timeout.as_millis();
     let options = match config.get_options() {
         Some(own) => format!("-c statement_timeout={millis} {own}"),
         None => format!("-c statement_timeout={millis}"),
@@ -105,6 +86,48 @@ pub fn connect_within(url: Option<&str>, timeout: Duration) -> Result<Client, St
             timeout.as_secs_f64()
         )),
     }
+}
+
+/// `host:port` of the server [`connect`] would connect to, for messages.
+pub fn server_named(url: Option<&str>) -> String {
+    match config_of(url) {
+        Ok((config, _)) => server(&config),
+        Err(e) => e,
+    }
+}
+
+/// The connection settings of `url` or the environment, and the hint an
+/// error gives when neither `--url` nor `PGURL` was given.
+fn config_of(url: Option<&str>) -> Result<(Config, &'static str), String> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let given = url.map(str::to_string).or_else(|| env("PGURL"));
+    let hint = match given {
+        Some(_) => "",
+        None => " (give --url or PGURL)",
+    };
+    let config = match given {
+        Some(url) => url
+            .parse::<Config>()
+            .map_err(|e| format!("bad PostgreSQL URL `{url}`: {e}"))?,
+        None => {
+            let mut config = Config::new();
+            config.host(env("PGHOST").as_deref().unwrap_or("localhost"));
+            config.user(env("PGUSER").as_deref().unwrap_or("postgres"));
+            let port = env("PGPORT").unwrap_or_else(|| "5432".into());
+            config.port(
+                port.parse()
+                    .map_err(|_| format!("PGPORT `{port}` is not a port"))?,
+            );
+            if let Some(password) = env("PGPASSWORD") {
+                config.password(password);
+            }
+            if let Some(db) = env("PGDATABASE") {
+                config.dbname(&db);
+            }
+            config
+        }
+    };
+    Ok((config, hint))
 }
 
 /// `host:port` (each of them, if several) of `config`.

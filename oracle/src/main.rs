@@ -1,6 +1,7 @@
-//! `oracle [--url URL] [--goldens DIR] [--filter SUBSTR] DIR`: replays the
-//! goldens of the suite in DIR on PostgreSQL and prints the report. Exit
-//! status 0 if all passed, 1 if any failed, 2 if it could not start. Under
+//! `oracle [--url URL] [--goldens DIR] [--filter SUBSTR]
+//! [--statement-timeout SECONDS] DIR`: replays the goldens of the suite in
+//! DIR on PostgreSQL and prints the report. Exit status 0 if all passed, 1
+//! if any failed, 2 if it could not start or the server stopped answering. Under
 //! GitHub Actions it also annotates each disagreement and writes the job
 //! summary (`github.rs`).
 
@@ -8,6 +9,7 @@ use clap::Parser;
 use runner::report::github;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Replays every golden's SQL on PostgreSQL and compares each answer with the golden.
 #[derive(Parser)]
@@ -27,6 +29,11 @@ struct Cli {
     /// GitHub annotations of disagreements: github or none (default: github under GITHUB_ACTIONS=true).
     #[arg(long, value_name = "github|none", value_parser = ["github", "none"])]
     annotations: Option<String>,
+    /// The longest one statement may run on the server; a server silent for
+    /// half as long again after that is given up on (exit 2).
+    #[arg(long, value_name = "SECONDS", default_value_t = oracle::STATEMENT_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    statement_timeout: u64,
 }
 
 fn main() -> ExitCode {
@@ -48,14 +55,24 @@ fn main() -> ExitCode {
             }
         }
     };
-    let files = oracle::connect(cli.url.as_deref()).and_then(|mut client| {
-        oracle::check_suite(
-            &mut client,
-            &cli.dir,
-            cli.goldens.as_deref(),
-            cli.filter.as_deref(),
+    let statement_timeout = Duration::from_secs(cli.statement_timeout);
+    let server = oracle::server_named(cli.url.as_deref());
+    let (url, dir_path) = (cli.url.clone(), cli.dir.clone());
+    let (goldens, filter) = (cli.goldens.clone(), cli.filter.clone());
+    let files = oracle::watch::watched(oracle::watch::limit(statement_timeout), move || {
+        oracle::connect_within(url.as_deref(), oracle::CONNECT_TIMEOUT, statement_timeout).and_then(
+            |mut client| {
+                oracle::check_suite(
+                    &mut client,
+                    &dir_path,
+                    goldens.as_deref(),
+                    filter.as_deref(),
+                )
+            },
         )
-    });
+    })
+    .map_err(|e| format!("PostgreSQL at {server}: {e}"))
+    .and_then(|files| files);
     match files {
         Err(e) => {
             eprintln!("oracle: {e}");

@@ -6,6 +6,7 @@
 
 use crate::timeline::{Read, Timeline};
 use crate::translate::{statements, Statement};
+use crate::watch::on_server;
 use engine::repr::Datum;
 use engine::Outcome;
 use postgres::types::Type;
@@ -15,6 +16,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Schemas made by this process so far, for unique names.
 static SCHEMAS: AtomicUsize = AtomicUsize::new(0);
+
+/// Runs `sql` (several statements or none) on the server, as in flight.
+fn batch(client: &mut Client, sql: &str) -> Result<(), postgres::Error> {
+    on_server(sql, || client.batch_execute(sql))
+}
 
 /// What the server answered a directive, and the SQL that asked.
 pub struct Answer {
@@ -175,28 +181,25 @@ fn fresh_schema(prefix: &str) -> String {
 }
 
 fn enter(client: &mut Client, schema: &str) -> Result<(), String> {
-    client
-        .batch_execute(&format!("CREATE SCHEMA {schema}"))
+    batch(client, &format!("CREATE SCHEMA {schema}"))
         .map_err(|e| format!("cannot create schema {schema}: {e}"))?;
     enter_existing(client, schema)
 }
 
 fn enter_existing(client: &mut Client, schema: &str) -> Result<(), String> {
-    client
-        .batch_execute(&format!("SET search_path TO {schema}"))
+    batch(client, &format!("SET search_path TO {schema}"))
         .map_err(|e| format!("cannot use schema {schema}: {e}"))
 }
 
 fn leave(client: &mut Client, schema: &str) -> Result<(), String> {
-    client
-        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+    batch(client, &format!("DROP SCHEMA {schema} CASCADE"))
         .map_err(|e| format!("cannot drop schema {schema}: {e}"))
 }
 
 /// Runs one statement: `Ok(Err(message))` is the server refusing it,
 /// `Err` a failure of the connection itself.
 fn execute(client: &mut Client, sql: &str) -> Result<Result<(), String>, String> {
-    match client.batch_execute(sql) {
+    match batch(client, sql) {
         Ok(()) => Ok(Ok(())),
         Err(e) => refused(e).map(Err),
     }
@@ -215,7 +218,7 @@ fn refused(error: postgres::Error) -> Result<String, String> {
 /// column types, then run with the simple protocol, whose text values
 /// convert to datums without a decoder per type.
 fn query(client: &mut Client, sql: &str) -> Result<Outcome, String> {
-    let types: Vec<Type> = match client.prepare(sql) {
+    let types: Vec<Type> = match on_server(sql, || client.prepare(sql)) {
         Ok(statement) => statement
             .columns()
             .iter()
@@ -223,7 +226,7 @@ fn query(client: &mut Client, sql: &str) -> Result<Outcome, String> {
             .collect(),
         Err(e) => return refused(e).map(Outcome::Error),
     };
-    let messages = match client.simple_query(sql) {
+    let messages = match on_server(sql, || client.simple_query(sql)) {
         Ok(messages) => messages,
         Err(e) => return refused(e).map(Outcome::Error),
     };
