@@ -7,7 +7,7 @@ use super::scenario::{GenConfig, Scenario};
 use super::state::{block, Generator};
 
 /// Bumped whenever the same seed would generate a different scenario.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// Generates the scenario of `seed`.
 pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
@@ -27,7 +27,7 @@ pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
 
 impl Generator {
     fn step(&mut self) {
-        match self.rng.below(36) {
+        match self.rng.below(37) {
             0..=4 => {
                 let (write, table) = self.write_text();
                 self.push(write, vec![], vec![table]);
@@ -53,7 +53,8 @@ impl Generator {
             29 => self.await_peek(),
             30 => self.hold(),
             31 => self.release(),
-            _ => unreachable!("below 36"),
+            36 => self.allow_compaction(),
+            _ => unreachable!("below 37"),
         }
     }
 

@@ -110,6 +110,22 @@ impl Generator {
         self.push(text, vec![], vec![name]);
     }
 
+    /// The controller's compaction command on an index or a table, to
+    /// `now`: past the holds and pending named peeks that held its since
+    /// back, so that reads at earlier times meet the compaction message,
+    /// the same in every configuration. Never past `now`: an index
+    /// created over an input compacted past `now` is refused by the engine
+    /// (its `as_of` is `now`) where the model expects it to be created, a
+    /// difference of rules not yet decided (docs/tools/explorer.md).
+    pub fn allow_compaction(&mut self) {
+        let mut names = self.indexes();
+        names.extend(self.tables());
+        let name = self.rng.pick(&names).clone();
+        let since = self.now;
+        let directive = format!("allow-compaction on={name} since={since}");
+        self.push(block(&directive, ""), vec![], vec![name]);
+    }
+
     pub fn error_counts(&mut self) {
         let sql = "SELECT export_id, count FROM mz_compute_error_counts";
         self.push(block("query", sql), vec![], vec![]);

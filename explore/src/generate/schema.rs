@@ -17,6 +17,7 @@ impl Generator {
             table: true,
             instead: None,
             reads: Vec::new(),
+            defaulted: false,
         });
     }
 
@@ -70,11 +71,23 @@ impl Generator {
     }
 
     /// `CREATE INDEX` on relation `i` (a re-export if it has one already),
-    /// as (text, index, relation).
+    /// as (text, index, relation). One time in five, the first time for the
+    /// relation, `CREATE DEFAULT INDEX`: keyed by every column, named by the
+    /// engine `<relation>_primary_idx`, as the real system names it.
     pub fn index_text(&mut self, i: usize) -> (String, String, String) {
-        let name = self.fresh("i");
         let on = self.relations[i].name.clone();
-        let sql = format!("CREATE INDEX {name} ON {on} (k)");
+        let (name, sql) = match !self.relations[i].defaulted && self.rng.below(5) == 0 {
+            true => {
+                self.relations[i].defaulted = true;
+                let name = format!("{on}_primary_idx");
+                (name, format!("CREATE DEFAULT INDEX ON {on}"))
+            }
+            false => {
+                let name = self.fresh("i");
+                let sql = format!("CREATE INDEX {name} ON {on} (k)");
+                (name, sql)
+            }
+        };
         self.relations[i].indexes.push(name.clone());
         (block("statement", &sql), name, on)
     }
@@ -98,6 +111,7 @@ impl Generator {
             table: false,
             instead,
             reads: uses,
+            defaulted: false,
         });
         self.maybe_index_last();
     }

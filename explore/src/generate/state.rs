@@ -26,6 +26,10 @@ pub struct Relation {
     /// The relations a view's FROM names (none for a table): each refuses
     /// the drop of the relations it names.
     pub reads: Vec<String>,
+    /// It has had a default index (`CREATE DEFAULT INDEX`): only one is
+    /// ever drawn, since a second would be named `<relation>_primary_idx1`
+    /// only while the first exists, and shrinking may remove the first.
+    pub defaulted: bool,
 }
 
 /// A directive block: its line, its input if any, and its `----` line.

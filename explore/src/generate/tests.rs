@@ -1,7 +1,8 @@
 //! The generator's promises: the same seed gives the same bytes, every
 //! generated file parses, no join reads a join's rows, dropping a step
 //! drops what depends on it, every kind of relation is dropped under every
-//! kind of live read, and the tally counts every kind it generated.
+//! kind of live read, the tally counts every kind it generated, and every
+//! kind is generated but those withheld.
 
 use std::collections::BTreeMap;
 
@@ -230,4 +231,39 @@ fn it_drops_every_kind_of_relation_under_every_kind_of_live_read() {
             );
         }
     }
+}
+
+/// Every directive and statement kind is generated somewhere in the first
+/// 300 seeds, but those listed here, each withheld for a reason in
+/// docs/tools/explorer.md: a kind that silently stops being generated
+/// (version 4 had `allow-compaction`, `step` and `CREATE DEFAULT INDEX`
+/// at 0) fails this test.
+#[test]
+fn every_kind_is_generated_but_those_withheld() {
+    use super::tally::Tally;
+    // `step`: stepping a paused runtime by hand under a live subscribe
+    // found differences whose right answer is not decided. `other`: no
+    // statement outside the engine's kinds is generated.
+    const WITHHELD: &[&str] = &["step", "other"];
+    let mut tally = Tally::default();
+    for seed in 0..300 {
+        tally.add(&generate(seed, &GenConfig::default()));
+    }
+    let line = tally.to_string();
+    let counts = line
+        .strip_prefix("generated: directives ")
+        .expect("the tally's line");
+    let counts = counts.replacen("; statements ", ", ", 1);
+    let mut seen = 0;
+    for item in counts.split(", ") {
+        let (kind, count) = item.rsplit_once(' ').expect("kind count");
+        let withheld = WITHHELD.contains(&kind);
+        assert_eq!(
+            count == "0",
+            withheld,
+            "{kind} generated {count} times: {line}"
+        );
+        seen += 1;
+    }
+    assert!(seen > 20, "{line}");
 }
