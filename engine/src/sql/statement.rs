@@ -61,8 +61,24 @@ pub(super) fn plan(
             if_exists,
             names,
             cascade,
-            ..
-        } => drop(catalog, object_type, if_exists, &names, cascade),
+            restrict: _,
+            purge,
+            temporary,
+            table,
+        } => {
+            // RESTRICT is the default; PURGE, TEMPORARY and `ON t` are other
+            // systems' and not Materialize's.
+            for (given, construct) in [
+                (purge, "DROP ... PURGE"),
+                (temporary, "DROP TEMPORARY"),
+                (table.is_some(), "DROP ... ON"),
+            ] {
+                if given {
+                    return Err(unsupported(construct));
+                }
+            }
+            drop(catalog, object_type, if_exists, &names, cascade)
+        }
         other => Err(unsupported(forms::statement(&other))),
     }
 }
@@ -476,13 +492,15 @@ fn drop(
         ObjectType::Table => ObjectKind::Table,
         ObjectType::View => ObjectKind::View,
         ObjectType::Index => ObjectKind::Index,
-        other => return Err(format!("DROP {other} is not supported")),
+        other => return Err(unsupported(forms::drop_object(&other))),
     };
+    // Materialize drops several objects at once, and with CASCADE their
+    // dependents too; the engine refuses both rather than answer otherwise.
     let [name] = names else {
-        return Err("DROP of several objects at once is not supported".into());
+        return Err(unsupported("DROP of several objects"));
     };
     if cascade {
-        return Err("DROP ... CASCADE is not supported".into());
+        return Err(unsupported("DROP ... CASCADE"));
     }
     if if_exists && catalog.resolve(&object_name(name)?).is_none() {
         return Ok(None);

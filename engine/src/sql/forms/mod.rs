@@ -11,9 +11,9 @@
 
 mod statement;
 
-pub use statement::statement;
+pub use statement::{drop_object, statement};
 #[cfg(test)]
-pub use statement::STATEMENT_FORMS;
+pub use statement::{DROP_OBJECT_FORMS, STATEMENT_FORMS};
 
 use sqlparser::ast::{Expr, JoinOperator, SelectItem, SetExpr, TableFactor};
 

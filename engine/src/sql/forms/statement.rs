@@ -1,7 +1,8 @@
-//! The name of every form of sqlparser's `Statement` (see the module above).
+//! The name of every form of sqlparser's `Statement`, and of every kind of
+//! object its `DROP` names (see the module above).
 
 use super::forms;
-use sqlparser::ast::Statement;
+use sqlparser::ast::{ObjectType, Statement};
 
 forms! {
     /// The name of a `Statement` form, as a refusal names it (`statement ...`).
@@ -157,4 +158,25 @@ forms! {
     Statement::Vacuum(..) => "vacuum",
     Statement::Reset(..) => "reset",
     Statement::RefreshMaterializedView(..) => "refresh materialized view",
+}
+
+forms! {
+    /// The name of what a `DROP` drops, as a refusal names it (`DROP SCHEMA`).
+    drop_object, DROP_OBJECT_FORMS, ObjectType, "DROP",
+    ObjectType::Collation => "COLLATION",
+    ObjectType::Table => "TABLE",
+    ObjectType::ForeignTable => "FOREIGN TABLE",
+    ObjectType::View => "VIEW",
+    ObjectType::MaterializedView => "MATERIALIZED VIEW",
+    ObjectType::Index => "INDEX",
+    ObjectType::Schema => "SCHEMA",
+    ObjectType::Database => "DATABASE",
+    ObjectType::Role => "ROLE",
+    ObjectType::Group => "GROUP",
+    ObjectType::Sequence => "SEQUENCE",
+    ObjectType::Stage => "STAGE",
+    ObjectType::Type => "TYPE",
+    ObjectType::User => "USER",
+    ObjectType::Stream => "STREAM",
+    ObjectType::Warehouse => "WAREHOUSE",
 }

@@ -8,15 +8,15 @@
 //! the planner's catch-all arm refuses them by their name like any other.
 
 use super::super::forms::{
-    self, EXPR_FORMS, JOIN_OPERATOR_FORMS, SELECT_ITEM_FORMS, SET_EXPR_FORMS, STATEMENT_FORMS,
-    TABLE_FACTOR_FORMS,
+    self, DROP_OBJECT_FORMS, EXPR_FORMS, JOIN_OPERATOR_FORMS, SELECT_ITEM_FORMS, SET_EXPR_FORMS,
+    STATEMENT_FORMS, TABLE_FACTOR_FORMS,
 };
 use super::super::parse::DIALECT;
 use super::{catalog, plan};
 use crate::repr::UNSUPPORTED;
 use sqlparser::ast::{GroupByExpr, Query, Select, SelectItem, SetExpr, Statement};
 use sqlparser::parser::Parser;
-use statements::STATEMENTS;
+use statements::{DROPS, STATEMENTS};
 use Fate::{Planned, Refused};
 
 mod statements;
@@ -407,4 +407,13 @@ fn every_select_item_form_is_planned_or_refused() {
 fn every_statement_form_is_planned_or_refused() {
     let name = |sql: &str| forms::statement(&statement(sql));
     check(STATEMENTS, STATEMENT_FORMS, name, "statement");
+}
+
+#[test]
+fn every_kind_of_drop_is_planned_or_refused() {
+    let object = |sql: &str| match statement(sql) {
+        Statement::Drop { object_type, .. } => forms::drop_object(&object_type),
+        other => panic!("{sql}: not a DROP: {other}"),
+    };
+    check(DROPS, DROP_OBJECT_FORMS, object, "DROP");
 }

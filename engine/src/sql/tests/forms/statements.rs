@@ -1,6 +1,6 @@
 //! The statement forms' table of `forms` (beside it because the table is
-//! long): a SQL text per form of sqlparser's `Statement`, each planned or
-//! refused as it says.
+//! long): a SQL text per form of sqlparser's `Statement`, and per kind of
+//! object a `DROP` names, each planned or refused as it says.
 
 use super::Fate::{Planned, Refused};
 use super::Table;
@@ -281,4 +281,28 @@ pub(super) const STATEMENTS: Table = &[
         "refresh materialized view",
         Some(("REFRESH MATERIALIZED VIEW v", Refused)),
     ),
+];
+
+/// What a `DROP` drops: the engine drops tables, views and indexes, and
+/// refuses the rest by their name (`unsupported: DROP SCHEMA`).
+pub(super) const DROPS: Table = &[
+    ("COLLATION", Some(("DROP COLLATION c", Refused))),
+    ("TABLE", Some(("DROP TABLE t", Planned))),
+    ("FOREIGN TABLE", Some(("DROP FOREIGN TABLE f", Refused))),
+    ("VIEW", Some(("DROP VIEW v", Planned))),
+    (
+        "MATERIALIZED VIEW",
+        Some(("DROP MATERIALIZED VIEW m", Refused)),
+    ),
+    ("INDEX", Some(("DROP INDEX t_a_idx", Planned))),
+    ("SCHEMA", Some(("DROP SCHEMA public", Refused))),
+    ("DATABASE", Some(("DROP DATABASE d", Refused))),
+    ("ROLE", Some(("DROP ROLE r", Refused))),
+    ("GROUP", Some(("DROP GROUP g", Refused))),
+    ("SEQUENCE", Some(("DROP SEQUENCE s", Refused))),
+    ("STAGE", Some(("DROP STAGE s", Refused))),
+    ("TYPE", Some(("DROP TYPE y", Refused))),
+    ("USER", Some(("DROP USER u", Refused))),
+    ("STREAM", Some(("DROP STREAM s", Refused))),
+    ("WAREHOUSE", Some(("DROP WAREHOUSE w", Refused))),
 ];
