@@ -9,8 +9,11 @@
 //! statement should have created, dropped or written (its targets: the
 //! object a `CREATE`/`DROP` names, every name of an `ALTER`, the table of
 //! an `INSERT`/`UPDATE`/`DELETE`/`COPY`, and `t_` for an unnamed index on
-//! `t`, whose default name starts so): the engine never saw that state, so
-//! the disagreement says nothing of its answers. Likewise after an
+//! `t`, whose default name starts so; for a `DROP ... CASCADE` also every
+//! object created before that mentions a dropped name, and for
+//! `DROP SCHEMA|DATABASE ... CASCADE` every object created in it): the
+//! engine never saw that state, so the disagreement says nothing of its
+//! answers. Likewise after an
 //! unsupported statement that changes the session (`SET cluster`,
 //! `SET search_path`, `SET ROLE`, `ALTER SYSTEM SET max_...`; a `BEGIN`
 //! until its `COMMIT` or `ROLLBACK`) every disagreeing record is cascaded:
@@ -19,7 +22,7 @@
 
 use crate::format::mz::compare::{compare, Match};
 use crate::format::mz::layout::{Layout, Record};
-use crate::format::mz::words::Session;
+use crate::format::mz::words::{Created, Session, Takes};
 use crate::format::mz::{refused, words};
 use std::collections::BTreeMap;
 
@@ -72,11 +75,15 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
     // The construct of an unsupported change of the session, and whether
     // it was a transaction's start (which its end undoes).
     let mut session: Option<(String, bool)> = None;
+    // Every object a record created, or tried to: what a refused
+    // `DROP ... CASCADE` would have taken with it.
+    let mut created: Vec<Created> = Vec::new();
     for (r, written) in layout.records.iter().enumerate() {
         let verdict = match (&written.record, refused(written), block_of[r]) {
             (Record::HashThreshold, ..) => continue,
             (Record::ResetServer, ..) => {
                 tainted.clear();
+                created.clear();
                 session = None;
                 continue;
             }
@@ -89,6 +96,7 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
         };
         let sql = sql_of(&written.record);
         let statements = words::statements(sql);
+        created.extend(statements.iter().filter_map(|s| words::created(s)));
         let change = statements.first().and_then(|s| words::session(s));
         if change == Some(Session::End) && session.as_ref().is_some_and(|(_, begun)| *begun) {
             session = None;
@@ -129,13 +137,46 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
                 Session::End => {}
             }
         }
-        for statement in statements {
-            for target in words::targets(&statement) {
-                tainted.entry(target).or_insert_with(|| blocker.clone());
+        for statement in &statements {
+            let mut names = words::targets(statement);
+            if let Some(takes) = words::takes(statement) {
+                names = taken(&created, names, takes);
+            }
+            for name in names {
+                tainted.entry(name).or_insert_with(|| blocker.clone());
             }
         }
     }
     judged
+}
+
+/// The names a refused `DROP ... CASCADE` of `dropped` should have taken:
+/// them, what `takes` adds, and every object created so far that mentions
+/// one of those, until nothing more is added (the judge cannot know
+/// dependencies better than by the names a `CREATE` mentions).
+fn taken(created: &[Created], mut dropped: Vec<String>, takes: Takes) -> Vec<String> {
+    if takes == Takes::Contents {
+        let default = |c: &Created| {
+            c.qualifiers.is_empty() && dropped.iter().any(|d| d == "public" || d == "materialize")
+        };
+        let inside = created
+            .iter()
+            .filter(|c| default(c) || c.qualifiers.iter().any(|q| dropped.contains(q)));
+        let inside: Vec<String> = inside.map(|c| c.name.clone()).collect();
+        dropped.extend(inside);
+    }
+    loop {
+        let more: Vec<String> = created
+            .iter()
+            .filter(|c| !dropped.contains(&c.name))
+            .filter(|c| c.mentions.iter().any(|m| dropped.contains(m)))
+            .map(|c| c.name.clone())
+            .collect();
+        if more.is_empty() {
+            return dropped;
+        }
+        dropped.extend(more);
+    }
 }
 
 fn sql_of(record: &Record) -> &str {
@@ -249,6 +290,42 @@ mod tests {
         let j = judge(&l, &outputs(&[&["1"], &["ok"], &["1"]]), "f.slt");
         assert_eq!((j.unsupported, j.cascaded, j.agreed, j.wrong), (1, 1, 1, 1));
         assert_eq!(j.blocked["several statements in one record"], 2);
+    }
+
+    #[test]
+    fn a_refused_drop_cascade_taints_what_it_would_have_taken() {
+        let text = "statement ok\nCREATE TABLE t (a int)\n\n\
+                    statement ok\nCREATE VIEW v AS SELECT a FROM t\n\n\
+                    statement ok\nCREATE VIEW w AS SELECT * FROM v\n\n\
+                    statement ok\nCREATE TABLE u (a int)\n\n\
+                    statement ok\nDROP TABLE t CASCADE\n\n\
+                    statement ok\nCREATE VIEW w AS SELECT 1\n\n\
+                    statement ok\nCREATE TABLE u (b int)\n\n\
+                    statement ok\nDROP SCHEMA public CASCADE\n\n\
+                    statement ok\nCREATE TABLE u (b int)\n";
+        let l = layout(text);
+        let exists = "error: catalog item 'x' already exists";
+        let j = judge(
+            &l,
+            &outputs(&[
+                &["ok"],
+                &["ok"],
+                &["ok"],
+                &["ok"],
+                &["error: unsupported: DROP ... CASCADE"],
+                &[exists],
+                &[exists],
+                &["error: unsupported: DROP SCHEMA"],
+                &[exists],
+            ]),
+            "f.slt",
+        );
+        // `w` reads `v`, which reads `t`: taken; `u` is not, until its
+        // schema is dropped.
+        assert_eq!((j.agreed, j.unsupported, j.cascaded, j.wrong), (4, 2, 2, 1));
+        assert!(j.wrongs[0].starts_with("f.slt:19: "), "{:?}", j.wrongs);
+        assert_eq!(j.blocked["DROP ... CASCADE"], 2);
+        assert_eq!(j.blocked["DROP SCHEMA"], 2);
     }
 
     #[test]

@@ -189,21 +189,7 @@ const OBJECT_WORDS: &[&str] = &[
 /// statement was not carried out. An unnamed index is named by the
 /// relation it indexes followed by `_`, the prefix of its default name.
 pub fn targets(statement: &[Token]) -> Vec<String> {
-    let first = statement.first();
-    let word = |i: usize| match statement.get(i) {
-        Some(Token::Word { text, .. }) => Some(text.clone()),
-        _ => None,
-    };
-    // The last part of a possibly qualified name starting at `i`.
-    let name_at = |mut i: usize| -> Option<(String, usize)> {
-        let mut name = word(i)?;
-        while statement.get(i + 1) == Some(&Token::Dot) {
-            i += 2;
-            name = word(i)?;
-        }
-        Some((name, i + 1))
-    };
-    let Some(first) = first else {
+    let Some(first) = statement.first() else {
         return Vec::new();
     };
     // `PREPARE name [(types)] AS <statement>`: what its statement changes.
@@ -213,30 +199,18 @@ pub fn targets(statement: &[Token]) -> Vec<String> {
             None => Vec::new(),
         };
     }
+    let last = |(mut parts, _): (Vec<String>, usize)| parts.pop().unwrap_or_default();
     if first.is("create") || first.is("drop") {
-        let mut i = 1;
-        loop {
-            if statement
-                .get(i)
-                .is_some_and(|t| OBJECT_WORDS.iter().any(|w| t.is(w)))
-            {
-                i += 1;
-            } else if statement.get(i).is_some_and(|t| t.is("in"))
-                && statement.get(i + 1).is_some_and(|t| t.is("cluster"))
-            {
-                // `CREATE INDEX [name] IN CLUSTER c ON t`
-                i += 3;
-            } else {
-                break;
-            }
-        }
+        let i = object_start(statement);
         if statement.get(i).is_some_and(|t| t.is("on")) {
             // `CREATE [DEFAULT] INDEX ON t`: its default name starts `t_`.
-            return name_at(i + 1).map_or(Vec::new(), |(n, _)| vec![format!("{n}_")]);
+            return qualified(statement, i + 1)
+                .map_or(Vec::new(), |n| vec![format!("{}_", last(n))]);
         }
         let mut out = Vec::new();
-        while let Some((name, next)) = name_at(i) {
-            out.push(name);
+        let mut i = i;
+        while let Some((mut parts, next)) = qualified(statement, i) {
+            out.push(parts.pop().unwrap_or_default());
             if statement.get(next) != Some(&Token::Other) || !first.is("drop") {
                 break;
             }
@@ -252,7 +226,101 @@ pub fn targets(statement: &[Token]) -> Vec<String> {
         _ if first.is("update") || first.is("truncate") || first.is("copy") => 1,
         _ => return Vec::new(),
     };
-    name_at(at).map_or(Vec::new(), |(n, _)| vec![n])
+    qualified(statement, at).map_or(Vec::new(), |n| vec![last(n)])
+}
+
+/// Where the name a `CREATE` or `DROP` creates or drops starts: past the
+/// keywords of [`OBJECT_WORDS`] and an `IN CLUSTER c`.
+fn object_start(statement: &[Token]) -> usize {
+    let mut i = 1;
+    loop {
+        if statement
+            .get(i)
+            .is_some_and(|t| OBJECT_WORDS.iter().any(|w| t.is(w)))
+        {
+            i += 1;
+        } else if statement.get(i).is_some_and(|t| t.is("in"))
+            && statement.get(i + 1).is_some_and(|t| t.is("cluster"))
+        {
+            // `CREATE INDEX [name] IN CLUSTER c ON t`
+            i += 3;
+        } else {
+            return i;
+        }
+    }
+}
+
+/// The parts of a possibly qualified name starting at `i` (`db.s.t`), and
+/// the index past it.
+fn qualified(statement: &[Token], mut i: usize) -> Option<(Vec<String>, usize)> {
+    let word = |i: usize| match statement.get(i) {
+        Some(Token::Word { text, .. }) => Some(text.clone()),
+        _ => None,
+    };
+    let mut parts = vec![word(i)?];
+    while statement.get(i + 1) == Some(&Token::Dot) {
+        i += 2;
+        parts.push(word(i)?);
+    }
+    Some((parts, i + 1))
+}
+
+/// An object a `CREATE` makes, as far as a `DROP ... CASCADE` of something
+/// else would take it too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Created {
+    /// Its name, as [`targets`] gives it (`t_` for an unnamed index on `t`).
+    pub name: String,
+    /// The schema and database its name is qualified with (`["s"]` for
+    /// `s.t`), empty for a name of the default schema.
+    pub qualifiers: Vec<String>,
+    /// Every name the statement mentions: what the object may depend on.
+    pub mentions: Vec<String>,
+}
+
+/// What a `CREATE` statement makes, if it is one.
+pub fn created(statement: &[Token]) -> Option<Created> {
+    if !statement.first()?.is("create") {
+        return None;
+    }
+    let name = targets(statement).into_iter().next()?;
+    let i = object_start(statement);
+    let qualifiers = match statement.get(i).is_some_and(|t| t.is("on")) {
+        true => Vec::new(),
+        false => {
+            let (mut parts, _) = qualified(statement, i)?;
+            parts.pop();
+            parts
+        }
+    };
+    let mentions = names(statement).map(str::to_string).collect();
+    Some(Created {
+        name,
+        qualifiers,
+        mentions,
+    })
+}
+
+/// What a `DROP ... CASCADE` takes besides what it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Takes {
+    /// Every object that depends on a named one, and on those.
+    Dependents,
+    /// `DROP SCHEMA|DATABASE x CASCADE`: every object in `x` (an
+    /// unqualified name is in `public` of `materialize`), and its dependents.
+    Contents,
+}
+
+/// What `statement` drops beyond the names it names, if it is a
+/// `DROP ... CASCADE` (without `CASCADE` a drop fails rather than take more).
+pub fn takes(statement: &[Token]) -> Option<Takes> {
+    if !statement.first()?.is("drop") || !statement.iter().any(|t| t.is("cascade")) {
+        return None;
+    }
+    match statement.get(1) {
+        Some(t) if t.is("schema") || t.is("database") => Some(Takes::Contents),
+        _ => Some(Takes::Dependents),
+    }
 }
 
 /// How a statement changes the session every later statement runs in.
@@ -358,5 +426,28 @@ mod tests {
         assert_eq!(s("BEGIN"), Some(Session::Begin));
         assert_eq!(s("COMMIT"), Some(Session::End));
         assert!(t("SET x = 1").is_empty());
+    }
+
+    #[test]
+    fn what_a_create_makes_and_a_drop_takes() {
+        let c = |sql: &str| created(&statements(sql)[0]);
+        let v = c("CREATE VIEW s.v AS SELECT a FROM t").unwrap();
+        assert_eq!(
+            (v.name.as_str(), v.qualifiers.as_slice()),
+            ("v", &["s".to_string()][..])
+        );
+        assert!(v.mentions.iter().any(|m| m == "t"));
+        let i = c("CREATE DEFAULT INDEX ON db.s.t").unwrap();
+        assert_eq!((i.name.as_str(), i.qualifiers.len()), ("t_", 0));
+        assert_eq!(c("DROP TABLE t"), None);
+        let d = |sql: &str| takes(&statements(sql)[0]);
+        assert_eq!(d("DROP TABLE t CASCADE"), Some(Takes::Dependents));
+        assert_eq!(
+            d("DROP SCHEMA IF EXISTS public CASCADE"),
+            Some(Takes::Contents)
+        );
+        assert_eq!(d("DROP DATABASE d CASCADE"), Some(Takes::Contents));
+        assert_eq!(d("DROP TABLE t"), None);
+        assert_eq!(d("SELECT cascade FROM t"), None);
     }
 }
