@@ -2,7 +2,8 @@
 //! syntax it does not know, handled on tokens (never on raw text, so string
 //! literals and comments can contain anything): a trailing `AS OF <int>`,
 //! `CREATE DEFAULT INDEX ON <relation>`, and the postfix `ISNULL` (which
-//! sqlparser would read as a column alias).
+//! sqlparser would read as a column alias); and Materialize's lexer's limit
+//! on an identifier's length.
 //!
 //! sqlparser is not the real system's parser: what it cannot parse may be
 //! the real system's syntax, and its messages are not the real system's.
@@ -106,9 +107,30 @@ fn tokenize(sql: &str) -> Result<Vec<TokenWithSpan>, String> {
         .tokenize_with_location()
         .map_err(|e| unsupported(format!("syntax: {e}")))?;
     let significant = |t: &TokenWithSpan| !matches!(t.token, Token::Whitespace(_) | Token::EOF);
-    Ok(postfix_isnull(
-        tokens.into_iter().filter(significant).collect(),
-    ))
+    let tokens: Vec<TokenWithSpan> = tokens.into_iter().filter(significant).collect();
+    identifier_lengths(&tokens)?;
+    Ok(postfix_isnull(tokens))
+}
+
+/// The longest identifier Materialize's lexer reads, in bytes.
+pub(super) const MAX_IDENTIFIER_BYTES: usize = 255;
+
+/// Materialize's lexer refuses every identifier longer than
+/// [`MAX_IDENTIFIER_BYTES`], quoted or not (an unquoted one as folded to
+/// lower case), before anything else: so a name is refused wherever it
+/// stands, whether it creates an object, a column or an alias, or names one.
+fn identifier_lengths(tokens: &[TokenWithSpan]) -> Result<(), String> {
+    let too_long = |t: &TokenWithSpan| match &t.token {
+        Token::Word(w) if w.quote_style.is_some() => w.value.len() > MAX_IDENTIFIER_BYTES,
+        Token::Word(w) => w.value.to_lowercase().len() > MAX_IDENTIFIER_BYTES,
+        _ => false,
+    };
+    match tokens.iter().any(too_long) {
+        true => Err(format!(
+            "identifier length exceeds {MAX_IDENTIFIER_BYTES} bytes"
+        )),
+        false => Ok(()),
+    }
 }
 
 /// `x ISNULL` as `x IS NULL`: an unquoted `ISNULL` right after what can

@@ -8,7 +8,7 @@ use sqlparser::ast::{
 };
 
 use super::expr::{scalar_type, where_clause, ExprContext, Scope, Typed};
-use super::parse::{Parsed, ParsedStatement};
+use super::parse::{Parsed, ParsedStatement, MAX_IDENTIFIER_BYTES};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{
@@ -197,18 +197,33 @@ fn create_index(
             .map(|k| column_position(&columns, k))
             .collect::<Result<_, _>>()?,
     };
-    let name = name.unwrap_or_else(|| {
-        let relation = catalog.name(on).unwrap_or(on_name);
-        let base = match keys {
-            None => format!("{relation}_primary_idx"),
-            Some(keys) => format!("{relation}_{}_idx", keys.join("_")),
-        };
-        std::iter::once(base.clone())
-            .chain((1..).map(|i| format!("{base}{i}")))
-            .find(|n| !catalog.exists(n))
-            .expect("a free name")
-    });
+    let name = match name {
+        Some(name) => name,
+        None => {
+            let relation = catalog.name(on).unwrap_or(on_name);
+            let base = match keys {
+                None => format!("{relation}_primary_idx"),
+                Some(keys) => generated_name(format!("{relation}_{}_idx", keys.join("_")))?,
+            };
+            std::iter::once(base.clone())
+                .chain((1..).map(|i| format!("{base}{i}")))
+                .find(|n| !catalog.exists(n))
+                .expect("a free name")
+        }
+    };
     Ok(Some(Statement::CreateIndex { name, on, key }))
+}
+
+/// A keyed index's generated name, which Materialize checks against the
+/// identifier limit as it makes it (a default index's name it does not).
+fn generated_name(name: String) -> Result<String, String> {
+    match name.len() > MAX_IDENTIFIER_BYTES {
+        true => Err(format!(
+            "invalid identifier, identifier too long (len {}, max {MAX_IDENTIFIER_BYTES}, value {name})",
+            name.len()
+        )),
+        false => Ok(name),
+    }
 }
 
 fn column_position(columns: &[Column], name: &str) -> Result<usize, String> {

@@ -167,6 +167,9 @@ pub enum SkipReason {
     MzNumeric,
     /// The real system casts a `bigint` to a `boolean`; PostgreSQL refuses.
     MzCast,
+    /// The real system refuses an identifier longer than 255 bytes;
+    /// PostgreSQL truncates one longer than 63 bytes and goes on.
+    MzIdentifierLength,
 }
 
 impl SkipReason {
@@ -179,12 +182,16 @@ impl SkipReason {
         (SkipReason::RecursionLimit, "recursion-limit"),
         (SkipReason::MzNumeric, "mz-numeric"),
         (SkipReason::MzCast, "mz-cast"),
+        (SkipReason::MzIdentifierLength, "mz-identifier-length"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
     /// engine follows the real system), which the oracle reports apart.
     pub fn is_materialize(self) -> bool {
-        matches!(self, SkipReason::MzNumeric | SkipReason::MzCast)
+        matches!(
+            self,
+            SkipReason::MzNumeric | SkipReason::MzCast | SkipReason::MzIdentifierLength
+        )
     }
 
     /// How `skip-postgres=` spells it.

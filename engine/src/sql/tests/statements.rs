@@ -466,3 +466,40 @@ fn generate_series_and_insert_select() {
         "column \"c\" is of type boolean but expression is of type integer"
     );
 }
+
+#[test]
+fn identifiers_longer_than_255_bytes_are_refused_wherever_they_stand() {
+    let limit = "identifier length exceeds 255 bytes";
+    let (fits, long) = ("x".repeat(255), "x".repeat(256));
+    // A multi-byte character counts its bytes: 128 of them are 256 bytes.
+    let wide = "é".repeat(128);
+    for name in [long.clone(), format!("\"{long}\""), format!("\"{wide}\"")] {
+        for sql in [
+            format!("CREATE TABLE {name} (a int)"),
+            format!("CREATE TABLE n ({name} int)"),
+            format!("CREATE VIEW {name} AS SELECT 1"),
+            format!("CREATE INDEX {name} ON t (a)"),
+            format!("SELECT 1 AS {name}"),
+            format!("SELECT a FROM t AS {name}"),
+            format!("SELECT {name} FROM t"),
+            format!("DROP TABLE IF EXISTS {name}"),
+            format!("INSERT INTO {name} VALUES (1)"),
+        ] {
+            assert_eq!(err(&sql), limit, "{sql}");
+        }
+    }
+    // Unquoted, it counts as folded to lower case; 255 bytes are a name.
+    assert_eq!(err(&format!("SELECT 1 AS {}", "X".repeat(256))), limit);
+    one(&format!("SELECT 1 AS {fits}"));
+    one(&format!("SELECT 1 AS \"{fits}\""));
+    one(&format!("CREATE TABLE {fits} (a int)"));
+    // A keyed index's generated name is checked as it is made.
+    let table: &'static str = Box::leak("t".repeat(250).into_boxed_str());
+    let catalog = TestCatalog(vec![(table, ObjectKind::Table, vec![col("a", Int, true)])]);
+    let e = plan(&format!("CREATE INDEX ON {table} (a)"), &catalog).unwrap_err();
+    assert!(
+        e.starts_with("invalid identifier, identifier too long (len 256, max 255, value tttt"),
+        "{e}"
+    );
+    plan(&format!("CREATE DEFAULT INDEX ON {table}"), &catalog).unwrap();
+}
