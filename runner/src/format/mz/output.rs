@@ -72,7 +72,7 @@ pub fn render(record: &Written, outcome: &Outcome, columns: Option<&[String]>) -
 /// `error: <pattern>` line, a hash one `N values hashing to MD5` line.
 pub fn written(record: &Written) -> Vec<String> {
     let error =
-        |e: &crate::format::mz::layout::ExpectedError| vec![format!("{ERROR}{}", e.regex.as_str())];
+        |e: &crate::format::mz::layout::ExpectedError| vec![format!("{ERROR}{}", e.pattern)];
     match &record.record {
         Record::Statement {
             expect: StatementExpect::Error(e),

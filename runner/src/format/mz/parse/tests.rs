@@ -52,7 +52,7 @@ fn statements_ok_count_and_error_with_pgcode() {
             expect: StatementExpect::Error(e),
             sql,
         } => {
-            assert_eq!(e.regex.as_str(), "unknown catalog item 'x'");
+            assert_eq!(e.pattern, "unknown catalog item 'x'");
             assert_eq!(&text[e.span.clone()], "unknown catalog item 'x'");
             assert_eq!(sql, "DROP TABLE x");
         }
@@ -63,7 +63,7 @@ fn statements_ok_count_and_error_with_pgcode() {
         Record::Statement {
             expect: StatementExpect::Error(e),
             ..
-        } => assert_eq!(e.regex.as_str(), ""),
+        } => assert_eq!(e.pattern, ""),
         other => panic!("{other:?}"),
     }
 }
@@ -87,7 +87,7 @@ fn the_first_line_is_cut_at_a_comment() {
         Record::Statement {
             expect: StatementExpect::Error(e),
             ..
-        } => assert_eq!(e.regex.as_str(), "column \""),
+        } => assert_eq!(e.pattern, "column \""),
         other => panic!("{other:?}"),
     }
 }
@@ -171,7 +171,7 @@ fn query_errors_and_spans() {
             expect: Err(e),
             sql,
         } => {
-            assert_eq!(e.regex.as_str(), "division by zero");
+            assert_eq!(e.pattern, "division by zero");
             assert_eq!(sql, "SELECT 1/0");
         }
         other => panic!("{other:?}"),
@@ -263,5 +263,19 @@ fn malformed_records_name_their_line() {
     let (line, message) = parse("query I\nSELECT 1\n").unwrap_err();
     assert_eq!(line, 1);
     assert!(message.contains("----"), "{message}");
-    assert!(parse("statement error (\nSELECT 1\n").is_err());
+}
+
+#[test]
+fn an_expected_error_that_is_not_a_regex_is_the_records_problem() {
+    // Materialize's runner reads such a record and fails only if an error
+    // comes (`compare` refuses the record then); the file reads on.
+    let layout = parse("statement error (\nSELECT 1\n\nquery I\nSELECT 1\n----\n1\n").unwrap();
+    assert_eq!(layout.records.len(), 2);
+    match &layout.records[0].record {
+        Record::Statement {
+            expect: StatementExpect::Error(e),
+            ..
+        } => assert_eq!((e.pattern.as_str(), e.regex.is_none()), ("(", true)),
+        other => panic!("{other:?}"),
+    }
 }
