@@ -10,6 +10,9 @@
 //! record's form cannot hold (a `statement ok` that failed, a query
 //! expecting rows that failed, an expected error that did not come) is not
 //! written: the block is reported as unwritable, as its runner refuses it.
+//! A refusal (`unsupported: ...`) meets no record, so in a suite file it is
+//! written or unwritable like any miss: only a foreign file's judge counts
+//! it apart.
 
 use crate::format::mz::compare::{compare, hash, Match};
 use crate::format::mz::layout::{Layout, Mode, Output, Record, Results, StatementExpect};
@@ -26,7 +29,9 @@ pub fn render(text: &str, layout: &Layout, outputs: &[Option<Vec<String>>]) -> T
     for (block, output) in outputs.iter().enumerate() {
         let Some(lines) = output else { continue };
         let written = layout.record(block);
-        if !matches!(compare(written, lines), Match::Differs(_)) {
+        // A refusal meets nothing: it is written like any other outcome
+        // that does not meet its record, or the block is unwritable.
+        if compare(written, lines) == Match::Agrees {
             continue;
         }
         match edit(text, &written.record, lines) {
@@ -209,5 +214,33 @@ mod tests {
             "statement error unknown catalog item 't' \\(a\\.b\\)\nDROP TABLE t\n\nstatement ok\nDROP TABLE t\n"
         );
         assert_eq!(t.unwritable, [1]);
+    }
+
+    #[test]
+    fn a_refusal_is_written_as_any_outcome_that_misses() {
+        // A suite file's golden must show every refusal: one kept as
+        // written would pass a file the engine never answered.
+        let text = "statement ok\nCREATE TABLE t (a numeric)\n\n\
+                    statement error (a{x)\nSELECT a FROM t\n";
+        let t = complete(
+            text,
+            &[
+                &["error: unsupported: type numeric"],
+                &["error: unsupported: type numeric"],
+            ],
+        );
+        assert_eq!(t.unwritable, [0]);
+        assert_eq!(
+            t.text,
+            "statement ok\nCREATE TABLE t (a numeric)\n\n\
+             statement error unsupported: type numeric\nSELECT a FROM t\n"
+        );
+        // An expected error that is not a regex is rewritten when an
+        // error comes, so a suite file cannot keep one.
+        let t = complete(
+            "statement error (a{x)\nSELECT 1/0\n",
+            &[&["error: division by zero"]],
+        );
+        assert_eq!(t.text, "statement error division by zero\nSELECT 1/0\n");
     }
 }
