@@ -9,6 +9,7 @@
 mod binary;
 mod common;
 mod discovery;
+mod foreign;
 mod github;
 mod goldens;
 mod lifetime;
