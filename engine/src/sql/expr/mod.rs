@@ -342,7 +342,14 @@ impl<'a> ExprContext<'a> {
     }
 
     fn column(&self, table: Option<&str>, name: &str) -> Result<Typed, String> {
-        self.column_at(self.scope.resolve(table, name)?)
+        let at =
+            self.scope
+                .resolve(table, name)
+                .map_err(|e| match self.scope.hint(table, name) {
+                    Some(hint) => format!("{e}\nHINT: {hint}"),
+                    None => e,
+                })?;
+        self.column_at(at)
     }
 
     /// Under GROUP BY: `e` as a key column, if it is equal to a key.

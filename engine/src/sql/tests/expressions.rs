@@ -270,3 +270,27 @@ fn expressions_nest_at_most_to_the_recursion_limit() {
         assert_eq!(err(&aggregate), limit);
     }
 }
+
+/// Materialize's HINT after an unknown column: the columns in scope whose
+/// names, case folded, are similar (normalized Levenshtein 0.6 or more),
+/// qualified as the name was; none when nothing is similar.
+#[test]
+fn an_unknown_column_hints_at_similar_names() {
+    let suffix = "Make sure to surround case sensitive names in double quotes.";
+    assert_eq!(
+        err("SELECT \"A\" FROM t"),
+        format!("column \"A\" does not exist\nHINT: The similarly named column \"a\" does exist. {suffix}")
+    );
+    assert_eq!(
+        err("SELECT t.\"B\" FROM t"),
+        format!("column \"t.B\" does not exist\nHINT: The similarly named column \"t.b\" does exist. {suffix}")
+    );
+    assert_eq!(
+        err("SELECT \"A\" FROM t, u"),
+        format!("column \"A\" does not exist\nHINT: There are similarly named columns that do exist: \"a\", \"a\". {suffix}")
+    );
+    // "nope" is like none of a, b, c; "ab" is half "a" (0.5, under 0.6).
+    assert_eq!(err("SELECT nope FROM t"), "column \"nope\" does not exist");
+    assert_eq!(err("SELECT ab FROM t"), "column \"ab\" does not exist");
+    assert_eq!(err("SELECT x.a FROM t"), "column \"x.a\" does not exist");
+}
