@@ -7,7 +7,8 @@
 //! The modules, in layers: each uses only those on the lines above it
 //! (`modgraph` checks that no two import each other).
 //! - leaves: [`repr`] (values, rows, timestamps, frontiers, errors),
-//!   `mutation` (the deliberately broken mechanisms), `shared_batch` (a
+//!   `mutation` (the deliberately broken mechanisms), `recursion` (how
+//!   deep a walk may go, and the stack it runs on), `shared_batch` (a
 //!   batch behind an `Arc`), [`runtime`] (timely workers stepped one call at
 //!   a time, and the scheduler that picks the next);
 //! - `packed` (rows as bytes) and `api` (the types this crate hands out);
@@ -32,6 +33,7 @@ mod mutation;
 mod packed;
 mod plan;
 mod protocol;
+mod recursion;
 mod render;
 pub mod repr;
 /// Public so that a bench can step bare differential dataflow workers the

@@ -11,6 +11,7 @@ use super::Engine;
 use crate::compute::peek;
 use crate::plan::RelationPlan;
 use crate::protocol::{DataflowDesc, Import};
+use crate::recursion::{grown, recursion_limit_error, RECURSION_LIMIT};
 use crate::repr::{GlobalId, Timestamp};
 
 impl Engine {
@@ -36,7 +37,7 @@ impl Engine {
             reports: &reports,
             subscribes: &subscribes,
         };
-        let plan = lower(&self.catalog, sources, plan, &mut imports)?;
+        let plan = lower(&self.catalog, sources, plan, &mut imports, 1)?;
         for (import_id, (import, _)) in &imports {
             if matches!(import, Import::Constant(_)) {
                 continue;
@@ -60,12 +61,32 @@ impl Engine {
 /// `plan` with every relation it reads resolved against `catalog`, each
 /// one recorded in `imports` with its arity; introspection relations are
 /// computed from `sources`: the logging runtime's latest reports and the
-/// live subscribes.
+/// live subscribes. `plan` sits at `depth` in the lowered plan: a view's
+/// definition inlined in place of its name nests it deeper (a chain of
+/// views each reading the last), and the lowered plan is held to
+/// [`RECURSION_LIMIT`] here, where it is built, since rendering it, and
+/// every other walk over it, recurses as deep; each level is lowered on a
+/// stack grown as it needs (a level takes some 12 KiB in a debug build).
 fn lower(
     catalog: &Catalog,
     sources: Sources<'_>,
     plan: RelationPlan,
     imports: &mut BTreeMap<GlobalId, (Import, usize)>,
+    depth: usize,
+) -> Result<RelationPlan, String> {
+    if depth > RECURSION_LIMIT {
+        return Err(recursion_limit_error());
+    }
+    grown(|| lower_within_limit(catalog, sources, plan, imports, depth))
+}
+
+/// One level of [`lower`], on a stack with room for it.
+fn lower_within_limit(
+    catalog: &Catalog,
+    sources: Sources<'_>,
+    plan: RelationPlan,
+    imports: &mut BTreeMap<GlobalId, (Import, usize)>,
+    depth: usize,
 ) -> Result<RelationPlan, String> {
     Ok(match plan {
         RelationPlan::Get(id) => {
@@ -88,14 +109,14 @@ fn lower(
                         imports.insert(id, (Import::Table(id), arity));
                         RelationPlan::Get(id)
                     }
-                    Detail::View { plan } => lower(catalog, sources, plan.clone(), imports)?,
+                    Detail::View { plan } => lower(catalog, sources, plan.clone(), imports, depth)?,
                     Detail::Index(_) => {
                         return Err(format!("cannot read index {} as a relation", entry.name))
                     }
                 }
             }
         }
-        plan => plan.try_map_inputs(|input| lower(catalog, sources, input, imports))?,
+        plan => plan.try_map_inputs(|input| lower(catalog, sources, input, imports, depth + 1))?,
     })
 }
 
@@ -156,6 +177,7 @@ mod tests {
             Sources::default(),
             RelationPlan::Get(id),
             &mut imports,
+            1,
         )?;
         let imports = imports
             .into_iter()
@@ -196,6 +218,40 @@ mod tests {
         assert_eq!(imports, vec![format!("{t} Table({t:?}) 1")]);
     }
 
+    /// Each view of a chain reads the last one through a filter: inlined,
+    /// the chain nests one level a view, and lowering refuses a chain that
+    /// nests deeper than the limit, where it would build it.
+    #[test]
+    fn a_chain_of_views_nests_at_most_to_the_recursion_limit() {
+        let (mut catalog, t, _, _) = catalog(false);
+        let mut last = t;
+        let mut chain = Vec::new();
+        for i in 0..RECURSION_LIMIT + 10 {
+            let id = catalog.allocate_id();
+            let columns = catalog.get(t).unwrap().columns.clone();
+            let plan = RelationPlan::Filter {
+                input: Box::new(RelationPlan::Get(last)),
+                predicates: Vec::new(),
+            };
+            let name = format!("v{i}");
+            let detail = Detail::View { plan };
+            catalog.insert(Entry {
+                id,
+                name,
+                columns,
+                detail,
+            });
+            chain.push(id);
+            last = id;
+        }
+        // The view at position i nests i + 2 deep: i + 1 filters over t.
+        assert!(lowered(&catalog, chain[RECURSION_LIMIT - 2]).is_ok());
+        for too_deep in [RECURSION_LIMIT - 1, RECURSION_LIMIT + 9] {
+            let refused = lowered(&catalog, chain[too_deep]);
+            assert_eq!(refused.err(), Some(recursion_limit_error()));
+        }
+    }
+
     #[test]
     fn an_introspection_relation_is_a_constant_computed_from_the_catalog() {
         let (catalog, _, _, _) = catalog(false);
@@ -206,6 +262,7 @@ mod tests {
             Sources::default(),
             RelationPlan::Get(objects),
             &mut imports,
+            1,
         )
         .unwrap();
         assert_eq!(plan, RelationPlan::Get(objects));

@@ -1,12 +1,14 @@
 //! Scalar expressions evaluated over a row: arithmetic at each integer
 //! width, comparisons, AND/OR/NOT with SQL's three-valued logic, CASE,
-//! COALESCE, LIKE and casts; and predicates (`is_true`, `passes`).
+//! COALESCE, LIKE and casts; and predicates (`is_true`, `passes`). CASE's
+//! arms and an OR of many operands (an IN list) are evaluated in a loop.
 
 use super::cast::cast;
 use super::errors::{
     division_by_zero, int4_out_of_range, int8_out_of_range_of, numeric_field_overflow, type_error,
 };
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
+use crate::recursion::grown;
 use crate::repr::{DataflowError, Datum};
 
 impl ScalarExpr {
@@ -17,16 +19,35 @@ impl ScalarExpr {
     /// three-valued logic in which a deciding operand (false for AND, true
     /// for OR) wins over NULL *and* over an error on the other side, in either
     /// order, as in the real system: `b <> 0 AND a / b > 0` never fails.
+    ///
+    /// An expression nests at most [`RECURSION_LIMIT`] levels (the planner
+    /// holds it there), and each level above the leaves is evaluated on a
+    /// stack grown as it needs, so no row recurses off a worker's stack.
+    ///
+    /// [`RECURSION_LIMIT`]: crate::recursion::RECURSION_LIMIT
     pub fn eval(&self, row: &[Datum]) -> Result<Datum, DataflowError> {
         match self {
             ScalarExpr::Column(i) => Ok(row[*i].clone()),
             ScalarExpr::Literal(d) => Ok(d.clone()),
+            _ => grown(|| self.eval_inner(row)),
+        }
+    }
+
+    /// One level of [`ScalarExpr::eval`] above the leaves.
+    fn eval_inner(&self, row: &[Datum]) -> Result<Datum, DataflowError> {
+        match self {
+            ScalarExpr::Column(_) | ScalarExpr::Literal(_) => self.eval(row),
             ScalarExpr::Unary(op, e) => unary(*op, e.eval(row)?),
             ScalarExpr::Cast(to, e) => cast(e.eval(row)?, *to).map_err(|e| DataflowError::eval(&e)),
-            ScalarExpr::If { cond, then, els } => match is_true(&cond.eval(row)?) {
-                true => then.eval(row),
-                false => els.eval(row),
-            },
+            ScalarExpr::Case { whens, els } => {
+                for (cond, then) in whens {
+                    if is_true(&cond.eval(row)?) {
+                        return then.eval(row);
+                    }
+                }
+                els.eval(row)
+            }
+            ScalarExpr::Or(operands) => any(operands, row),
             ScalarExpr::Coalesce(exprs) => {
                 for e in exprs {
                     let d = e.eval(row)?;
@@ -88,6 +109,27 @@ fn logical(
         }
         (Datum::Bool(_), Datum::Bool(_)) => Ok(Datum::Bool(!decisive)),
         (Datum::Bool(_) | Datum::Null, d) | (d, _) => Err(type_error("AND/OR", &d)),
+    }
+}
+
+/// The OR of `operands`, in a loop: as the left-deep chain of binary ORs
+/// they stand for, a true operand decides, else the first error, else NULL
+/// if any operand is NULL, else false.
+fn any(operands: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
+    let (mut error, mut null) = (None, false);
+    for operand in operands {
+        match operand.eval(row) {
+            Ok(Datum::Bool(true)) => return Ok(Datum::Bool(true)),
+            Ok(Datum::Bool(false)) => {}
+            Ok(Datum::Null) => null = true,
+            Ok(d) => error = error.or(Some(type_error("AND/OR", &d))),
+            Err(e) => error = error.or(Some(e)),
+        }
+    }
+    match (error, null) {
+        (Some(e), _) => Err(e),
+        (None, true) => Ok(Datum::Null),
+        (None, false) => Ok(Datum::Bool(false)),
     }
 }
 

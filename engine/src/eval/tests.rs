@@ -305,9 +305,8 @@ fn casts() {
 #[test]
 fn case_and_coalesce_evaluate_only_what_they_need() {
     let case = |cond: Box<ScalarExpr>, then: Box<ScalarExpr>| {
-        ScalarExpr::If {
-            cond,
-            then,
+        ScalarExpr::Case {
+            whens: vec![(*cond, *then)],
             els: lit(Int32(0)),
         }
         .eval(&[])
@@ -319,6 +318,26 @@ fn case_and_coalesce_evaluate_only_what_they_need() {
         case(failing(), lit(Int32(1))),
         err("Evaluation error: division by zero")
     );
+    // Arms are tried in order; the first that holds is the only result
+    // evaluated, and a condition's error before it is the answer.
+    let arms = |conds: Vec<Box<ScalarExpr>>| ScalarExpr::Case {
+        whens: (0..conds.len())
+            .zip(conds)
+            .map(|(i, c)| (*c, ScalarExpr::Literal(Int32(i as i32 + 1))))
+            .collect(),
+        els: failing(),
+    };
+    let taken = arms(vec![
+        lit(Null),
+        lit(Bool(false)),
+        lit(Bool(true)),
+        failing(),
+    ]);
+    assert_eq!(taken.eval(&[]), Ok(Int32(3)));
+    let failed = arms(vec![lit(Bool(false)), failing(), lit(Bool(true))]);
+    assert_eq!(failed.eval(&[]), err("Evaluation error: division by zero"));
+    let none = arms(vec![lit(Bool(false))]);
+    assert_eq!(none.eval(&[]), err("Evaluation error: division by zero"));
     let coalesce = |exprs: Vec<ScalarExpr>| ScalarExpr::Coalesce(exprs).eval(&[]);
     assert_eq!(
         coalesce(vec![*lit(Null), *lit(Int32(2)), *failing()]),
@@ -364,4 +383,39 @@ fn like_patterns() {
         err("Evaluation error: unterminated escape sequence in LIKE")
     );
     assert_eq!(bin(BinaryOp::Like, Null, Text("%".into())), Ok(Null));
+}
+
+/// An OR of many operands side by side (an IN list) answers exactly what
+/// the left-deep chain of binary ORs it stands for answers, for every
+/// sequence of up to four operands among true, false, NULL and two errors
+/// (which error wins, too).
+#[test]
+fn a_flat_or_answers_as_the_chain_of_binary_ors() {
+    let other_error = || {
+        Box::new(ScalarExpr::Binary(
+            BinaryOp::Add,
+            lit(Int32(i32::MAX)),
+            lit(Int32(1)),
+        ))
+    };
+    let values: [fn() -> Box<ScalarExpr>; 5] = [
+        || lit(Bool(true)),
+        || lit(Bool(false)),
+        || lit(Null),
+        failing,
+        other_error,
+    ];
+    for len in 1..=4u32 {
+        for pick in 0..5usize.pow(len) {
+            let operands: Vec<Box<ScalarExpr>> = (0..len)
+                .map(|i| values[pick / 5usize.pow(i) % 5]())
+                .collect();
+            let flat = ScalarExpr::Or(operands.iter().map(|o| (**o).clone()).collect());
+            let chain = operands
+                .into_iter()
+                .reduce(|l, r| Box::new(ScalarExpr::Binary(BinaryOp::Or, l, r)))
+                .expect("at least one");
+            assert_eq!(flat.eval(&[]), chain.eval(&[]), "{flat:?}");
+        }
+    }
 }

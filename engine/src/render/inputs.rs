@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::plan::RelationPlan;
+use crate::recursion::grown;
 use crate::repr::GlobalId;
 use crate::sharing::{Point, Registry};
 use crate::typedefs::{Errs, Oks, OksTrace};
@@ -45,7 +46,7 @@ pub enum LookupSource {
 
 /// The number of columns `plan` produces.
 pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
-    match plan {
+    grown(|| match plan {
         RelationPlan::Get(id) => *inputs
             .arities
             .get(id)
@@ -66,5 +67,5 @@ pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
             aggregates,
             ..
         } => group_key.len() + aggregates.len(),
-    }
+    })
 }

@@ -18,11 +18,25 @@ use super::join;
 use super::reduce;
 use crate::eval::passes;
 use crate::plan::RelationPlan;
+use crate::recursion::grown;
 use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
 use crate::typedefs::{Errs, Oks};
 
 /// Renders `plan` at `as_of` on worker `worker`.
 pub fn render<'s>(
+    scope: Scope<'s, Timestamp>,
+    plan: &RelationPlan,
+    inputs: &Inputs<'s>,
+    as_of: Timestamp,
+    worker: usize,
+) -> (Oks<'s>, Errs<'s>) {
+    grown(|| render_within(scope, plan, inputs, as_of, worker))
+}
+
+/// One level of [`render`]: the plan's root, its inputs rendered by
+/// [`render`] (the plan nests at most `RECURSION_LIMIT` levels, each
+/// rendered on a stack grown as it needs).
+fn render_within<'s>(
     scope: Scope<'s, Timestamp>,
     plan: &RelationPlan,
     inputs: &Inputs<'s>,

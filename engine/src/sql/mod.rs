@@ -23,6 +23,7 @@ mod values;
 use sqlparser::ast::{Ident, ObjectName};
 
 use crate::plan::{ObjectKind, Resolver, Statement};
+use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, GlobalId};
 
 pub use subscribe::{plan_subscribe, Subscribe};
@@ -32,11 +33,22 @@ pub use subscribe::{plan_subscribe, Subscribe};
 /// planned against the same `catalog`: a caller whose statements depend on
 /// each other plans them one at a time. `DROP ... IF EXISTS` of a missing
 /// object and `CREATE ... IF NOT EXISTS` of an existing one plan to nothing.
+/// Each statement is planned, and its syntax tree dropped, on a stack deep
+/// enough for that tree (`parse::stack_for`).
 pub fn plan(sql: &str, catalog: &dyn Resolver) -> Result<Vec<Statement>, String> {
-    parse::parse(sql)?
-        .into_iter()
-        .filter_map(|parsed| statement::plan(parsed, catalog).transpose())
-        .collect()
+    let mut planned = Vec::new();
+    let mut parsed = parse::parse(sql)?.into_iter();
+    for statement in parsed.by_ref() {
+        let stack = statement.stack;
+        match with_stack(stack, || statement::plan(statement, catalog)) {
+            Ok(statement) => planned.extend(statement),
+            Err(e) => {
+                parsed.for_each(parse::ParsedStatement::discard);
+                return Err(e);
+            }
+        }
+    }
+    Ok(planned)
 }
 
 /// The `;`-separated statements of `sql`, each parsed on its own, to be
@@ -44,17 +56,32 @@ pub fn plan(sql: &str, catalog: &dyn Resolver) -> Result<Vec<Statement>, String>
 /// outer error (the tokenizer's) fails the whole text; a statement's own
 /// syntax error only when its turn comes, as if it had been parsed alone.
 pub fn statements(sql: &str) -> Result<Vec<Unplanned>, String> {
-    Ok(parse::parse_each(sql)?.into_iter().map(Unplanned).collect())
+    Ok(parse::parse_each(sql)?
+        .into_iter()
+        .map(|p| Unplanned(Some(p)))
+        .collect())
 }
 
 /// One statement of a text, parsed (or not: its syntax error), not planned.
-pub struct Unplanned(Result<parse::ParsedStatement, String>);
+pub struct Unplanned(Option<Result<parse::ParsedStatement, String>>);
 
 impl Unplanned {
     /// Plans the statement against `catalog` (nothing, for `IF EXISTS` and
-    /// `IF NOT EXISTS` that find nothing to do).
-    pub fn plan(self, catalog: &dyn Resolver) -> Result<Option<Statement>, String> {
-        statement::plan(self.0?, catalog)
+    /// `IF NOT EXISTS` that find nothing to do), on a stack deep enough for
+    /// its syntax tree.
+    pub fn plan(mut self, catalog: &dyn Resolver) -> Result<Option<Statement>, String> {
+        let parsed = self.0.take().expect("planned once")?;
+        with_stack(parsed.stack, || statement::plan(parsed, catalog))
+    }
+}
+
+impl Drop for Unplanned {
+    /// A statement never planned (one after an error) drops its syntax tree
+    /// on a stack deep enough for it too.
+    fn drop(&mut self) {
+        if let Some(Ok(parsed)) = self.0.take() {
+            parsed.discard();
+        }
     }
 }
 

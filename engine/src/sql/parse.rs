@@ -17,6 +17,7 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::values;
+use crate::recursion::{grow_sqlparser, recursion_limit_error, with_stack, RECURSION_LIMIT};
 use crate::repr::{unsupported, Timestamp};
 
 pub(super) const DIALECT: PostgreSqlDialect = PostgreSqlDialect {};
@@ -37,16 +38,35 @@ pub(super) enum Parsed {
     },
 }
 
-/// A parsed statement and the `AS OF` that was stripped off its end.
+/// A parsed statement and the `AS OF` that was stripped off its end, and
+/// the stack its syntax tree is walked and dropped on ([`stack_for`]).
 #[derive(Debug)]
 pub(super) struct ParsedStatement {
     pub stmt: Parsed,
     pub as_of: Option<Timestamp>,
+    pub stack: usize,
+}
+
+impl ParsedStatement {
+    /// Drops the statement on a stack deep enough for its syntax tree.
+    pub fn discard(self) {
+        with_stack(self.stack, || drop(self));
+    }
 }
 
 /// Parses `;`-separated statements; empty ones are dropped.
 pub(super) fn parse(sql: &str) -> Result<Vec<ParsedStatement>, String> {
-    parse_each(sql)?.into_iter().collect()
+    let mut parsed = Vec::new();
+    for statement in parse_each(sql)? {
+        match statement {
+            Ok(statement) => parsed.push(statement),
+            Err(e) => {
+                parsed.into_iter().for_each(ParsedStatement::discard);
+                return Err(e);
+            }
+        }
+    }
+    Ok(parsed)
 }
 
 /// Parses `;`-separated statements each on its own, empty ones dropped:
@@ -88,17 +108,21 @@ pub(super) fn parse_each(sql: &str) -> Result<Vec<Result<ParsedStatement, String
 /// the statement (or its error) as if this had not been tried.
 fn bulk_insert(sql: &str) -> Option<ParsedStatement> {
     let (head, rows) = values::split(sql)?;
-    let ast::Statement::Insert(insert) = parse_ast(tokenize(head).ok()?).ok()? else {
-        return None;
-    };
-    if !values::has_one_row(&insert) {
-        return None;
-    }
+    let tokens = tokenize(head).ok()?;
+    let stack = stack_for(&tokens).ok()?;
+    let insert = with_stack(stack, || match parse_ast(tokens) {
+        Ok(ast::Statement::Insert(insert)) if values::has_one_row(&insert) => Some(insert),
+        _ => None,
+    })?;
     let stmt = Parsed::BulkInsert {
         insert: Box::new(insert),
         rows,
     };
-    Some(ParsedStatement { stmt, as_of: None })
+    Some(ParsedStatement {
+        stmt,
+        as_of: None,
+        stack,
+    })
 }
 
 /// The tokens of `sql` that mean something: no whitespace, no end marker.
@@ -197,9 +221,14 @@ fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
     matches!(&t.token, Token::Word(w) if w.keyword == keyword)
 }
 
+/// One statement, parsed on a stack deep enough for its syntax tree (a
+/// tree given up on a syntax error is dropped there too).
 fn parse_statement(tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
     let head: Vec<TokenWithSpan> = tokens.iter().take(2).cloned().collect();
-    parse_tokens(tokens).map_err(|e| match e {
+    let stack = stack_for(&tokens)?;
+    with_stack(stack, || parse_tokens(tokens, stack)).map_err(|e| match e {
+        // Nesting past the limit is no syntax error, and no refusal.
+        Syntax::Error(message) if message == recursion_limit_error() => message,
         Syntax::Error(message) => syntax(&head, message),
         Syntax::Other(message) => message,
     })
@@ -217,7 +246,7 @@ impl From<String> for Syntax {
     }
 }
 
-fn parse_tokens(mut tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, Syntax> {
+fn parse_tokens(mut tokens: Vec<TokenWithSpan>, stack: usize) -> Result<ParsedStatement, Syntax> {
     let as_of = strip_as_of(&mut tokens).map_err(Syntax::Other)?;
     let default_index = [Keyword::CREATE, Keyword::DEFAULT, Keyword::INDEX];
     let is_default_index = tokens.len() >= 3
@@ -226,7 +255,7 @@ fn parse_tokens(mut tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, Synta
             .zip(default_index)
             .all(|(t, k)| is_keyword(t, k));
     let stmt = if is_default_index {
-        let mut parser = Parser::new(&DIALECT).with_tokens_with_locations(tokens.split_off(3));
+        let mut parser = parser(tokens.split_off(3))?;
         parser
             .expect_keyword_is(Keyword::ON)
             .map_err(parser_error)?;
@@ -236,12 +265,12 @@ fn parse_tokens(mut tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, Synta
     } else {
         Parsed::Ast(Box::new(parse_ast(tokens)?))
     };
-    Ok(ParsedStatement { stmt, as_of })
+    Ok(ParsedStatement { stmt, as_of, stack })
 }
 
 /// One whole statement, by sqlparser.
 fn parse_ast(tokens: Vec<TokenWithSpan>) -> Result<ast::Statement, String> {
-    let mut parser = Parser::new(&DIALECT).with_tokens_with_locations(tokens);
+    let mut parser = parser(tokens)?;
     let stmt = parser.parse_statement().map_err(parser_error)?;
     end_of_statement(&mut parser)?;
     Ok(stmt)
@@ -275,11 +304,147 @@ fn strip_as_of(tokens: &mut Vec<TokenWithSpan>) -> Result<Option<Timestamp>, Str
     Ok(Some(ts))
 }
 
-/// The parser's message without its `sql parser error: ` prefix.
+/// sqlparser's parser over `tokens`, or the recursion limit's error if
+/// they nest deeper than a planned expression may (see `nesting`). Its own
+/// recursion budget (its default is 50) is set well above what tokens
+/// nesting within the limit use up (a derived table takes some 18 of it
+/// a level), so that the planner's check, with its clear error, is the one
+/// that binds: past its budget, sqlparser backtracks through alternatives
+/// that fail the same way, exponentially (a derived table nested 116 deep
+/// hung). Its recursion grows the stack as it needs ([`grow_sqlparser`]).
+pub(super) fn parser(tokens: Vec<TokenWithSpan>) -> Result<Parser<'static>, String> {
+    if nesting(&tokens) > RECURSION_LIMIT {
+        return Err(recursion_limit_error());
+    }
+    grow_sqlparser();
+    Ok(Parser::new(&DIALECT)
+        .with_recursion_limit(64 * RECURSION_LIMIT)
+        .with_tokens_with_locations(tokens))
+}
+
+/// How deep `tokens` nest at least: parentheses and brackets, `CASE ...
+/// END`, and runs of prefix operators (`NOT NOT x`, `- -x`; the first of a
+/// run may be infix, so a run of n counts n - 1), each of which is a level
+/// of the syntax tree and of the planned expression. Checked before
+/// sqlparser parses them, since past its recursion budget it may report a
+/// misleading error (`Expected: end of statement`) in place of its own,
+/// and never rejecting what the planner would accept: the planner counts
+/// every one of these levels.
+fn nesting(tokens: &[TokenWithSpan]) -> usize {
+    let (mut depth, mut deepest, mut run) = (0usize, 0, 0usize);
+    for t in tokens {
+        let keyword = |k| matches!(&t.token, Token::Word(w) if w.keyword == k);
+        let prefix =
+            keyword(Keyword::NOT) || matches!(t.token, Token::Minus | Token::Plus | Token::Tilde);
+        run = if prefix { run + 1 } else { 0 };
+        if matches!(t.token, Token::LParen | Token::LBracket) || keyword(Keyword::CASE) {
+            depth += 1;
+        } else if matches!(t.token, Token::RParen | Token::RBracket) || keyword(Keyword::END) {
+            depth = depth.saturating_sub(1);
+        }
+        deepest = deepest.max(depth + run.saturating_sub(1));
+    }
+    deepest
+}
+
+/// How deep a syntax tree of `tokens` may nest, at most, counted in
+/// tokens: every level of sqlparser's tree takes at least one token, so a
+/// comma-separated item (or a CASE's WHEN, THEN or ELSE part) nests at
+/// most as many levels as it has tokens, plus what a bracketed group or a
+/// `CASE ... END` inside it nests, counted [`GROUP_LEVELS`] for its own
+/// brackets (a call, its arguments, a subquery's layers). sqlparser builds
+/// an operator chain (`a + a + ...`) in a loop, however long, into a tree
+/// as deep as the chain: the planner refuses it past the limit, but
+/// dropping it, or printing it in an error, recurses all the way down.
+fn tree_depth(tokens: &[TokenWithSpan]) -> usize {
+    /// A group being read: tokens of its current item, the deepest group
+    /// nested in that item, the deepest item so far, and whether it is a
+    /// CASE.
+    struct Group {
+        item: usize,
+        nested: usize,
+        deepest: usize,
+        case: bool,
+    }
+    impl Group {
+        fn new(case: bool) -> Group {
+            let (item, nested, deepest) = (0, 0, 0);
+            Group {
+                item,
+                nested,
+                deepest,
+                case,
+            }
+        }
+        fn end_item(&mut self) {
+            self.deepest = self.deepest.max(self.item + self.nested);
+            (self.item, self.nested) = (0, 0);
+        }
+    }
+    let mut groups = vec![Group::new(false)];
+    for t in tokens {
+        let keyword = |k| matches!(&t.token, Token::Word(w) if w.keyword == k);
+        let in_case = groups.last().is_some_and(|g| g.case);
+        let opens = matches!(t.token, Token::LParen | Token::LBracket);
+        let closes = matches!(t.token, Token::RParen | Token::RBracket);
+        if opens || keyword(Keyword::CASE) {
+            groups.push(Group::new(!opens));
+        } else if (closes && !in_case || keyword(Keyword::END) && in_case) && groups.len() > 1 {
+            let mut group = groups.pop().expect("more than one");
+            group.end_item();
+            let outer = groups.last_mut().expect("one left");
+            outer.nested = outer.nested.max(group.deepest + GROUP_LEVELS);
+        } else if t.token == Token::Comma
+            || in_case
+                && (keyword(Keyword::WHEN) || keyword(Keyword::THEN) || keyword(Keyword::ELSE))
+        {
+            groups.last_mut().expect("never empty").end_item();
+        } else {
+            groups.last_mut().expect("never empty").item += 1;
+        }
+    }
+    // Groups left open (a syntax error to come) count as closed.
+    let mut depth = 0;
+    while let Some(mut group) = groups.pop() {
+        group.nested = group.nested.max(depth);
+        group.end_item();
+        depth = group.deepest + GROUP_LEVELS;
+    }
+    depth
+}
+
+/// The levels a bracketed group or a CASE adds to a syntax tree around
+/// what it holds: a function call's arguments, or a subquery's query, body
+/// and select, nest that deep at most.
+const GROUP_LEVELS: usize = 8;
+
+/// Stack taken per level of a syntax tree to drop it, walk it or print it,
+/// in a debug build, with room to spare.
+const STACK_PER_LEVEL: usize = 1024;
+
+/// The deepest syntax tree parsed: a statement whose tokens could nest
+/// deeper ([`tree_depth`]) is refused with the recursion limit's error
+/// before it is parsed. Only a run of 100,000 tokens without a comma or a
+/// bracket does, and it is a chain of operators that would nest far deeper
+/// than [`RECURSION_LIMIT`] once planned (binary operators bind at a dozen
+/// precedences), so the planner would refuse it with that error anyway.
+const DEEPEST_TREE: usize = 100_000;
+
+/// The stack on which a statement of `tokens` is parsed, planned and
+/// dropped: enough for the deepest syntax tree they may build.
+pub(super) fn stack_for(tokens: &[TokenWithSpan]) -> Result<usize, String> {
+    match tree_depth(tokens) {
+        depth if depth > DEEPEST_TREE => Err(recursion_limit_error()),
+        depth => Ok(depth.saturating_mul(STACK_PER_LEVEL)),
+    }
+}
+
+/// The parser's message without its `sql parser error: ` prefix; nesting
+/// past the limit is the real system's `exceeded recursion limit of 512`.
 pub(super) fn parser_error(e: ParserError) -> String {
     match e {
         ParserError::TokenizerError(s) | ParserError::ParserError(s) => s,
-        ParserError::RecursionLimitExceeded => "recursion limit exceeded".into(),
+        ParserError::RecursionLimitExceeded => recursion_limit_error(),
     }
 }
 

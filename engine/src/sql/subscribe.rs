@@ -3,13 +3,13 @@
 //! and planned like the SELECT it reads.
 
 use sqlparser::keywords::Keyword;
-use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, Tokenizer};
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
-use super::parse::{parser_error, DIALECT};
+use super::parse::{parser_error, stack_for, DIALECT};
 use super::query::{plan_query, PlannedQuery};
 use super::relation;
 use crate::plan::{RelationPlan, Resolver};
+use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, Timestamp};
 
 /// A planned SUBSCRIBE.
@@ -34,7 +34,13 @@ pub fn plan_subscribe(sql: &str, catalog: &dyn Resolver) -> Result<Subscribe, St
     if tokens.last().is_some_and(|t| t.token == Token::SemiColon) {
         tokens.pop();
     }
-    let mut parser = Parser::new(&DIALECT).with_tokens_with_locations(tokens);
+    let stack = stack_for(&tokens)?;
+    with_stack(stack, || plan_tokens(tokens, catalog))
+}
+
+/// Parses and plans SUBSCRIBE's tokens, on a stack deep enough for them.
+fn plan_tokens(tokens: Vec<TokenWithSpan>, catalog: &dyn Resolver) -> Result<Subscribe, String> {
+    let mut parser = super::parse::parser(tokens)?;
     if !is_word(&parser.peek_token().token, "SUBSCRIBE") {
         let found = parser.peek_token();
         return Err(parser_error(

@@ -26,18 +26,14 @@ pub(super) use scope::Scope;
 use typed::{binary, int_literal, literal, negate, unify};
 pub(super) use typed::{scalar_type, Typed};
 
-/// How deep an expression may nest. Every later stage (rendering,
-/// evaluation on a worker thread, dropping the plan) recurses over the
-/// planned expression, so a bound here keeps a chain of thousands of `OR`s
-/// or `+`s from overflowing a worker's stack. Chains of 1000 were measured
-/// to run in a debug build; half of that leaves room.
-pub(super) const RECURSION_LIMIT: usize = 512;
-
-/// The real system's text for a too-deep expression (`mz_ore`'s
-/// `RecursionLimitError`).
-fn recursion_limit_error() -> String {
-    format!("exceeded recursion limit of {RECURSION_LIMIT}")
-}
+/// How deep an expression may nest, in the text and once planned: every
+/// later stage (rendering, evaluation on a worker thread, dropping the
+/// plan) recurses over the planned expression, so a bound here keeps a
+/// chain of thousands of `OR`s or `+`s from reaching a worker. An IN list
+/// and CASE's arms are planned side by side, so however long, they nest
+/// one level.
+pub(super) use crate::recursion::RECURSION_LIMIT;
+use crate::recursion::{grown, recursion_limit_error};
 
 /// Where an expression is planned.
 pub(super) struct ExprContext<'a> {
@@ -59,15 +55,25 @@ impl<'a> ExprContext<'a> {
         }
     }
 
-    /// Plans `e`, or fails if it nests deeper than [`RECURSION_LIMIT`].
+    /// Plans `e`, or fails if it nests deeper than [`RECURSION_LIMIT`]:
+    /// the text as it is planned, and then, once, the whole planned
+    /// expression, which may nest deeper than its text (`BETWEEN` is two
+    /// comparisons under an AND, `NOT IN` a NOT over an OR of equalities,
+    /// an operand may be cast). Each level is planned on a stack grown as
+    /// it needs.
     pub fn plan(&mut self, e: &Expr) -> Result<Typed, String> {
         if self.depth >= RECURSION_LIMIT {
             return Err(recursion_limit_error());
         }
         self.depth += 1;
-        let planned = self.plan_within_limit(e);
+        let planned = grown(|| self.plan_within_limit(e));
         self.depth -= 1;
-        planned
+        match planned {
+            Ok(t) if self.depth == 0 && t.expr.nesting() > RECURSION_LIMIT => {
+                Err(recursion_limit_error())
+            }
+            planned => planned,
+        }
     }
 
     fn plan_within_limit(&mut self, e: &Expr) -> Result<Typed, String> {
@@ -179,18 +185,28 @@ impl<'a> ExprContext<'a> {
         })
     }
 
-    /// `x IN (a, b)` is `x = a OR x = b`, NULLs and all.
+    /// `x IN (a, b)` is `x = a OR x = b`, NULLs and all: one OR of the
+    /// equalities side by side, however long the list (a chain of binary
+    /// ORs would nest as deep as the list is long).
     #[inline(never)]
     fn in_list(&mut self, expr: &Expr, list: &[Expr], negated: bool) -> Result<Typed, String> {
-        let mut any: Option<Typed> = None;
+        let mut equalities = Vec::with_capacity(list.len());
         for item in list {
-            let eq = binary(&BinaryOperator::Eq, self.plan(expr)?, self.plan(item)?)?;
-            any = Some(match any {
-                None => eq,
-                Some(any) => binary(&BinaryOperator::Or, any, eq)?,
-            });
+            equalities.push(binary(
+                &BinaryOperator::Eq,
+                self.plan(expr)?,
+                self.plan(item)?,
+            )?);
         }
-        let any = any.ok_or("IN needs at least one value")?;
+        let any = match equalities.len() {
+            0 => return Err("IN needs at least one value".into()),
+            1 => equalities.pop().expect("one"),
+            _ => {
+                let nullable = equalities.iter().any(|e| e.nullable);
+                let operands = equalities.into_iter().map(|e| e.expr).collect();
+                Typed::new(ScalarExpr::Or(operands), ScalarType::Bool, nullable)
+            }
+        };
         Ok(negate(any, negated))
     }
 
@@ -260,8 +276,9 @@ impl<'a> ExprContext<'a> {
         exprs.into_iter().map(|e| self.plan(e)).collect()
     }
 
-    /// `CASE [operand] WHEN ... THEN ... [ELSE ...] END` as nested `If`s; the
-    /// operand form compares the operand with each WHEN value.
+    /// `CASE [operand] WHEN ... THEN ... [ELSE ...] END`, its arms side by
+    /// side however many there are; the operand form compares the operand
+    /// with each WHEN value.
     #[inline(never)]
     fn case(
         &mut self,
@@ -296,16 +313,10 @@ impl<'a> ExprContext<'a> {
         let typ = results[0].typ;
         let nullable = results.iter().any(|r| r.nullable);
         let mut results = results.into_iter().map(|r| r.expr);
-        let mut expr = results.next().expect("ELSE");
-        for (cond, then) in tests.into_iter().zip(results).rev() {
-            expr = ScalarExpr::If {
-                cond: Box::new(cond),
-                then: Box::new(then),
-                els: Box::new(expr),
-            };
-        }
+        let els = Box::new(results.next().expect("ELSE"));
+        let whens = tests.into_iter().zip(results).collect();
         Ok(Typed {
-            expr,
+            expr: ScalarExpr::Case { whens, els },
             typ,
             nullable,
         })

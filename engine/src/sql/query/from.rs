@@ -11,6 +11,7 @@ use super::super::expr::{ExprContext, Scope, Typed};
 use super::super::{forms, ident, object_name, relation};
 use super::filter;
 use crate::plan::{BinaryOp, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
+use crate::recursion::{recursion_limit_error, RECURSION_LIMIT};
 use crate::repr::Column;
 use crate::repr::{unsupported, Datum, ScalarType};
 
@@ -180,6 +181,11 @@ impl From {
             ..From::default()
         }
         .into_plan();
+        // Each LEFT JOIN nests the joins before it one level deeper: a long
+        // chain is refused here, before it is built deeper.
+        if left.nesting() + 1 > RECURSION_LIMIT {
+            return Err(recursion_limit_error());
+        }
         let join = RelationPlan::LeftJoin {
             left: Box::new(left),
             right: Box::new(right),

@@ -130,9 +130,8 @@ fn case_coalesce_in_between_like() {
         (exprs, s.columns)
     };
     let (e, columns) = exprs("SELECT CASE WHEN a > 1 THEN a END, coalesce(a, 2147483648) FROM t");
-    let case = ScalarExpr::If {
-        cond: Box::new(bin(BinaryOp::Gt, c(0), int(1))),
-        then: Box::new(c(0)),
+    let case = ScalarExpr::Case {
+        whens: vec![(bin(BinaryOp::Gt, c(0), int(1)), c(0))],
         els: Box::new(ScalarExpr::Literal(Datum::Null)),
     };
     let coalesce = ScalarExpr::Coalesce(vec![
@@ -149,11 +148,10 @@ fn case_coalesce_in_between_like() {
     assert_eq!(
         e,
         vec![
-            bin(
-                BinaryOp::Or,
+            ScalarExpr::Or(vec![
                 bin(BinaryOp::Eq, c(0), int(1)),
                 bin(BinaryOp::Eq, c(0), int(2))
-            ),
+            ]),
             not(bin(
                 BinaryOp::And,
                 bin(BinaryOp::GtEq, c(0), int(1)),

@@ -4,12 +4,16 @@
 //! resolved against the catalog once, when planned, so rendering never looks
 //! up names.
 
+mod deep;
+
 use crate::packed::PackedRow;
+use crate::recursion::grown;
 use crate::repr::{Column, Datum, GlobalId, Row, ScalarType, Timestamp};
 
 /// Scalar expressions. Evaluation may fail (division by zero); the failure
-/// becomes a `DataflowError` in the collection's error stream.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// becomes a `DataflowError` in the collection's error stream. Cloned on a
+/// stack grown as it needs (`deep`).
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub enum ScalarExpr {
     Column(usize),
     Literal(Datum),
@@ -18,13 +22,16 @@ pub enum ScalarExpr {
     /// The operand converted to the type (`CAST(x AS t)`, `x::t`, and the
     /// implicit widening of an `integer` next to a `bigint`).
     Cast(ScalarType, Box<ScalarExpr>),
-    /// `CASE WHEN cond THEN then ELSE els END`: only the branch taken is
-    /// evaluated, so an error in the other one is no error.
-    If {
-        cond: Box<ScalarExpr>,
-        then: Box<ScalarExpr>,
+    /// `CASE WHEN c1 THEN r1 WHEN c2 THEN r2 ... ELSE els END`, its arms
+    /// side by side (however many, it nests one level) and tried in order:
+    /// only the result taken is evaluated, so an error in another is none.
+    Case {
+        whens: Vec<(ScalarExpr, ScalarExpr)>,
         els: Box<ScalarExpr>,
     },
+    /// The OR of its operands side by side, as `x IN (a, b, ...)` plans
+    /// (`x = a OR x = b OR ...`): however many, it nests one level.
+    Or(Vec<ScalarExpr>),
     /// The first operand that is not NULL, evaluated left to right and no
     /// further (`COALESCE`).
     Coalesce(Vec<ScalarExpr>),
@@ -81,7 +88,8 @@ pub struct Aggregate {
 }
 
 /// A relational plan. Output columns of each node are given in the comments.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Cloned on a stack grown as it needs (`deep`).
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub enum RelationPlan {
     /// A catalog relation (table or view): its columns.
     Get(GlobalId),
@@ -152,7 +160,7 @@ pub enum RelationPlan {
 impl RelationPlan {
     /// Whether any relation this plan reads directly satisfies `pred`.
     pub fn reads_any(&self, pred: &dyn Fn(GlobalId) -> bool) -> bool {
-        match self {
+        grown(|| match self {
             RelationPlan::Get(id) => pred(*id),
             RelationPlan::Constant { .. } | RelationPlan::GenerateSeries { .. } => false,
             RelationPlan::Map { input, .. }
@@ -165,7 +173,7 @@ impl RelationPlan {
                 left.reads_any(pred) || right.reads_any(pred)
             }
             RelationPlan::TopK { input, .. } => input.reads_any(pred),
-        }
+        })
     }
 
     /// The same plan with `f` applied to each direct input (a `Get`, a

@@ -1,0 +1,149 @@
+//! The plan's recursive types as trees: how deep one nests, measured
+//! without recursing, and `Clone`, one level at a time on a stack grown as
+//! it needs: a plan is cloned whole to every worker, and a lowered plan
+//! nests up to the recursion limit with an expression nesting up to it
+//! again inside, deeper than a derived clone's frames fit in a small
+//! thread's stack in a debug build.
+
+use super::{RelationPlan, ScalarExpr};
+use crate::recursion::grown;
+
+impl ScalarExpr {
+    /// How deep the expression nests (a leaf is 1).
+    pub fn nesting(&self) -> usize {
+        nesting(self, |e| match e {
+            ScalarExpr::Column(_) | ScalarExpr::Literal(_) => Vec::new(),
+            ScalarExpr::Unary(_, e) | ScalarExpr::Cast(_, e) => vec![e],
+            ScalarExpr::Binary(_, l, r) => vec![l, r],
+            ScalarExpr::Case { whens, els } => {
+                let arms = whens.iter().flat_map(|(c, r)| [c, r]);
+                arms.chain([&**els]).collect()
+            }
+            ScalarExpr::Or(es) | ScalarExpr::Coalesce(es) => es.iter().collect(),
+        })
+    }
+}
+
+impl RelationPlan {
+    /// How deep the plan nests (a leaf is 1), counting its inputs only.
+    pub fn nesting(&self) -> usize {
+        nesting(self, |plan| match plan {
+            RelationPlan::Get(_)
+            | RelationPlan::Constant { .. }
+            | RelationPlan::GenerateSeries { .. } => Vec::new(),
+            RelationPlan::Map { input, .. }
+            | RelationPlan::Filter { input, .. }
+            | RelationPlan::Project { input, .. }
+            | RelationPlan::Reduce { input, .. }
+            | RelationPlan::Distinct { input }
+            | RelationPlan::TopK { input, .. } => vec![input],
+            RelationPlan::Join { inputs, .. } => inputs.iter().collect(),
+            RelationPlan::LeftJoin { left, right, .. } => vec![left, right],
+        })
+    }
+}
+
+/// How deep the tree under `root` nests (a leaf is 1), walked with a stack
+/// of its own, so that measuring a deep tree cannot overflow one.
+fn nesting<T>(root: &T, children: impl Fn(&T) -> Vec<&T>) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(root, 1)];
+    while let Some((node, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        stack.extend(children(node).into_iter().map(|c| (c, depth + 1)));
+    }
+    deepest
+}
+
+impl Clone for ScalarExpr {
+    fn clone(&self) -> ScalarExpr {
+        let boxed = |e: &ScalarExpr| Box::new(e.clone());
+        grown(|| match self {
+            ScalarExpr::Column(c) => ScalarExpr::Column(*c),
+            ScalarExpr::Literal(d) => ScalarExpr::Literal(d.clone()),
+            ScalarExpr::Unary(op, e) => ScalarExpr::Unary(*op, boxed(e)),
+            ScalarExpr::Binary(op, l, r) => ScalarExpr::Binary(*op, boxed(l), boxed(r)),
+            ScalarExpr::Cast(to, e) => ScalarExpr::Cast(*to, boxed(e)),
+            ScalarExpr::Case { whens, els } => ScalarExpr::Case {
+                whens: whens.to_vec(),
+                els: boxed(els),
+            },
+            ScalarExpr::Or(operands) => ScalarExpr::Or(operands.to_vec()),
+            ScalarExpr::Coalesce(exprs) => ScalarExpr::Coalesce(exprs.to_vec()),
+        })
+    }
+}
+
+impl Clone for RelationPlan {
+    fn clone(&self) -> RelationPlan {
+        let boxed = |p: &RelationPlan| Box::new(p.clone());
+        grown(|| match self {
+            RelationPlan::Get(id) => RelationPlan::Get(*id),
+            RelationPlan::Constant { rows, arity } => RelationPlan::Constant {
+                rows: rows.clone(),
+                arity: *arity,
+            },
+            RelationPlan::GenerateSeries { start, stop } => RelationPlan::GenerateSeries {
+                start: start.clone(),
+                stop: stop.clone(),
+            },
+            RelationPlan::Map { input, exprs } => RelationPlan::Map {
+                input: boxed(input),
+                exprs: exprs.clone(),
+            },
+            RelationPlan::Filter { input, predicates } => RelationPlan::Filter {
+                input: boxed(input),
+                predicates: predicates.clone(),
+            },
+            RelationPlan::Project { input, columns } => RelationPlan::Project {
+                input: boxed(input),
+                columns: columns.clone(),
+            },
+            RelationPlan::Join {
+                inputs,
+                equivalences,
+            } => RelationPlan::Join {
+                inputs: inputs.clone(),
+                equivalences: equivalences.clone(),
+            },
+            RelationPlan::Reduce {
+                input,
+                group_key,
+                aggregates,
+                global,
+            } => RelationPlan::Reduce {
+                input: boxed(input),
+                group_key: group_key.clone(),
+                aggregates: aggregates.clone(),
+                global: *global,
+            },
+            RelationPlan::Distinct { input } => RelationPlan::Distinct {
+                input: boxed(input),
+            },
+            RelationPlan::LeftJoin {
+                left,
+                right,
+                left_key,
+                right_key,
+                right_arity,
+            } => RelationPlan::LeftJoin {
+                left: boxed(left),
+                right: boxed(right),
+                left_key: left_key.clone(),
+                right_key: right_key.clone(),
+                right_arity: *right_arity,
+            },
+            RelationPlan::TopK {
+                input,
+                order_by,
+                limit,
+                offset,
+            } => RelationPlan::TopK {
+                input: boxed(input),
+                order_by: order_by.clone(),
+                limit: *limit,
+                offset: *offset,
+            },
+        })
+    }
+}
