@@ -89,7 +89,11 @@ impl State {
 
     /// The catalog as a read at time `t` sees it.
     pub fn catalog_at(&self, t: Timestamp) -> At<'_> {
-        At { state: self, t }
+        At {
+            state: self,
+            t,
+            views: 0,
+        }
     }
 
     /// Whether relation `name` reads `target`, directly or through views.
@@ -200,7 +204,14 @@ impl State {
 pub struct At<'a> {
     state: &'a State,
     t: Timestamp,
+    /// How many views deep the relation being read is.
+    views: usize,
 }
+
+/// How many views deep the model follows a read: each one evaluated inside
+/// the last is a level of recursion, and a long chain (which the engine
+/// refuses past its recursion limit) is no claim here.
+const DEEPEST_VIEW: usize = 16;
 
 impl Catalog for At<'_> {
     fn relation(&self, name: &str) -> Result<Relation, Unsupported> {
@@ -239,7 +250,14 @@ impl Catalog for At<'_> {
                 })
             }
             Kind::View { query, columns, .. } => {
-                let (mut r, _) = evaluate(query, self)?;
+                if self.views >= DEEPEST_VIEW {
+                    return Err("a chain of views deeper than the model follows");
+                }
+                let inner = At {
+                    views: self.views + 1,
+                    ..*self
+                };
+                let (mut r, _) = evaluate(query, &inner)?;
                 r.columns = columns.clone();
                 Ok(r)
             }

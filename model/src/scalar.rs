@@ -77,6 +77,8 @@ pub enum Scalar {
     IsNull(Box<Scalar>, bool),
     /// `CAST(x AS int)` (false) or `AS bigint` (true).
     ToInt(Box<Scalar>, bool),
+    /// `x IN (a, b, ...)`: `x = a OR x = b OR ...`, its items side by side.
+    In(Box<Scalar>, Vec<Scalar>),
 }
 
 /// An identifier as the engine folds it (unquoted: lower case).
@@ -135,6 +137,19 @@ pub fn compile(e: &ast::Expr, scope: &Scope) -> Result<Scalar, Unsupported> {
                 BinaryOperator::And => Scalar::And(l, r),
                 BinaryOperator::Or => Scalar::Or(l, r),
                 _ => return Err("a binary operator outside the model"),
+            }
+        }
+        ast::Expr::In {
+            expr,
+            target: ast::InTarget::List(list),
+            negated,
+            global: false,
+        } if !list.is_empty() => {
+            let items = list.iter().map(|i| compile(i, scope));
+            let within = Scalar::In(b(expr)?, items.collect::<Result<_, _>>()?);
+            match negated {
+                true => Scalar::Not(Box::new(within)),
+                false => within,
             }
         }
         ast::Expr::IsNull(e) => Scalar::IsNull(b(e)?, true),
@@ -300,6 +315,22 @@ impl Scalar {
                     at_width(Some(v), *wide, &v.to_string(), false)
                 }
             },
+            Scalar::In(e, items) => {
+                // The OR of the equalities, item after item: an equal item
+                // decides, even beside an error; else the first error; else
+                // NULL if any comparison is NULL (`1 IN (2, NULL)`).
+                let mut result = Ok(Datum::Bool(false));
+                for item in items {
+                    let equal = e
+                        .eval(row)
+                        .and_then(|l| compare(Cmp::Eq, &l, &item.eval(row)?));
+                    result = logic(boolean(result), boolean(equal), true);
+                    if result == Ok(Datum::Bool(true)) {
+                        break;
+                    }
+                }
+                result
+            }
         }
     }
 

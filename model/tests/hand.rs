@@ -221,3 +221,32 @@ fn no_claim_where_the_model_cannot_know() {
         Expectation::NoClaim(_)
     ));
 }
+
+/// `x IN (list)` is the OR of `x = item` (docs/semantics.md): an equal item
+/// decides, even beside an error; else an error; else NULL when a
+/// comparison is NULL (`1 IN (2, NULL)` is NULL); NOT IN negates that.
+#[test]
+fn in_lists_are_the_or_of_their_equalities() {
+    let mut m = Model::new();
+    ok(&mut m, "CREATE TABLE t (a int, b int)");
+    ok(&mut m, "INSERT INTO t VALUES (1, 0), (2, 1), (NULL, 1)");
+    let cases = [
+        (
+            "SELECT a, a IN (2, NULL) FROM t",
+            vec!["NULL NULL", "1 NULL", "2 true"],
+        ),
+        (
+            "SELECT a, a NOT IN (2, 3) FROM t",
+            vec!["NULL NULL", "1 true", "2 false"],
+        ),
+        ("SELECT a IN (10 / b, 5) FROM t", vec![DIV_ZERO]),
+        ("SELECT a FROM t WHERE a IN (10 / b, 1)", vec!["1"]),
+        (
+            "SELECT 1 IN (2, NULL), 1 IN (1, NULL), 2 IN (3)",
+            vec!["NULL true false"],
+        ),
+    ];
+    for (sql, lines) in cases {
+        assert_eq!(query(&mut m, sql), claim(&lines), "{sql}");
+    }
+}
