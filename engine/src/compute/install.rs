@@ -172,6 +172,7 @@ impl ComputeState {
                 arities: BTreeMap::new(),
                 lookups: BTreeMap::new(),
                 joins: RefCell::new(Vec::new()),
+                locals: RefCell::default(),
             };
             let mut direct = None;
             for (id, (import, arity)) in &desc.imports {

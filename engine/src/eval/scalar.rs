@@ -29,6 +29,7 @@ impl ScalarExpr {
         match self {
             ScalarExpr::Column(i) => Ok(row[*i].clone()),
             ScalarExpr::Literal(d) => Ok(d.clone()),
+            ScalarExpr::Error(what) => Err(DataflowError::eval(what)),
             _ => grown(|| self.eval_inner(row)),
         }
     }
@@ -36,7 +37,7 @@ impl ScalarExpr {
     /// One level of [`ScalarExpr::eval`] above the leaves.
     fn eval_inner(&self, row: &[Datum]) -> Result<Datum, DataflowError> {
         match self {
-            ScalarExpr::Column(_) | ScalarExpr::Literal(_) => self.eval(row),
+            ScalarExpr::Column(_) | ScalarExpr::Literal(_) | ScalarExpr::Error(_) => self.eval(row),
             ScalarExpr::Unary(op, e) => unary(*op, e.eval(row)?),
             ScalarExpr::Cast(to, e) => cast(e.eval(row)?, *to).map_err(|e| DataflowError::eval(&e)),
             ScalarExpr::Case { whens, els } => {

@@ -12,7 +12,7 @@ impl ScalarExpr {
     /// How deep the expression nests (a leaf is 1).
     pub fn nesting(&self) -> usize {
         nesting(self, |e| match e {
-            ScalarExpr::Column(_) | ScalarExpr::Literal(_) => Vec::new(),
+            ScalarExpr::Column(_) | ScalarExpr::Literal(_) | ScalarExpr::Error(_) => Vec::new(),
             ScalarExpr::Unary(_, e) | ScalarExpr::Cast(_, e) => vec![e],
             ScalarExpr::Binary(_, l, r) => vec![l, r],
             ScalarExpr::Case { whens, els } => {
@@ -30,15 +30,19 @@ impl RelationPlan {
         nesting(self, |plan| match plan {
             RelationPlan::Get(_)
             | RelationPlan::Constant { .. }
-            | RelationPlan::GenerateSeries { .. } => Vec::new(),
+            | RelationPlan::GenerateSeries { .. }
+            | RelationPlan::Local { .. } => Vec::new(),
             RelationPlan::Map { input, .. }
             | RelationPlan::Filter { input, .. }
             | RelationPlan::Project { input, .. }
             | RelationPlan::Reduce { input, .. }
             | RelationPlan::Distinct { input }
             | RelationPlan::TopK { input, .. } => vec![input],
-            RelationPlan::Join { inputs, .. } => inputs.iter().collect(),
-            RelationPlan::LeftJoin { left, right, .. } => vec![left, right],
+            RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
+                inputs.iter().collect()
+            }
+            RelationPlan::EquiJoin { left, right, .. } => vec![left, right],
+            RelationPlan::Let { value, body, .. } => vec![value, body],
         })
     }
 }
@@ -61,6 +65,7 @@ impl Clone for ScalarExpr {
         grown(|| match self {
             ScalarExpr::Column(c) => ScalarExpr::Column(*c),
             ScalarExpr::Literal(d) => ScalarExpr::Literal(d.clone()),
+            ScalarExpr::Error(what) => ScalarExpr::Error(what.clone()),
             ScalarExpr::Unary(op, e) => ScalarExpr::Unary(*op, boxed(e)),
             ScalarExpr::Binary(op, l, r) => ScalarExpr::Binary(*op, boxed(l), boxed(r)),
             ScalarExpr::Cast(to, e) => ScalarExpr::Cast(*to, boxed(e)),
@@ -120,29 +125,47 @@ impl Clone for RelationPlan {
             RelationPlan::Distinct { input } => RelationPlan::Distinct {
                 input: boxed(input),
             },
-            RelationPlan::LeftJoin {
+            RelationPlan::EquiJoin {
                 left,
                 right,
                 left_key,
                 right_key,
-                right_arity,
-            } => RelationPlan::LeftJoin {
+                arities,
+                kind,
+                nulls_match,
+            } => RelationPlan::EquiJoin {
                 left: boxed(left),
                 right: boxed(right),
                 left_key: left_key.clone(),
                 right_key: right_key.clone(),
-                right_arity: *right_arity,
+                arities: *arities,
+                kind: *kind,
+                nulls_match: *nulls_match,
             },
             RelationPlan::TopK {
                 input,
+                group_key,
                 order_by,
                 limit,
                 offset,
             } => RelationPlan::TopK {
                 input: boxed(input),
+                group_key: group_key.clone(),
                 order_by: order_by.clone(),
                 limit: *limit,
                 offset: *offset,
+            },
+            RelationPlan::Let { id, value, body } => RelationPlan::Let {
+                id: *id,
+                value: boxed(value),
+                body: boxed(body),
+            },
+            RelationPlan::Local { id, arity } => RelationPlan::Local {
+                id: *id,
+                arity: *arity,
+            },
+            RelationPlan::Union { inputs } => RelationPlan::Union {
+                inputs: inputs.clone(),
             },
         })
     }

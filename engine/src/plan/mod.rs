@@ -35,6 +35,36 @@ pub enum ScalarExpr {
     /// The first operand that is not NULL, evaluated left to right and no
     /// further (`COALESCE`).
     Coalesce(Vec<ScalarExpr>),
+    /// Fails with the evaluation error of this text: the real system's
+    /// literal error, which a scalar subquery's second row becomes.
+    Error(String),
+}
+
+impl ScalarExpr {
+    /// The expression with every column `c` read as column `f(c)`.
+    pub fn remap_columns(self, f: &dyn Fn(usize) -> usize) -> ScalarExpr {
+        let b = |e: Box<ScalarExpr>| Box::new(e.remap_columns(f));
+        match self {
+            ScalarExpr::Column(c) => ScalarExpr::Column(f(c)),
+            e @ (ScalarExpr::Literal(_) | ScalarExpr::Error(_)) => e,
+            ScalarExpr::Unary(op, e) => ScalarExpr::Unary(op, b(e)),
+            ScalarExpr::Binary(op, l, r) => ScalarExpr::Binary(op, b(l), b(r)),
+            ScalarExpr::Cast(t, e) => ScalarExpr::Cast(t, b(e)),
+            ScalarExpr::Case { whens, els } => ScalarExpr::Case {
+                whens: whens
+                    .into_iter()
+                    .map(|(c, t)| (c.remap_columns(f), t.remap_columns(f)))
+                    .collect(),
+                els: b(els),
+            },
+            ScalarExpr::Or(es) => {
+                ScalarExpr::Or(es.into_iter().map(|e| e.remap_columns(f)).collect())
+            }
+            ScalarExpr::Coalesce(es) => {
+                ScalarExpr::Coalesce(es.into_iter().map(|e| e.remap_columns(f)).collect())
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -135,26 +165,69 @@ pub enum RelationPlan {
     },
     /// Removes duplicate rows (SELECT DISTINCT).
     Distinct { input: Box<RelationPlan> },
-    /// `left LEFT JOIN right ON left_key = right_key`: the left's columns,
-    /// then the right's. Every pair whose keys are equal (and not NULL),
-    /// plus each left row that pairs with none, padded with NULLs.
-    LeftJoin {
+    /// Two inputs joined on `left_key = right_key`: the left's columns,
+    /// then the right's (`arities`). Every pair whose keys are equal, plus
+    /// each row of a side `kind` keeps that pairs with none, padded with
+    /// NULLs for the other side. Under SQL's `=` a NULL in a key matches
+    /// nothing; with `nulls_match` NULL matches NULL (a subquery's results
+    /// joining back onto the outer rows they were computed for).
+    EquiJoin {
         left: Box<RelationPlan>,
         right: Box<RelationPlan>,
         left_key: Vec<usize>,
         right_key: Vec<usize>,
-        right_arity: usize,
+        arities: (usize, usize),
+        kind: JoinKind,
+        nulls_match: bool,
     },
     /// The input's rows in `order_by` order, without the first `offset`,
-    /// at most `limit` (ORDER BY ... LIMIT ... OFFSET in a view): a top-k
-    /// maintained as the input changes. Rows equal under the order are
-    /// told apart by the rows' own order, so the result is deterministic.
+    /// at most `limit` (ORDER BY ... LIMIT ... OFFSET in a view), within
+    /// each group of equal `group_key` columns (a correlated subquery's
+    /// outer row): a top-k maintained as the input changes. Rows equal
+    /// under the order are told apart by the rows' own order, so the
+    /// result is deterministic.
     TopK {
         input: Box<RelationPlan>,
+        group_key: Vec<usize>,
         order_by: Vec<OrderColumn>,
         limit: Option<usize>,
         offset: usize,
     },
+    /// `value` rendered once and read as `Local { id, .. }` anywhere in
+    /// `body`: the rows of `body`. A `Local` reads the rows alone, so the
+    /// errors are `value`'s once and `body`'s: a relation a decorrelated
+    /// subquery reads several times counts each of its errors once.
+    Let {
+        id: usize,
+        value: Box<RelationPlan>,
+        body: Box<RelationPlan>,
+    },
+    /// The rows of the enclosing `Let` named `id`, of `arity` columns.
+    Local { id: usize, arity: usize },
+    /// Every input's rows and errors (`UNION ALL`); all of one arity.
+    Union { inputs: Vec<RelationPlan> },
+}
+
+/// Which sides of an `EquiJoin` keep their rows that pair with none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JoinKind {
+    Inner,
+    Left,
+    Right,
+    Full,
+}
+
+impl JoinKind {
+    /// Whether the left side's (`false`) or the right side's (`true`)
+    /// unpaired rows are kept, padded.
+    pub fn keeps(self, right: bool) -> bool {
+        match self {
+            JoinKind::Inner => false,
+            JoinKind::Left => !right,
+            JoinKind::Right => right,
+            JoinKind::Full => true,
+        }
+    }
 }
 
 impl RelationPlan {
@@ -162,22 +235,28 @@ impl RelationPlan {
     pub fn reads_any(&self, pred: &dyn Fn(GlobalId) -> bool) -> bool {
         grown(|| match self {
             RelationPlan::Get(id) => pred(*id),
-            RelationPlan::Constant { .. } | RelationPlan::GenerateSeries { .. } => false,
+            RelationPlan::Constant { .. }
+            | RelationPlan::GenerateSeries { .. }
+            | RelationPlan::Local { .. } => false,
             RelationPlan::Map { input, .. }
             | RelationPlan::Filter { input, .. }
             | RelationPlan::Project { input, .. }
             | RelationPlan::Reduce { input, .. }
             | RelationPlan::Distinct { input } => input.reads_any(pred),
-            RelationPlan::Join { inputs, .. } => inputs.iter().any(|i| i.reads_any(pred)),
-            RelationPlan::LeftJoin { left, right, .. } => {
+            RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
+                inputs.iter().any(|i| i.reads_any(pred))
+            }
+            RelationPlan::EquiJoin { left, right, .. } => {
                 left.reads_any(pred) || right.reads_any(pred)
             }
+            RelationPlan::Let { value, body, .. } => value.reads_any(pred) || body.reads_any(pred),
             RelationPlan::TopK { input, .. } => input.reads_any(pred),
         })
     }
 
     /// The same plan with `f` applied to each direct input (a `Get`, a
-    /// `Constant` and a `GenerateSeries` have none and come back as they are).
+    /// `Constant`, a `GenerateSeries` and a `Local` have none and come back
+    /// as they are; a `Let`'s are its value and its body).
     pub fn try_map_inputs<E>(
         self,
         mut f: impl FnMut(RelationPlan) -> Result<RelationPlan, E>,
@@ -186,7 +265,8 @@ impl RelationPlan {
         Ok(match self {
             plan @ (RelationPlan::Get(_)
             | RelationPlan::Constant { .. }
-            | RelationPlan::GenerateSeries { .. }) => plan,
+            | RelationPlan::GenerateSeries { .. }
+            | RelationPlan::Local { .. }) => plan,
             RelationPlan::Map { input, exprs } => RelationPlan::Map {
                 input: boxed(input)?,
                 exprs,
@@ -209,6 +289,17 @@ impl RelationPlan {
                     .collect::<Result<_, _>>()?,
                 equivalences,
             },
+            RelationPlan::Union { inputs } => RelationPlan::Union {
+                inputs: inputs
+                    .into_iter()
+                    .map(|i| boxed(Box::new(i)).map(|b| *b))
+                    .collect::<Result<_, _>>()?,
+            },
+            RelationPlan::Let { id, value, body } => RelationPlan::Let {
+                id,
+                value: boxed(value)?,
+                body: boxed(body)?,
+            },
             RelationPlan::Reduce {
                 input,
                 group_key,
@@ -223,26 +314,32 @@ impl RelationPlan {
             RelationPlan::Distinct { input } => RelationPlan::Distinct {
                 input: boxed(input)?,
             },
-            RelationPlan::LeftJoin {
+            RelationPlan::EquiJoin {
                 left,
                 right,
                 left_key,
                 right_key,
-                right_arity,
-            } => RelationPlan::LeftJoin {
+                arities,
+                kind,
+                nulls_match,
+            } => RelationPlan::EquiJoin {
                 left: boxed(left)?,
                 right: boxed(right)?,
                 left_key,
                 right_key,
-                right_arity,
+                arities,
+                kind,
+                nulls_match,
             },
             RelationPlan::TopK {
                 input,
+                group_key,
                 order_by,
                 limit,
                 offset,
             } => RelationPlan::TopK {
                 input: boxed(input)?,
+                group_key,
                 order_by,
                 limit,
                 offset,
@@ -343,6 +440,7 @@ pub fn with_top_k(plan: RelationPlan, finishing: Finishing) -> RelationPlan {
     match limit.is_some() || offset > 0 {
         true => RelationPlan::TopK {
             input: Box::new(plan),
+            group_key: Vec::new(),
             order_by,
             limit,
             offset,
@@ -482,98 +580,4 @@ pub trait Resolver {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn eq(l: ScalarExpr, r: ScalarExpr) -> ScalarExpr {
-        ScalarExpr::Binary(BinaryOp::Eq, Box::new(l), Box::new(r))
-    }
-
-    fn select(predicates: Vec<ScalarExpr>) -> SimpleSelect {
-        SimpleSelect {
-            relation: GlobalId(1),
-            predicates,
-        }
-    }
-
-    #[test]
-    fn literal_key_only_when_every_key_column_is_pinned_to_its_type() {
-        let columns: Vec<Column> = [("k", ScalarType::Int32), ("s", ScalarType::Text)]
-            .into_iter()
-            .map(|(name, typ)| Column {
-                name: name.into(),
-                typ,
-                nullable: true,
-            })
-            .collect();
-        let k5 = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Int32(5)));
-        let sa = eq(
-            ScalarExpr::Literal(Datum::Text("a".into())),
-            ScalarExpr::Column(1),
-        );
-        let key = |predicates, key: &[usize]| select(predicates).literal_key(key, &columns);
-        assert_eq!(key(vec![k5.clone()], &[0]), Some(vec![Datum::Int32(5)]));
-        assert_eq!(
-            key(vec![sa.clone(), k5.clone()], &[0, 1]),
-            Some(vec![Datum::Int32(5), Datum::Text("a".into())])
-        );
-        // A key column left free, a literal of another type, NULL: scan.
-        assert_eq!(key(vec![k5], &[0, 1]), None);
-        let mismatch = eq(
-            ScalarExpr::Column(0),
-            ScalarExpr::Literal(Datum::Text("5".into())),
-        );
-        assert_eq!(key(vec![mismatch], &[0]), None);
-        let null = eq(ScalarExpr::Column(0), ScalarExpr::Literal(Datum::Null));
-        assert_eq!(key(vec![null], &[0]), None);
-        assert_eq!(key(vec![sa], &[0]), None);
-    }
-
-    #[test]
-    fn order_by_puts_nulls_last_ascending_and_first_descending() {
-        let rows = || {
-            vec![
-                vec![Datum::Int64(2)],
-                vec![Datum::Null],
-                vec![Datum::Int64(1)],
-            ]
-        };
-        let ordered = |order_by: Vec<OrderColumn>, limit, offset| {
-            Finishing {
-                order_by,
-                limit,
-                offset,
-            }
-            .apply(rows())
-        };
-        let (one, two, null) = (
-            vec![Datum::Int64(1)],
-            vec![Datum::Int64(2)],
-            vec![Datum::Null],
-        );
-        let asc = OrderColumn::new(0, false);
-        let desc = OrderColumn::new(0, true);
-        assert_eq!(
-            ordered(vec![asc], None, 0),
-            vec![one.clone(), two.clone(), null.clone()]
-        );
-        assert_eq!(
-            ordered(vec![desc], None, 0),
-            vec![null.clone(), two.clone(), one.clone()]
-        );
-        let asc_nulls_first = OrderColumn {
-            nulls_last: false,
-            ..asc
-        };
-        assert_eq!(
-            ordered(vec![asc_nulls_first], Some(2), 0),
-            vec![null.clone(), one.clone()]
-        );
-        let desc_nulls_last = OrderColumn {
-            nulls_last: true,
-            ..desc
-        };
-        assert_eq!(ordered(vec![desc_nulls_last], Some(1), 2), vec![null]);
-        assert_eq!(ordered(vec![asc], Some(1), 1), vec![two]);
-    }
-}
+mod tests;

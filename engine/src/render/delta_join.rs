@@ -382,6 +382,7 @@ mod tests {
                     arities: BTreeMap::new(),
                     lookups: BTreeMap::new(),
                     joins: Default::default(),
+                    locals: Default::default(),
                 };
                 for (id, traces) in ids.iter().zip(traces.iter_mut()) {
                     let since = Antichain::from_elem(0);

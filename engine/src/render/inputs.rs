@@ -1,6 +1,7 @@
 //! What a plan reads, already brought into the dataflow's scope: each
 //! input's rows and errors, the arity of every relation a `Get` may name,
-//! and the arrangements a delta join may look imported indexes up in.
+//! the arrangements a delta join may look imported indexes up in, and the
+//! rows each enclosing `Let` binds.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -23,6 +24,9 @@ pub struct Inputs<'s> {
     /// Each join's plan as rendered, in the real system's words
     /// (`Differential Join %0 » %1`, `Delta Join [%0 » %1] [%1 » %0]`).
     pub joins: RefCell<Vec<String>>,
+    /// The rows each `Let` id is bound to where rendering is, innermost
+    /// last (a view inlined twice may bind an id inside another binding).
+    pub locals: RefCell<BTreeMap<usize, Vec<Oks<'s>>>>,
 }
 
 /// Where a delta join looks an imported index up, with the columns its
@@ -44,6 +48,21 @@ pub enum LookupSource {
     },
 }
 
+impl<'s> Inputs<'s> {
+    /// Binds `id` to `rows` inside a `Let`'s body, or ends the innermost
+    /// binding of `id` (`None`) once the body is rendered.
+    pub fn bind(&self, id: usize, rows: Option<Oks<'s>>) {
+        let mut locals = self.locals.borrow_mut();
+        let stack = locals.entry(id).or_default();
+        match rows {
+            Some(rows) => stack.push(rows),
+            None => {
+                stack.pop();
+            }
+        }
+    }
+}
+
 /// The number of columns `plan` produces.
 pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
     grown(|| match plan {
@@ -51,15 +70,15 @@ pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
             .arities
             .get(id)
             .unwrap_or_else(|| panic!("arity of {id} unknown")),
-        RelationPlan::Constant { arity, .. } => *arity,
+        RelationPlan::Constant { arity, .. } | RelationPlan::Local { arity, .. } => *arity,
         RelationPlan::GenerateSeries { .. } => 1,
         RelationPlan::Map { input, exprs } => arity(input, inputs) + exprs.len(),
         RelationPlan::Filter { input, .. }
         | RelationPlan::Distinct { input }
         | RelationPlan::TopK { input, .. } => arity(input, inputs),
-        RelationPlan::LeftJoin {
-            left, right_arity, ..
-        } => arity(left, inputs) + right_arity,
+        RelationPlan::EquiJoin { arities, .. } => arities.0 + arities.1,
+        RelationPlan::Let { body, .. } => arity(body, inputs),
+        RelationPlan::Union { inputs: plans } => plans.first().map_or(0, |p| arity(p, inputs)),
         RelationPlan::Project { columns, .. } => columns.len(),
         RelationPlan::Join { inputs: plans, .. } => plans.iter().map(|p| arity(p, inputs)).sum(),
         RelationPlan::Reduce {

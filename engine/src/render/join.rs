@@ -1,9 +1,12 @@
 //! Joins rendered as chains of binary joins (`JoinPlan::Linear`, and any
-//! join a delta join cannot take) and left joins, with the keying and the
-//! equivalence check the delta join shares.
+//! join a delta join cannot take) and two-input equi-joins that keep a
+//! side's unpaired rows (LEFT, RIGHT, FULL) or match NULL keys (a
+//! subquery's results joining back), with the keying and the equivalence
+//! check the delta join shares.
 
 use differential_dataflow::VecCollection;
 
+use crate::plan::JoinKind;
 use crate::repr::{Datum, Diff, Row, Timestamp};
 use crate::typedefs::{Errs, Oks};
 
@@ -53,35 +56,65 @@ pub fn linear<'s>(
     (rows, errs.expect("a join has inputs"))
 }
 
-/// The pairs of an equi-join, plus each left row without a partner padded
-/// with `right_arity` NULLs: the matched keys are arranged and the left
-/// rows whose key is among them taken away (an antijoin).
-pub fn left<'s>(
-    left: Oks<'s>,
-    right: Oks<'s>,
-    left_key: &[usize],
-    right_key: &[usize],
-    right_arity: usize,
+/// An `EquiJoin` of two rendered inputs, each with its key: the pairs
+/// whose keys are equal, plus each unpaired row of a side `kind` keeps,
+/// padded with NULLs for the other side's columns (`arities`).
+pub fn equi<'s>(
+    [(left, left_key), (right, right_key)]: [(Oks<'s>, Vec<usize>); 2],
+    (left_arity, right_arity): (usize, usize),
+    kind: JoinKind,
+    nulls_match: bool,
 ) -> Oks<'s> {
-    let keyed_left = keyed(left.clone(), left_key.to_vec());
-    let keyed_right = keyed(right, right_key.to_vec());
-    let matched = keyed_left
+    let key = move |rows: Oks<'s>, key: Vec<usize>| match nulls_match {
+        true => keyed_with_nulls(rows, key),
+        false => keyed(rows, key),
+    };
+    let keyed_left = key(left.clone(), left_key.clone());
+    let keyed_right = key(right.clone(), right_key.clone());
+    let mut joined = keyed_left
         .clone()
         .join(keyed_right.clone())
         .map(|(_key, (mut l, r))| {
             l.extend(r);
             l
         });
-    let right_keys = keyed_right.map(|(k, _)| k).distinct_core::<Diff>();
-    let unmatched = keyed_left.antijoin(right_keys).map(|(_key, row)| row);
-    // A NULL in the key never matches: such a left row is always padded.
-    let key = left_key.to_vec();
-    let null_keyed = left.filter(move |row| key.iter().any(|c| row[*c] == Datum::Null));
-    let padded = unmatched.concat(null_keyed).map(move |mut row| {
-        row.extend(std::iter::repeat_n(Datum::Null, right_arity));
-        row
-    });
-    matched.concat(padded)
+    if kind.keeps(false) {
+        let unpaired = unpaired((left, &left_key), &keyed_left, &keyed_right, nulls_match);
+        joined = joined.concat(unpaired.map(move |mut row| {
+            row.extend(std::iter::repeat_n(Datum::Null, right_arity));
+            row
+        }));
+    }
+    if kind.keeps(true) {
+        let unpaired = unpaired((right, &right_key), &keyed_right, &keyed_left, nulls_match);
+        joined = joined.concat(unpaired.map(move |row| {
+            let mut padded = vec![Datum::Null; left_arity];
+            padded.extend(row);
+            padded
+        }));
+    }
+    joined
+}
+
+/// The rows of one side that pair with none of the other's: those whose
+/// key is not among the other side's keys (an antijoin on its distinct
+/// keys) and, under SQL's `=`, those with a NULL in the key.
+fn unpaired<'s>(
+    (rows, key): (Oks<'s>, &[usize]),
+    keyed_rows: &KeyedRows<'s>,
+    keyed_other: &KeyedRows<'s>,
+    nulls_match: bool,
+) -> Oks<'s> {
+    let other_keys = keyed_other.clone().map(|(k, _)| k).distinct_core::<Diff>();
+    let unmatched = keyed_rows
+        .clone()
+        .antijoin(other_keys)
+        .map(|(_key, row)| row);
+    if nulls_match {
+        return unmatched;
+    }
+    let key = key.to_vec();
+    unmatched.concat(rows.filter(move |row| key.iter().any(|c| row[*c] == Datum::Null)))
 }
 
 /// Keeps the joined rows whose every equivalence class holds one non-NULL
@@ -95,8 +128,16 @@ pub fn enforce_equivalences<'s>(rows: Oks<'s>, equivalences: Vec<Vec<usize>>) ->
     })
 }
 
+/// Rows keyed by some of their columns.
+type KeyedRows<'s> = VecCollection<'s, Timestamp, (Row, Row), Diff>;
+
+/// Keys rows by the given columns, NULLs and all (NULL matches NULL).
+fn keyed_with_nulls<'s>(rows: Oks<'s>, key: Vec<usize>) -> KeyedRows<'s> {
+    rows.map(move |row| (key.iter().map(|c| row[*c].clone()).collect(), row))
+}
+
 /// Keys rows by the given columns, dropping rows with a NULL key (NULL never joins).
-pub fn keyed<'s>(rows: Oks<'s>, key: Vec<usize>) -> VecCollection<'s, Timestamp, (Row, Row), Diff> {
+pub fn keyed<'s>(rows: Oks<'s>, key: Vec<usize>) -> KeyedRows<'s> {
     rows.flat_map(move |row| {
         let k: Row = key.iter().map(|c| row[*c].clone()).collect();
         if k.contains(&Datum::Null) {

@@ -139,38 +139,65 @@ fn render_within<'s>(
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
             (oks.distinct_core::<Diff>(), errs)
         }
-        RelationPlan::LeftJoin {
+        RelationPlan::EquiJoin {
             left,
             right,
             left_key,
             right_key,
-            right_arity,
+            arities,
+            kind,
+            nulls_match,
         } => {
             let (left, left_errs) = render(scope, left, inputs, as_of, worker);
             let (right, right_errs) = render(scope, right, inputs, as_of, worker);
-            let oks = join::left(left, right, left_key, right_key, *right_arity);
+            let sides = [(left, left_key.clone()), (right, right_key.clone())];
+            let oks = join::equi(sides, *arities, *kind, *nulls_match);
             // Each input's errors, once.
             (oks, left_errs.concat(right_errs))
         }
         RelationPlan::TopK {
             input,
+            group_key,
             order_by,
             limit,
             offset,
         } => {
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
-            let (order_by, limit, offset) = (order_by.clone(), *limit, *offset);
+            let (group_key, order_by) = (group_key.clone(), order_by.clone());
+            let (limit, offset) = (*limit, *offset);
             let results = oks
-                .map(|row| ((), row))
+                .map(move |row| (group_key.iter().map(|c| row[*c].clone()).collect(), row))
                 .reduce(
-                    move |_key: &(),
+                    move |_key: &Row,
                           rows: &[(&Row, Diff)],
                           out: &mut Vec<(Result<Row, DataflowError>, Diff)>| {
                         reduce::top_k(rows, &order_by, limit, offset, out)
                     },
                 )
-                .map(|((), result)| result);
+                .map(|(_key, result)| result);
             split(results, errs)
+        }
+        RelationPlan::Let { id, value, body } => {
+            let (rows, value_errs) = render(scope, value, inputs, as_of, worker);
+            inputs.bind(*id, Some(rows));
+            let (oks, errs) = render(scope, body, inputs, as_of, worker);
+            inputs.bind(*id, None);
+            // The value's errors once, however often the body reads it.
+            (oks, value_errs.concat(errs))
+        }
+        RelationPlan::Local { id, .. } => {
+            let rows = inputs.locals.borrow()[id]
+                .last()
+                .unwrap_or_else(|| panic!("no Let binds {id}"))
+                .clone();
+            (rows, constant(scope, Vec::new(), as_of))
+        }
+        RelationPlan::Union { inputs: plans } => {
+            let mut rendered = plans
+                .iter()
+                .map(|p| render(scope, p, inputs, as_of, worker));
+            let first = rendered.next().expect("a union has inputs");
+            rendered.fold(first, |(oks, errs), (o, e)| (oks.concat(o), errs.concat(e)))
         }
     }
 }

@@ -1,14 +1,13 @@
 //! Aggregates in expressions: the GROUP BY an expression is planned under
 //! (`Grouping`), an aggregate call checked and planned as a column of the
-//! reduce's output, and whether an expression calls one at all.
+//! reduce's output (whether an expression calls one at all is `walk`'s).
 
 use sqlparser::ast::{
-    DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget,
-    Value,
+    DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Value,
 };
 
 use super::typed::{literal, Typed};
-use super::{function_name, ExprContext, RECURSION_LIMIT};
+use super::{function_name, ExprContext};
 use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
 use crate::repr::{unsupported, ScalarType};
 
@@ -37,12 +36,20 @@ impl ExprContext<'_> {
                 false => format!("{} (function pg_catalog.{name})", self.no_aggregates),
             });
         };
-        let mut inner =
-            ExprContext::plain(self.scope, "nested aggregate functions are not allowed");
+        let mut inner = ExprContext::within(
+            self.scope,
+            "nested aggregate functions are not allowed",
+            self.outer,
+        );
         let arg = match arg {
             Some(e) => inner.plan(e)?,
             None => literal(&Value::Boolean(true))?,
         };
+        // An argument naming only an outer query's columns makes the
+        // aggregate that query's (PostgreSQL's rule), which is not planned.
+        if let (0, 1..) = inner.refs() {
+            return Err(unsupported("an aggregate of an outer query's columns"));
+        }
         // The real system's overloads (docs/semantics.md, "Overloads"): a
         // NULL or a string literal is `unknown`, which several overloads
         // could take, and `avg` is its `sum` divided by its `count`.
@@ -134,54 +141,5 @@ pub fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>, boo
         }
         (_, _, [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))]) => Ok((func, Some(e), distinct)),
         _ => Err(unsupported(format!("{name} of other than one argument"))),
-    }
-}
-
-/// Whether `e` calls an aggregate (outside of any subquery).
-pub fn contains_aggregate(e: &Expr) -> bool {
-    contains_aggregate_within(e, 0)
-}
-
-/// As `contains_aggregate`, looking no deeper than [`RECURSION_LIMIT`]
-/// (planning such an expression fails anyway).
-pub fn contains_aggregate_within(e: &Expr, depth: usize) -> bool {
-    let contains = |e: &Expr| depth < RECURSION_LIMIT && contains_aggregate_within(e, depth + 1);
-    match e {
-        Expr::Function(f) => {
-            aggregate_call(f).is_ok()
-                || matches!(&f.args, FunctionArguments::List(list) if list.args.iter().any(|a| {
-                    matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if contains(e))
-                }))
-        }
-        Expr::BinaryOp { left, right, .. } => contains(left) || contains(right),
-        Expr::UnaryOp { expr, .. }
-        | Expr::Nested(expr)
-        | Expr::IsNull(expr)
-        | Expr::IsNotNull(expr)
-        | Expr::Cast { expr, .. } => contains(expr),
-        Expr::In {
-            expr,
-            target: InTarget::List(list),
-            ..
-        } => contains(expr) || list.iter().any(contains),
-        Expr::Between {
-            expr, low, high, ..
-        } => contains(expr) || contains(low) || contains(high),
-        Expr::Like { expr, pattern, .. } | Expr::ILike { expr, pattern, .. } => {
-            contains(expr) || contains(pattern)
-        }
-        Expr::Case {
-            operand,
-            conditions,
-            else_result,
-            ..
-        } => {
-            operand.as_deref().is_some_and(contains)
-                || else_result.as_deref().is_some_and(contains)
-                || conditions
-                    .iter()
-                    .any(|w| contains(&w.condition) || contains(&w.result))
-        }
-        _ => false,
     }
 }

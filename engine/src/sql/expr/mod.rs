@@ -3,12 +3,18 @@
 //! one, as in PostgreSQL), and aggregates planned against a GROUP BY.
 //!
 //! `ExprContext` plans an expression; `scope` says what it can name,
-//! `typed` what type it has, `aggregate` what a GROUP BY makes of it.
+//! `typed` what type it has, `aggregate` what a GROUP BY makes of it,
+//! `subquery` how a subquery in it is planned.
 
 mod aggregate;
+mod names;
 mod refusal;
 mod scope;
+mod subquery;
 mod typed;
+mod walk;
+
+use std::cell::Cell;
 
 use sqlparser::ast::{
     BinaryOperator, CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
@@ -20,11 +26,15 @@ use crate::eval::castable;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, ScalarType};
 use aggregate::aggregate_call;
-pub(super) use aggregate::{contains_aggregate, Grouping};
+pub(super) use aggregate::Grouping;
 pub(super) use refusal::first_refusal;
-pub(super) use scope::Scope;
+pub(super) use scope::{Scope, ScopeItem};
+pub(super) use subquery::{
+    Kind, Nested, Outer, Prefix, Reads, Subqueries, Subquery, SUBQUERY_COLUMN,
+};
 use typed::{binary, int_literal, literal, negate, unify};
 pub(super) use typed::{scalar_type, Typed};
+pub(super) use walk::{contains_aggregate, contains_subquery};
 
 /// How deep an expression may nest, in the text and once planned: every
 /// later stage (rendering, evaluation on a worker thread, dropping the
@@ -43,16 +53,49 @@ pub(super) struct ExprContext<'a> {
     pub grouping: Option<&'a mut Grouping>,
     /// How many `plan` calls are under way: the nesting so far.
     depth: usize,
+    /// The enclosing query's names, when this is a subquery's.
+    pub outer: Option<&'a dyn Outer>,
+    /// Where the subqueries planned here go; without it a subquery is
+    /// refused as being `site` ("in VALUES").
+    pub subqueries: Option<Subqueries<'a>>,
+    pub site: &'static str,
+    /// Column references resolved so far here and in an outer query.
+    refs: Cell<(usize, usize)>,
 }
 
 impl<'a> ExprContext<'a> {
     pub fn plain(scope: &'a Scope, no_aggregates: &'static str) -> ExprContext<'a> {
+        // "aggregate functions are not allowed in VALUES" names the site.
+        let site = no_aggregates.split_once("not allowed ");
         ExprContext {
             scope,
             no_aggregates,
             grouping: None,
             depth: 0,
+            outer: None,
+            subqueries: None,
+            site: site.map_or("in aggregate arguments", |(_, site)| site),
+            refs: Cell::default(),
         }
+    }
+
+    /// A context like `plain`'s, whose names not found in `scope` are
+    /// looked for in `outer`.
+    pub fn within(
+        scope: &'a Scope,
+        no_aggregates: &'static str,
+        outer: Option<&'a dyn Outer>,
+    ) -> ExprContext<'a> {
+        ExprContext {
+            outer,
+            ..ExprContext::plain(scope, no_aggregates)
+        }
+    }
+
+    /// The subqueries planned since the last call, in order.
+    pub fn take_subqueries(&mut self) -> Vec<Subquery> {
+        let planned = self.subqueries.as_mut().map(|s| &mut s.planned);
+        planned.map(std::mem::take).unwrap_or_default()
     }
 
     /// Plans `e`, or fails if it nests deeper than [`RECURSION_LIMIT`]:
@@ -160,6 +203,15 @@ impl<'a> ExprContext<'a> {
                 data_type,
                 format: None,
             } => self.cast(expr, data_type),
+            Expr::Subquery(q) => self.scalar_subquery(e, q),
+            Expr::Exists { subquery, negated } => self.exists(e, subquery, *negated),
+            Expr::In {
+                target: InTarget::Subquery(_),
+                global: false,
+                ..
+            }
+            | Expr::AnyOp { .. }
+            | Expr::AllOp { .. } => self.quantified_form(e),
             other => Err(unsupported(forms::expr(other))),
         }
     }
@@ -278,9 +330,23 @@ impl<'a> ExprContext<'a> {
 
     /// `CASE [operand] WHEN ... THEN ... [ELSE ...] END`, its arms side by
     /// side however many there are; the operand form compares the operand
-    /// with each WHEN value.
+    /// with each WHEN value. A subquery in it is refused: the real system
+    /// evaluates one only for the rows that reach its branch.
     #[inline(never)]
     fn case(
+        &mut self,
+        operand: Option<&Expr>,
+        conditions: &[CaseWhen],
+        else_result: Option<&Expr>,
+    ) -> Result<Typed, String> {
+        let subqueries = self.subqueries.take();
+        let site = std::mem::replace(&mut self.site, "in CASE");
+        let planned = self.case_branches(operand, conditions, else_result);
+        (self.subqueries, self.site) = (subqueries, site);
+        planned
+    }
+
+    fn case_branches(
         &mut self,
         operand: Option<&Expr>,
         conditions: &[CaseWhen],
@@ -330,48 +396,6 @@ impl<'a> ExprContext<'a> {
         let mut out = vec![];
         conjuncts(t.expr, &mut out);
         Ok(out)
-    }
-
-    /// The scope's column `i`; under GROUP BY it must be a key.
-    pub fn column_at(&self, i: usize) -> Result<Typed, String> {
-        let item = &self.scope.items[i];
-        let typed = Typed::new(ScalarExpr::Column(i), item.column.typ, item.column.nullable);
-        let Some(grouping) = &self.grouping else {
-            return Ok(typed);
-        };
-        let k = grouping.keys.iter().position(|k| k.expr == typed.expr);
-        k.map(|k| Typed {
-            expr: ScalarExpr::Column(k),
-            ..typed
-        })
-        .ok_or_else(|| {
-            format!(
-                "column \"{}.{}\" must appear in the GROUP BY clause or be used in an aggregate function",
-                item.table, item.column.name
-            )
-        })
-    }
-
-    fn column(&self, table: Option<&str>, name: &str) -> Result<Typed, String> {
-        let at =
-            self.scope
-                .resolve(table, name)
-                .map_err(|e| match self.scope.hint(table, name) {
-                    Some(hint) => format!("{e}\nHINT: {hint}"),
-                    None => e,
-                })?;
-        self.column_at(at)
-    }
-
-    /// Under GROUP BY: `e` as a key column, if it is equal to a key.
-    fn key(&self, e: &Expr) -> Option<Typed> {
-        let grouping = self.grouping.as_ref()?;
-        let planned = ExprContext::plain(self.scope, "").plan(e).ok()?;
-        let k = grouping.keys.iter().position(|k| k.expr == planned.expr)?;
-        Some(Typed {
-            expr: ScalarExpr::Column(k),
-            ..grouping.keys[k].clone()
-        })
     }
 
     fn unary(&mut self, op: &UnaryOperator, e: &Expr) -> Result<Typed, String> {
@@ -549,6 +573,7 @@ pub(super) fn output_name(e: &Expr) -> String {
         Expr::Case { .. } => "case".into(),
         // `TRUE` is `'t'::boolean` to the real system, named as a cast is.
         Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => "bool".into(),
+        Expr::Exists { .. } => "exists".into(),
         // PostgreSQL names a cast of a column after the column, else after
         // the type's internal name.
         Expr::Cast {
@@ -562,8 +587,15 @@ pub(super) fn output_name(e: &Expr) -> String {
     }
 }
 
-/// A WHERE clause over `scope`, split into its conjuncts.
+/// `l = r`, typed as SQL's `=` types it (a USING join's columns).
+pub(super) fn equality(l: Typed, r: Typed) -> Result<Typed, String> {
+    binary(&BinaryOperator::Eq, l, r)
+}
+
+/// An UPDATE's or DELETE's WHERE clause over `scope`, split into its
+/// conjuncts.
 pub(super) fn where_clause(scope: &Scope, e: &Expr) -> Result<Vec<ScalarExpr>, String> {
-    ExprContext::plain(scope, "aggregate functions are not allowed in WHERE clause")
-        .predicate(e, "WHERE clause")
+    let mut cx = ExprContext::plain(scope, "aggregate functions are not allowed in WHERE clause");
+    cx.site = "in UPDATE and DELETE";
+    cx.predicate(e, "WHERE clause")
 }

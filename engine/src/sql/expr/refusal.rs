@@ -72,6 +72,20 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             global: false,
             ..
         } => walk(expr).or_else(|| list.iter().find_map(walk)),
+        // A subquery's own refusals are found when it is planned, before
+        // any error of the query around it is.
+        Expr::Subquery(_) | Expr::Exists { .. } => None,
+        Expr::In {
+            expr,
+            target: InTarget::Subquery(_),
+            global: false,
+            ..
+        } => walk(expr),
+        Expr::AnyOp { left, right, .. } | Expr::AllOp { left, right, .. }
+            if matches!(**right, Expr::Subquery(_)) =>
+        {
+            walk(left)
+        }
         Expr::Between {
             expr, low, high, ..
         } => walk(expr).or_else(|| walk(low)).or_else(|| walk(high)),

@@ -1,27 +1,33 @@
-//! SELECT: FROM with inner equi-joins, WHERE, GROUP BY and HAVING, the select
-//! list, DISTINCT, and the ORDER BY / LIMIT finishing.
+//! SELECT: FROM with its joins, WHERE, GROUP BY and HAVING, the select
+//! list, DISTINCT, subqueries, and the ORDER BY / LIMIT finishing.
 //!
-//! `from` plans the FROM clause, `finishing` the ORDER BY and LIMIT; the
-//! rest of the SELECT is planned here.
+//! `from` plans the FROM clause, `finishing` the ORDER BY and LIMIT,
+//! `subquery` how a subquery's rows are planned and joined back onto the
+//! rows it was computed for; the rest of the SELECT is planned here.
 
 mod finishing;
 mod from;
+mod refused;
+mod subquery;
+
+use std::cell::Cell;
 
 use sqlparser::ast::{
-    Distinct, Expr, GroupByExpr, OrderBy, OrderByKind, Query, Select, SelectFlavor, SelectItem,
-    SelectItemQualifiedWildcardKind, SetExpr, TableFactor, TableWithJoins,
-    WildcardAdditionalOptions,
+    Distinct, Expr, GroupByExpr, OrderBy, OrderByKind, Query, Select, SelectItem,
+    SelectItemQualifiedWildcardKind, TableWithJoins, WildcardAdditionalOptions,
 };
 
 use super::expr::{
-    contains_aggregate, first_refusal, output_name, where_clause, ExprContext, Grouping, Scope,
-    Typed,
+    contains_aggregate, contains_subquery, output_name, ExprContext, Grouping, Outer, Prefix,
+    Reads, Scope, Subqueries, Typed, SUBQUERY_COLUMN,
 };
-use super::{clauses, forms, ident, object_name};
-use crate::plan::{Finishing, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
-use crate::repr::{unsupported, Column, UNSUPPORTED};
+use super::{forms, ident, object_name};
+use crate::plan::{Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
+use crate::repr::{unsupported, Column, Datum, UNSUPPORTED};
 use finishing::{limit, order_by, position};
 use from::plan_from;
+use refused::{first_refusal_in, select_of};
+use subquery::{split_conjuncts, Deferred};
 
 /// A planned SELECT.
 #[derive(Debug)]
@@ -36,204 +42,259 @@ pub(super) struct PlannedQuery {
 /// the engine does not implement, that construct is refused instead: the
 /// real system checks in its own order, and may not fail at all.
 pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQuery, String> {
-    plan_select(catalog, q).map_err(|e| match e.starts_with(UNSUPPORTED) {
-        true => e,
-        false => first_refusal_in(q).unwrap_or(e),
-    })
+    let planner = Planner {
+        catalog,
+        ids: Cell::new(0),
+        quantified: Cell::new(0),
+    };
+    planner
+        .query(q, None, None)
+        .map_err(|e| match e.starts_with(UNSUPPORTED) {
+            true => e,
+            false => first_refusal_in(q).unwrap_or(e),
+        })
 }
 
-/// The first construct of `q` that planning refuses, found without planning.
-fn first_refusal_in(q: &Query) -> Option<String> {
-    let s = match select_of(q) {
-        Ok(s) => s,
-        Err(e) => return Some(e),
-    };
-    for table in &s.from {
-        let factors =
-            std::iter::once(&table.relation).chain(table.joins.iter().map(|j| &j.relation));
-        for factor in factors {
-            if !matches!(factor, TableFactor::Table { .. }) {
-                return Some(unsupported(forms::table_factor(factor)));
+/// Plans one statement's queries, the nested ones too.
+pub(super) struct Planner<'c> {
+    catalog: &'c dyn Resolver,
+    /// The next `Let` id: unique within the statement.
+    ids: Cell<usize>,
+    /// The quantified subqueries (`IN`, `ANY`, `ALL`) planned so far.
+    quantified: Cell<usize>,
+}
+
+/// What a nested query is planned within: the names of the query around
+/// it, the outer row it reads (its plan's leading columns), and what of
+/// its rows the query around it reads.
+pub(super) struct Correlation<'x> {
+    pub outer: &'x dyn Outer,
+    pub prefix: &'x Prefix,
+    pub reads: Reads<'x>,
+}
+
+impl Planner<'_> {
+    /// Plans `q`, nested in another query when `corr` says how; else
+    /// `names` are the enclosing queries' (a subquery in FROM, which
+    /// reads no outer row).
+    fn query(
+        &self,
+        q: &Query,
+        corr: Option<&Correlation>,
+        names: Option<&dyn Outer>,
+    ) -> Result<PlannedQuery, String> {
+        let s = select_of(q)?;
+        let (limit, offset) = limit(q.limit_clause.as_ref())?;
+        let outer = corr.map(|c| c.outer).or(names);
+        let prefix = corr.map(|c| c.prefix);
+        let width = prefix.map_or(0, |p| p.columns.len());
+
+        let mut from = plan_from(self, &s.from, prefix, outer)?;
+        // A WHERE's conjuncts without subqueries filter the FROM; each with
+        // one filters after them, in order, as the real system splits them.
+        let mut deferred = vec![];
+        if let Some(selection) = &s.selection {
+            let no_aggregates = "aggregate functions are not allowed in WHERE clause";
+            let mut cx = ExprContext::within(&from.scope, no_aggregates, outer);
+            let (now, later) = match contains_subquery(selection) {
+                true => split_conjuncts(selection),
+                false => (vec![selection], vec![]),
+            };
+            for c in now {
+                let predicates = cx.predicate(c, "WHERE clause")?;
+                from.predicates.extend(predicates);
+            }
+            cx.subqueries = Some(Subqueries::new(self, false));
+            for c in later {
+                let predicates = cx.filter_conjunct(c, "WHERE clause")?;
+                deferred.push(Deferred::new(predicates, cx.take_subqueries()));
             }
         }
-        for join in &table.joins {
-            use sqlparser::ast::{JoinConstraint, JoinOperator as J};
-            match &join.join_operator {
-                J::Join(c) | J::Inner(c) | J::CrossJoin(c) | J::Left(c) | J::LeftOuter(c) => {
-                    if let JoinConstraint::On(e) = c {
-                        if let Some(r) = first_refusal(e) {
-                            return Some(r);
-                        }
-                    }
+        let simple = (corr.is_none() && deferred.is_empty() && simple_shape(q, s))
+            .then(|| from.simple())
+            .flatten();
+        let scope = from.scope.clone();
+
+        let group_by = group_by(s, &scope)?;
+        let mut grouping = grouping(s, q.order_by.as_ref(), &scope, &group_by, corr)?;
+        let grouped = grouping.as_ref().map(|g| g.keys.len());
+        let mut cx = ExprContext::within(
+            &scope,
+            "aggregate functions are not allowed in ORDER BY clause",
+            outer,
+        );
+        cx.grouping = grouping.as_mut();
+        cx.subqueries = Some(Subqueries::new(self, true));
+        let mut outputs = projection(&mut cx, &s.projection, s.from.is_empty())?;
+        let select_subqueries = cx.take_subqueries();
+        let mut having = vec![];
+        let mut having_deferred = vec![];
+        if let Some(h) = &s.having {
+            let (now, later) = match contains_subquery(h) {
+                true => split_conjuncts(h),
+                false => (vec![h], vec![]),
+            };
+            cx.subqueries = None;
+            for c in now {
+                having.extend(cx.predicate(c, "HAVING clause")?);
+            }
+            cx.subqueries = Some(Subqueries::new(self, false));
+            for c in later {
+                let predicates = cx.filter_conjunct(c, "HAVING clause")?;
+                having_deferred.push(Deferred::new(predicates, cx.take_subqueries()));
+            }
+        }
+        cx.subqueries = None;
+        cx.site = "in ORDER BY clause";
+        let order_by = order_by(&mut cx, q.order_by.as_ref(), &outputs)?;
+        drop(cx);
+
+        // The filter on a nested query's output goes into its WHERE where
+        // it means the same, so that an equality becomes a join's key.
+        let mut filter = match corr.map(|c| c.reads) {
+            Some(Reads::Filtered(f)) => Some(f),
+            _ => None,
+        };
+        if let Some(Reads::Existence) = corr.map(|c| c.reads) {
+            // Only whether there are rows is read: no value is computed.
+            if !select_subqueries.is_empty() {
+                return Err(unsupported("subqueries in the select list of EXISTS"));
+            }
+            for (_, t) in &mut outputs {
+                t.expr = ScalarExpr::Literal(Datum::Null);
+            }
+        }
+        if let Some(f) = filter {
+            let pushable = grouping.is_none() && limit.is_none() && offset == 0;
+            let first = outputs.first().map(|(_, t)| t.clone());
+            if let Some(first) = first.filter(|t| pushable && !reads_subquery(&t.expr)) {
+                let rest = outputs[1..].iter().map(|(_, t)| t.clone());
+                let all: Vec<Typed> = std::iter::once(first).chain(rest).collect();
+                from.predicates.push(f(&all)?);
+                filter = None;
+            }
+        }
+
+        let mut plan = from.into_plan();
+        let mut arity = scope.items.len();
+        for d in deferred {
+            plan = self.filter_deferred(plan, arity, arity, d);
+        }
+        if let Some(grouping) = grouping {
+            (plan, arity) = self.reduce(plan, arity, grouping, group_by.is_empty(), prefix);
+        }
+        let row_width = grouped.unwrap_or(arity);
+        plan = filter_plan(plan, having);
+        for d in having_deferred {
+            plan = self.filter_deferred(plan, arity, row_width, d);
+        }
+        if !select_subqueries.is_empty() {
+            let count = select_subqueries.len();
+            plan = self.apply(plan, arity, row_width, select_subqueries);
+            let base = arity;
+            for (_, t) in &mut outputs {
+                t.expr = placed(t.expr.clone(), base);
+            }
+            arity += count;
+        }
+        let prefix_exprs = prefix
+            .into_iter()
+            .flat_map(|p| p.columns.iter().enumerate());
+        let mut exprs: Vec<Typed> = prefix_exprs
+            .map(|(i, c)| Typed::of_column(ScalarExpr::Column(i), c))
+            .collect();
+        exprs.extend(outputs.iter().map(|(_, t)| t.clone()));
+        plan = project(plan, arity, &exprs);
+        match &s.distinct {
+            None | Some(Distinct::All) => {}
+            Some(Distinct::Distinct) => {
+                plan = RelationPlan::Distinct {
+                    input: Box::new(plan),
                 }
-                other => return Some(unsupported(forms::join_operator(other))),
             }
+            Some(Distinct::On(_)) => return Err(unsupported("SELECT DISTINCT ON")),
         }
-    }
-    let keys = match &s.group_by {
-        GroupByExpr::Expressions(keys, _) => keys.as_slice(),
-        GroupByExpr::All(_) => &[],
-    };
-    let ordered = match q.order_by.as_ref().map(|o| &o.kind) {
-        Some(OrderByKind::Expressions(exprs)) => exprs.iter().map(|o| &o.expr).collect(),
-        _ => Vec::new(),
-    };
-    s.projection
-        .iter()
-        .filter_map(item_expr)
-        .chain(s.selection.iter())
-        .chain(keys)
-        .chain(s.having.iter())
-        .chain(ordered)
-        .find_map(first_refusal)
-}
-
-fn plan_select(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQuery, String> {
-    let s = select_of(q)?;
-    let (limit, offset) = limit(q.limit_clause.as_ref())?;
-
-    let mut from = plan_from(catalog, &s.from)?;
-    if let Some(selection) = &s.selection {
-        let predicates = where_clause(&from.scope, selection)?;
-        from.predicates.extend(predicates);
-    }
-    let simple = simple_shape(q, s).then(|| from.simple()).flatten();
-    let scope = from.scope.clone();
-    let input = from.into_plan();
-
-    let group_by = group_by(s, &scope)?;
-    let mut grouping = grouping(s, q.order_by.as_ref(), &scope, &group_by)?;
-    let mut cx = ExprContext::plain(
-        &scope,
-        "aggregate functions are not allowed in ORDER BY clause",
-    );
-    cx.grouping = grouping.as_mut();
-    let outputs = projection(&mut cx, &s.projection, s.from.is_empty())?;
-    let having = match &s.having {
-        Some(h) => cx.predicate(h, "HAVING clause")?,
-        None => vec![],
-    };
-    let order_by = order_by(&mut cx, q.order_by.as_ref(), &outputs)?;
-
-    let (mut plan, arity) = match grouping {
-        None => (input, scope.items.len()),
-        Some(grouping) => reduce(input, scope.items.len(), grouping, group_by.is_empty()),
-    };
-    plan = filter(plan, having);
-    let exprs: Vec<Typed> = outputs.iter().map(|(_, t)| t.clone()).collect();
-    plan = project(plan, arity, &exprs);
-    match &s.distinct {
-        None | Some(Distinct::All) => {}
-        Some(Distinct::Distinct) => {
-            plan = RelationPlan::Distinct {
-                input: Box::new(plan),
-            }
-        }
-        Some(Distinct::On(_)) => return Err(unsupported("SELECT DISTINCT ON")),
-    }
-    Ok(PlannedQuery {
-        plan,
-        columns: outputs
+        let columns = outputs
             .into_iter()
             .map(|(name, t)| t.column(name))
-            .collect(),
-        finishing: Finishing {
+            .collect::<Vec<_>>();
+        let finishing = Finishing {
             order_by,
             limit,
             offset,
-        },
-        simple,
+        };
+        if corr.is_some() {
+            plan = nested_finishing(plan, width, finishing);
+            if let Some(f) = filter {
+                let at =
+                    |(i, c): (usize, &Column)| Typed::of_column(ScalarExpr::Column(width + i), c);
+                let all: Vec<Typed> = columns.iter().enumerate().map(at).collect();
+                plan = filter_plan(plan, vec![f(&all)?]);
+            }
+            return Ok(PlannedQuery {
+                plan,
+                columns,
+                finishing: Finishing::default(),
+                simple: None,
+            });
+        }
+        Ok(PlannedQuery {
+            plan,
+            columns,
+            finishing,
+            simple,
+        })
+    }
+}
+
+/// A nested query's LIMIT and OFFSET, within each outer row (its plan's
+/// first `width` columns); its ORDER BY alone orders nothing.
+fn nested_finishing(plan: RelationPlan, width: usize, finishing: Finishing) -> RelationPlan {
+    if finishing.limit.is_none() && finishing.offset == 0 {
+        return plan;
+    }
+    let order_by = finishing.order_by.iter().map(|o| OrderColumn {
+        column: o.column + width,
+        ..*o
+    });
+    RelationPlan::TopK {
+        input: Box::new(plan),
+        group_key: (0..width).collect(),
+        order_by: order_by.collect(),
+        limit: finishing.limit,
+        offset: finishing.offset,
+    }
+}
+
+/// Whether `e` reads a subquery's placeholder column.
+fn reads_subquery(e: &ScalarExpr) -> bool {
+    let found = Cell::new(false);
+    let _ = e.clone().remap_columns(&|c| {
+        found.set(found.get() || c >= SUBQUERY_COLUMN);
+        c
+    });
+    found.get()
+}
+
+/// `e` with the subqueries' placeholder columns at their place: the `j`-th
+/// right after the `base` columns of the relation they were joined onto.
+fn placed(e: ScalarExpr, base: usize) -> ScalarExpr {
+    e.remap_columns(&|c| match c >= SUBQUERY_COLUMN {
+        true => base + (c - SUBQUERY_COLUMN),
+        false => c,
     })
 }
 
-/// The SELECT of a query, every clause the planner does not plan refused.
-/// `Query` and `Select` are taken apart to their last field, so that a
-/// field a new sqlparser adds cannot go unnoticed: it fails to compile
-/// here until it is planned or refused.
-fn select_of(q: &Query) -> Result<&Select, String> {
-    let Query {
-        with,
-        body,
-        order_by: _,
-        limit_clause: _,
-        fetch,
-        locks,
-        for_clause,
-        settings,
-        format_clause,
-        pipe_operators,
-    } = q;
-    let refused = [
-        (with.is_some(), "WITH"),
-        (fetch.is_some(), "FETCH"),
-        (!locks.is_empty(), "FOR UPDATE"),
-        (for_clause.is_some(), "FOR XML/JSON"),
-        (settings.is_some(), "SETTINGS"),
-        (format_clause.is_some(), "FORMAT"),
-        (!pipe_operators.is_empty(), "pipe operators"),
-    ];
-    if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
-        return Err(unsupported(what));
-    }
-    let s = match &**body {
-        SetExpr::Select(s) => s,
-        SetExpr::Query(_) => return Err(unsupported("subquery")),
-        SetExpr::SetOperation { op, .. } => return Err(unsupported(op)),
-        other => return Err(unsupported(forms::set_expr(other))),
-    };
-    let Select {
-        select_token: _,
-        optimizer_hints,
-        distinct: _,
-        select_modifiers,
-        top,
-        top_before_distinct: _,
-        projection: _,
-        exclude,
-        into,
-        from: _,
-        lateral_views,
-        prewhere,
-        selection: _,
-        connect_by,
-        group_by: _,
-        cluster_by,
-        distribute_by,
-        sort_by,
-        having: _,
-        named_window,
-        qualify,
-        window_before_qualify: _,
-        value_table_mode,
-        flavor,
-    } = &**s;
-    clauses::refuse(&[
-        (!optimizer_hints.is_empty(), "optimizer hints"),
-        (select_modifiers.is_some(), "SELECT modifiers"),
-        (top.is_some(), "TOP"),
-        (exclude.is_some(), "EXCLUDE"),
-        (into.is_some(), "SELECT INTO"),
-        (!lateral_views.is_empty(), "LATERAL VIEW"),
-        (prewhere.is_some(), "PREWHERE"),
-        (!connect_by.is_empty(), "CONNECT BY"),
-        (!cluster_by.is_empty(), "CLUSTER BY"),
-        (!distribute_by.is_empty(), "DISTRIBUTE BY"),
-        (!sort_by.is_empty(), "SORT BY"),
-        (!named_window.is_empty(), "WINDOW"),
-        (qualify.is_some(), "QUALIFY"),
-        (value_table_mode.is_some(), "SELECT AS VALUE"),
-        (*flavor != SelectFlavor::Standard, "FROM before SELECT"),
-    ])?;
-    Ok(s)
-}
-
 /// The query's grouping, if it aggregates: by the GROUP BY keys, or global
-/// when it has aggregates or HAVING but no GROUP BY.
+/// when it has aggregates or HAVING but no GROUP BY. A nested query groups
+/// by its outer row first (its leading columns), so that it aggregates per
+/// outer row.
 fn grouping(
     s: &Select,
     order_by: Option<&OrderBy>,
     scope: &Scope,
     keys: &[&Expr],
+    corr: Option<&Correlation>,
 ) -> Result<Option<Grouping>, String> {
     // An aggregate anywhere but WHERE makes the query aggregate (an ORDER BY
     // one too, as in the real system, so the select list must group).
@@ -251,13 +312,22 @@ fn grouping(
     if keys.is_empty() && s.having.is_none() && !aggregates {
         return Ok(None);
     }
-    let mut cx = ExprContext::plain(
+    let mut cx = ExprContext::within(
         scope,
         "aggregate functions are not allowed in GROUP BY clause",
+        corr.map(|c| c.outer),
     );
-    let keys = keys.iter().map(|e| cx.plan(e)).collect::<Result<_, _>>()?;
+    let prefix = corr
+        .into_iter()
+        .flat_map(|c| c.prefix.columns.iter().enumerate());
+    let mut planned: Vec<Typed> = prefix
+        .map(|(i, c)| Typed::of_column(ScalarExpr::Column(i), c))
+        .collect();
+    for e in keys {
+        planned.push(cx.plan(e)?);
+    }
     Ok(Some(Grouping {
-        keys,
+        keys: planned,
         aggregates: vec![],
     }))
 }
@@ -303,7 +373,7 @@ fn project(input: RelationPlan, arity: usize, exprs: &[Typed]) -> RelationPlan {
     }
 }
 
-fn filter(input: RelationPlan, predicates: Vec<ScalarExpr>) -> RelationPlan {
+fn filter_plan(input: RelationPlan, predicates: Vec<ScalarExpr>) -> RelationPlan {
     match predicates.is_empty() {
         true => input,
         false => RelationPlan::Filter {
@@ -417,7 +487,9 @@ fn projection(
     for item in items {
         let table = match item {
             SelectItem::UnnamedExpr(e) => {
-                out.push((output_name(e), cx.plan(e)?));
+                let t = cx.plan(e)?;
+                let name = subquery_name(cx, &t).filter(|_| is_scalar_subquery(e));
+                out.push((name.unwrap_or_else(|| output_name(e)), t));
                 continue;
             }
             SelectItem::ExprWithAlias { expr, alias } => {
@@ -444,11 +516,29 @@ fn projection(
             }
             other => return Err(unsupported(forms::select_item(other))),
         };
-        for (i, item) in cx.scope.items.iter().enumerate() {
-            if table.as_ref().is_none_or(|t| *t == item.table) {
-                out.push((item.column.name.clone(), cx.column_at(i)?));
-            }
+        let positions = match &table {
+            None => cx.scope.star.clone(),
+            Some(t) => cx.scope.table_columns(t),
+        };
+        for i in positions {
+            out.push((cx.scope.items[i].column.name.clone(), cx.column_at(i)?));
         }
     }
     Ok(out)
+}
+
+/// A scalar subquery's column is named after the subquery's own column.
+fn subquery_name(cx: &ExprContext, t: &Typed) -> Option<String> {
+    let ScalarExpr::Column(c) = t.expr else {
+        return None;
+    };
+    let j = c.checked_sub(SUBQUERY_COLUMN)?;
+    cx.subqueries.as_ref()?.planned.get(j)?.name.clone()
+}
+
+fn is_scalar_subquery(e: &Expr) -> bool {
+    match e {
+        Expr::Nested(inner) => is_scalar_subquery(inner),
+        e => matches!(e, Expr::Subquery(_)),
+    }
 }

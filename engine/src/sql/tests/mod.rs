@@ -7,6 +7,7 @@ mod forms;
 mod properties;
 mod queries;
 mod statements;
+mod subqueries;
 mod subscribe;
 mod values;
 

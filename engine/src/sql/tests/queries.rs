@@ -2,6 +2,7 @@
 //! ORDER BY / LIMIT finishing.
 
 use super::*;
+use crate::plan::JoinKind;
 
 #[test]
 fn simple_selects() {
@@ -128,8 +129,8 @@ fn join_errors() {
         "column reference \"a\" is ambiguous"
     );
     assert_eq!(
-        err("SELECT * FROM t RIGHT JOIN u ON t.a = u.a"),
-        "unsupported: join right"
+        err("SELECT * FROM t RIGHT JOIN u ON t.a > u.a"),
+        "unsupported: RIGHT JOIN ON other than equalities of a column of each side"
     );
     assert_eq!(
         err("SELECT avg(a = a) FROM t"),
@@ -140,12 +141,12 @@ fn join_errors() {
         "unsupported: LEFT JOIN ON other than equalities of a column of each side"
     );
     assert_eq!(
-        err("SELECT * FROM t LEFT JOIN u USING (a)"),
-        "unsupported: LEFT JOIN without ON"
+        err("SELECT * FROM t LEFT JOIN u USING (a, a)"),
+        "column name \"a\" appears more than once in USING clause not yet supported"
     );
     assert_eq!(
-        err("SELECT * FROM t JOIN u USING (a)"),
-        "unsupported: USING and NATURAL joins"
+        err("SELECT * FROM t JOIN u USING (d)"),
+        "column \"d\" specified in USING clause does not exist in left table"
     );
     assert_eq!(
         err("SELECT * FROM t, t"),
@@ -161,8 +162,8 @@ fn join_errors() {
         "column \"v.k\" does not exist"
     );
     assert_eq!(
-        err("SELECT * FROM (SELECT 1) AS s"),
-        "unsupported: FROM item derived"
+        err("SELECT * FROM LATERAL (SELECT 1) AS s"),
+        "unsupported: LATERAL subqueries"
     );
     assert_eq!(
         err("SELECT * FROM t JOIN u ON t.a"),
@@ -278,12 +279,14 @@ fn left_join() {
         inputs: vec![*get(T), *get(V)],
         equivalences: vec![vec![0, 3]],
     };
-    let join = RelationPlan::LeftJoin {
+    let join = RelationPlan::EquiJoin {
         left: Box::new(left),
         right: get(U),
         left_key: vec![4, 0],
         right_key: vec![0, 1],
-        right_arity: 2,
+        arities: (5, 2),
+        kind: JoinKind::Left,
+        nulls_match: false,
     };
     let plan = RelationPlan::Project {
         input: Box::new(join),

@@ -314,6 +314,7 @@ fn create_view() {
                 input: get(T),
                 columns: vec![0],
             }),
+            group_key: vec![],
             order_by: vec![OrderColumn::new(0, true)],
             limit: Some(2),
             offset: 1,

@@ -1,0 +1,84 @@
+//! How an expression's names resolve: to a column of its scope (under
+//! GROUP BY, to a key, or to an expression equal to a key), or, past the
+//! scope, to a column of an enclosing query's row (a correlated
+//! subquery's outer reference), counting which of the two each was.
+
+use sqlparser::ast::Expr;
+
+use super::scope::Found;
+use super::{ExprContext, Typed};
+use crate::plan::ScalarExpr;
+
+impl ExprContext<'_> {
+    /// The scope's column `i`; under GROUP BY it must be a key.
+    pub fn column_at(&self, i: usize) -> Result<Typed, String> {
+        let item = &self.scope.items[i];
+        let typed = Typed::new(ScalarExpr::Column(i), item.column.typ, item.column.nullable);
+        let Some(grouping) = &self.grouping else {
+            return Ok(typed);
+        };
+        let k = grouping.keys.iter().position(|k| k.expr == typed.expr);
+        k.map(|k| Typed {
+            expr: ScalarExpr::Column(k),
+            ..typed
+        })
+        .ok_or_else(|| {
+            format!(
+                "column \"{}.{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+                item.table, item.column.name
+            )
+        })
+    }
+
+    pub(super) fn column(&self, table: Option<&str>, name: &str) -> Result<Typed, String> {
+        match self.resolve(table, name)? {
+            Some(t) => Ok(t),
+            // Not found anywhere: the innermost scope says why, with
+            // Materialize's hint of similarly named columns.
+            None => {
+                let e = self.scope.resolve(table, name).expect_err("not found");
+                Err(match self.scope.hint(table, name) {
+                    Some(hint) => format!("{e}\nHINT: {hint}"),
+                    None => e,
+                })
+            }
+        }
+    }
+
+    /// `[table.]name` here, else in the enclosing queries (a correlated
+    /// subquery's outer reference, a column of the outer row); `None` if
+    /// no scope has it.
+    pub fn resolve(&self, table: Option<&str>, name: &str) -> Result<Option<Typed>, String> {
+        let (local, outer) = self.refs.get();
+        match self.scope.find(table, name)? {
+            Found::At(i) => {
+                self.refs.set((local + 1, outer));
+                self.column_at(i).map(Some)
+            }
+            Found::Missing(_) => {
+                let found = match self.outer {
+                    Some(o) => o.resolve(table, name)?,
+                    None => None,
+                };
+                self.refs.set((local, outer + usize::from(found.is_some())));
+                Ok(found)
+            }
+        }
+    }
+
+    /// How many column references resolved here, and in an outer query.
+    pub fn refs(&self) -> (usize, usize) {
+        self.refs.get()
+    }
+
+    /// Under GROUP BY: `e` as a key column, if it is equal to a key.
+    pub(super) fn key(&self, e: &Expr) -> Option<Typed> {
+        let grouping = self.grouping.as_ref()?;
+        let planned = ExprContext::plain(self.scope, "").plan(e).ok()?;
+        let k = grouping.keys.iter().position(|k| k.expr == planned.expr)?;
+        Some(Typed {
+            expr: ScalarExpr::Column(k),
+            ..grouping.keys[k].clone()
+        })
+    }
+}

@@ -1,0 +1,75 @@
+//! Walks over an expression's syntax that look for a construct without
+//! planning it: an aggregate call (which makes a query aggregate) or a
+//! subquery (which makes a WHERE's conjunct filter after the others).
+//! Both look through the forms the planner reads, never into a subquery.
+
+use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget};
+
+use super::aggregate::aggregate_call;
+use super::RECURSION_LIMIT;
+
+/// Whether `e` calls an aggregate (outside of any subquery).
+pub fn contains_aggregate(e: &Expr) -> bool {
+    any_within(
+        e,
+        0,
+        &|e| matches!(e, Expr::Function(f) if aggregate_call(f).is_ok()),
+    )
+}
+
+/// Whether `e` holds a subquery.
+pub fn contains_subquery(e: &Expr) -> bool {
+    any_within(e, 0, &|e| match e {
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::AnyOp { .. } | Expr::AllOp { .. } => true,
+        Expr::In { target, .. } => !matches!(target, InTarget::List(_)),
+        Expr::Function(f) => matches!(f.args, FunctionArguments::Subquery(_)),
+        _ => false,
+    })
+}
+
+/// Whether `found` holds for `e` or any expression in it, looking no
+/// deeper than [`RECURSION_LIMIT`] (planning such an expression fails).
+fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) -> bool {
+    if found(e) {
+        return true;
+    }
+    let any = |e: &Expr| depth < RECURSION_LIMIT && any_within(e, depth + 1, found);
+    match e {
+        Expr::Function(f) => match &f.args {
+            FunctionArguments::List(list) => list
+                .args
+                .iter()
+                .any(|a| matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if any(e))),
+            _ => false,
+        },
+        Expr::BinaryOp { left, right, .. } => any(left) || any(right),
+        Expr::UnaryOp { expr, .. }
+        | Expr::Nested(expr)
+        | Expr::IsNull(expr)
+        | Expr::IsNotNull(expr)
+        | Expr::Cast { expr, .. } => any(expr),
+        Expr::In { expr, target, .. } => {
+            any(expr) || matches!(target, InTarget::List(list) if list.iter().any(any))
+        }
+        Expr::AnyOp { left, .. } | Expr::AllOp { left, .. } => any(left),
+        Expr::Between {
+            expr, low, high, ..
+        } => any(expr) || any(low) || any(high),
+        Expr::Like { expr, pattern, .. } | Expr::ILike { expr, pattern, .. } => {
+            any(expr) || any(pattern)
+        }
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            operand.as_deref().is_some_and(any)
+                || else_result.as_deref().is_some_and(any)
+                || conditions
+                    .iter()
+                    .any(|w| any(&w.condition) || any(&w.result))
+        }
+        _ => false,
+    }
+}

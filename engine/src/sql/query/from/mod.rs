@@ -1,0 +1,326 @@
+//! FROM: tables, views, table functions and subqueries, side by side in
+//! one plan and the scope their columns are named in. Inner joins and
+//! commas merge into one join (their equalities its equivalence classes);
+//! `join` plans every join form onto it.
+
+mod join;
+
+use sqlparser::ast::{
+    FunctionArg, FunctionArgExpr, ObjectName, TableAlias, TableFactor, TableFunctionArgs,
+    TableWithJoins,
+};
+
+use super::super::expr::{ExprContext, Outer, Prefix, Scope, Typed};
+use super::super::{clauses, forms, ident, object_name, relation};
+use super::{filter_plan, Planner};
+use crate::plan::{with_top_k, BinaryOp, RelationPlan, ScalarExpr, SimpleSelect};
+use crate::repr::Column;
+use crate::repr::{unsupported, Datum, ScalarType};
+
+/// The FROM clause: its relations side by side, and the predicates (ON
+/// conditions, then WHERE) over their concatenated columns.
+#[derive(Default)]
+pub struct From {
+    /// Each relation and its arity.
+    inputs: Vec<(RelationPlan, usize)>,
+    tables: Vec<String>,
+    /// What the SELECT over it can name.
+    pub scope: Scope,
+    /// The join and WHERE conditions, conjunct by conjunct.
+    pub predicates: Vec<ScalarExpr>,
+    /// Where the FROM list's current item (a relation and its joins)
+    /// starts: its first input, its first column, its first place in `*`.
+    chain: (usize, usize, usize),
+}
+
+/// The FROM list; a nested query's starts with its outer row (`prefix`),
+/// which no name finds, and names it does not have are `outer`'s.
+pub fn plan_from(
+    planner: &Planner,
+    from: &[TableWithJoins],
+    prefix: Option<&Prefix>,
+    outer: Option<&dyn Outer>,
+) -> Result<From, String> {
+    let mut out = From::default();
+    if let Some(p) = prefix {
+        let width = p.columns.len();
+        let local = RelationPlan::Local {
+            id: p.id,
+            arity: width,
+        };
+        out.inputs.push((local, width));
+        out.scope = Scope {
+            star: vec![],
+            hidden: width,
+            ..Scope::relation("", p.columns.clone())
+        };
+    }
+    for table in from {
+        out.chain = (
+            out.inputs.len(),
+            out.scope.items.len(),
+            out.scope.star.len(),
+        );
+        out.add(planner, &table.relation, outer)?;
+        for join in &table.joins {
+            out.join(planner, join, outer)?;
+        }
+    }
+    Ok(out)
+}
+
+impl From {
+    /// Adds a FROM item; a subquery in it sees `outer`'s names only to
+    /// refuse them.
+    pub fn add(
+        &mut self,
+        planner: &Planner,
+        factor: &TableFactor,
+        outer: Option<&dyn Outer>,
+    ) -> Result<(), String> {
+        let (name, plan, columns, alias) = match factor {
+            TableFactor::Table {
+                name,
+                alias,
+                args,
+                with_hints,
+                version,
+                with_ordinality,
+                partitions,
+                json_path,
+                sample,
+                index_directives,
+                inheritance,
+            } => {
+                // Taken apart to the last field: a clause a new sqlparser adds
+                // fails to compile here until it is planned or refused.
+                clauses::refuse(&[
+                    (!with_hints.is_empty(), "table hints"),
+                    (version.is_some(), "FOR SYSTEM_TIME"),
+                    (*with_ordinality, "WITH ORDINALITY"),
+                    (!partitions.is_empty(), "PARTITION"),
+                    (json_path.is_some(), "JSON path"),
+                    (sample.is_some(), "TABLESAMPLE"),
+                    (!index_directives.is_empty(), "index hints"),
+                    (inheritance.is_some(), "ONLY"),
+                ])?;
+                let (name, plan, columns) = match args {
+                    None => {
+                        let (name, id, columns) = relation(planner.catalog, name)?;
+                        (name, RelationPlan::Get(id), columns)
+                    }
+                    Some(args) => table_function(name, args)?,
+                };
+                // PostgreSQL names a one-column function's column after its alias.
+                let columns = match (args, alias) {
+                    (Some(_), Some(alias)) => columns
+                        .into_iter()
+                        .map(|c| Column {
+                            name: ident(&alias.name),
+                            ..c
+                        })
+                        .collect(),
+                    _ => columns,
+                };
+                (name, plan, columns, alias)
+            }
+            TableFactor::Derived {
+                lateral: false,
+                subquery,
+                alias,
+                sample: None,
+            } => {
+                let refusing = outer.map(|outer| OuterRefused { outer });
+                let names = refusing.as_ref().map(|r| r as &dyn Outer);
+                let planned = planner.query(subquery, None, names)?;
+                let plan = with_top_k(planned.plan, planned.finishing);
+                (String::new(), plan, planned.columns, alias)
+            }
+            TableFactor::Derived { lateral: true, .. } => {
+                return Err(unsupported("LATERAL subqueries"))
+            }
+            TableFactor::Derived {
+                sample: Some(_), ..
+            } => return Err(unsupported("TABLESAMPLE")),
+            other => return Err(unsupported(forms::table_factor(other))),
+        };
+        let (table, columns) = aliased(name, columns, alias.as_ref())?;
+        if !table.is_empty() && self.tables.contains(&table) {
+            return Err(format!("table name \"{table}\" specified more than once"));
+        }
+        self.inputs.push((plan, columns.len()));
+        self.scope.extend(Scope::relation(&table, columns));
+        self.tables.push(table);
+        Ok(())
+    }
+
+    /// The fast-path shape, if this is a single relation.
+    pub fn simple(&self) -> Option<SimpleSelect> {
+        match self.inputs.as_slice() {
+            [(RelationPlan::Get(relation), _)] => Some(SimpleSelect {
+                relation: *relation,
+                predicates: self.predicates.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The join of the inputs: equalities between columns of different
+    /// inputs become its equivalence classes, other predicates a filter.
+    pub fn into_plan(self) -> RelationPlan {
+        let mut starts = vec![];
+        let mut arity = 0;
+        for (_, n) in &self.inputs {
+            starts.push(arity);
+            arity += n;
+        }
+        let input_of = |column: usize| starts.iter().rposition(|s| *s <= column);
+        let mut classes: Vec<Vec<usize>> = vec![];
+        let mut filters = vec![];
+        for p in self.predicates {
+            match &p {
+                ScalarExpr::Binary(BinaryOp::Eq, l, r) => match (&**l, &**r) {
+                    (ScalarExpr::Column(a), ScalarExpr::Column(b))
+                        if input_of(*a) != input_of(*b) =>
+                    {
+                        merge(&mut classes, *a, *b)
+                    }
+                    _ => filters.push(p),
+                },
+                _ => filters.push(p),
+            }
+        }
+        for class in &mut classes {
+            class.sort();
+            class.dedup();
+        }
+        classes.sort();
+        let mut inputs: Vec<RelationPlan> = self.inputs.into_iter().map(|(p, _)| p).collect();
+        let plan = match inputs.len() {
+            0 => RelationPlan::Constant {
+                rows: vec![vec![]],
+                arity: 0,
+            },
+            1 => inputs.pop().expect("one input"),
+            _ => RelationPlan::Join {
+                inputs,
+                equivalences: classes,
+            },
+        };
+        filter_plan(plan, filters)
+    }
+}
+
+/// The enclosing queries' names as a subquery in FROM sees them: it reads
+/// no outer row, so a name found there is refused (PostgreSQL and the real
+/// system answer it), and one found nowhere is not found.
+struct OuterRefused<'a> {
+    outer: &'a dyn Outer,
+}
+
+impl Outer for OuterRefused<'_> {
+    fn resolve(&self, table: Option<&str>, name: &str) -> Result<Option<Typed>, String> {
+        match self.outer.resolve(table, name)? {
+            Some(_) => Err(unsupported(
+                "a subquery in FROM naming an outer query's columns",
+            )),
+            None => Ok(None),
+        }
+    }
+}
+
+/// A FROM item's name and columns under its alias: `AS x` renames the
+/// relation, `AS x (a, b)` its first columns too.
+fn aliased(
+    name: String,
+    mut columns: Vec<Column>,
+    alias: Option<&TableAlias>,
+) -> Result<(String, Vec<Column>), String> {
+    let Some(alias) = alias else {
+        return Ok((name, columns));
+    };
+    let table = ident(&alias.name);
+    if alias.columns.len() > columns.len() {
+        return Err(format!(
+            "{table} has {} columns available but {} columns specified",
+            columns.len(),
+            alias.columns.len()
+        ));
+    }
+    for (column, renamed) in columns.iter_mut().zip(&alias.columns) {
+        if renamed.data_type.is_some() {
+            return Err(unsupported(format!("column alias types: {alias}")));
+        }
+        column.name = ident(&renamed.name);
+    }
+    Ok((table, columns))
+}
+
+/// A table function in FROM: `generate_series(start, stop)` over constant
+/// integer bounds, one column of their (widest) type.
+pub fn table_function(
+    name: &ObjectName,
+    args: &TableFunctionArgs,
+) -> Result<(String, RelationPlan, Vec<Column>), String> {
+    let function = object_name(name)?;
+    if function != "generate_series" {
+        return Err(unsupported(format!("function {function}")));
+    }
+    let exprs = args
+        .args
+        .iter()
+        .map(|a| match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if args.settings.is_none() => Ok(e),
+            _ => Err(unsupported(format!("function call form: {name}"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let no_columns = Scope::default();
+    let mut cx = ExprContext::plain(
+        &no_columns,
+        "aggregate functions are not allowed in functions in FROM",
+    );
+    let bounds = exprs
+        .iter()
+        .map(|e| cx.plan(e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let [start, stop] = <[Typed; 2]>::try_from(bounds)
+        .map_err(|_| unsupported("generate_series other than of a start and a stop"))?;
+    if start.is_unknown() && stop.is_unknown() {
+        // Neither says which of its overloads is meant (the real system's text).
+        return Err("function generate_series(unknown, unknown) is not unique".into());
+    }
+    let typ = match (start.typ, stop.typ) {
+        (Some(ScalarType::Int64), _) | (_, Some(ScalarType::Int64)) => ScalarType::Int64,
+        _ => ScalarType::Int32,
+    };
+    let bound = |t: Typed| -> Result<Datum, String> {
+        let t = t.expect_integer(|found| unsupported(format!("generate_series of {found}")))?;
+        t.cast(typ).expr.eval(&[]).map_err(|e| e.0)
+    };
+    let (start, stop) = (bound(start)?, bound(stop)?);
+    let column = Column {
+        name: function.clone(),
+        typ,
+        nullable: false,
+    };
+    Ok((
+        function,
+        RelationPlan::GenerateSeries { start, stop },
+        vec![column],
+    ))
+}
+
+/// Adds `a = b` to the equivalence classes.
+pub fn merge(classes: &mut Vec<Vec<usize>>, a: usize, b: usize) {
+    let find = |classes: &Vec<Vec<usize>>, x: usize| classes.iter().position(|c| c.contains(&x));
+    match (find(classes, a), find(classes, b)) {
+        (Some(i), Some(j)) if i == j => {}
+        (Some(i), Some(j)) => {
+            let moved = classes.remove(i.max(j));
+            classes[i.min(j)].extend(moved);
+        }
+        (Some(i), None) => classes[i].push(b),
+        (None, Some(j)) => classes[j].push(a),
+        (None, None) => classes.push(vec![a, b]),
+    }
+}
