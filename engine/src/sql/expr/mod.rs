@@ -130,7 +130,7 @@ impl<'a> ExprContext<'a> {
                     return Err(unsupported(format!("reserved keyword {name} as a name")));
                 }
                 match self.column(None, &name) {
-                    Err(e) if self.scope.has_table(&name) => {
+                    Err(e) if self.has_table(&name) => {
                         Err(unsupported(format!("whole-row reference {name}: {e}")))
                     }
                     Err(e) if e.ends_with("does not exist") => Err(not_a_column(name, e)),

@@ -81,4 +81,9 @@ impl ExprContext<'_> {
             ..grouping.keys[k].clone()
         })
     }
+
+    /// Whether this scope or an enclosing query's names a table `table`.
+    pub fn has_table(&self, table: &str) -> bool {
+        self.scope.has_table(table) || self.outer.is_some_and(|o| o.has_table(table))
+    }
 }

@@ -27,6 +27,8 @@ pub trait Outer {
     /// `[table.]name` as a column of the enclosing query's row (found
     /// there or in a query enclosing it), or `None`.
     fn resolve(&self, table: Option<&str>, name: &str) -> Result<Option<Typed>, String>;
+    /// Whether the enclosing queries name a table `table`.
+    fn has_table(&self, table: &str) -> bool;
 }
 
 /// An enclosing expression context as its subquery sees it: it resolves
@@ -43,6 +45,10 @@ impl Outer for Enclosing<'_, '_> {
             columns_of(&t.expr, &mut self.used.borrow_mut());
         }
         Ok(found)
+    }
+
+    fn has_table(&self, table: &str) -> bool {
+        self.cx.has_table(table)
     }
 }
 

@@ -215,6 +215,16 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
             r.type_name()
         )
     };
+    // The real system has numeric arithmetic and mixes numeric with the
+    // integers; the engine has neither (its numeric is `avg`'s result).
+    let arithmetic = matches!(
+        plan_op,
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod
+    );
+    let numeric = [&l, &r].iter().any(|t| t.typ == Some(ScalarType::Numeric));
+    if numeric && (arithmetic || l.typ != r.typ) {
+        return Err(unsupported(format!("operator {op} of numeric")));
+    }
     let (l, r, typ) = match plan_op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
             let to = integer_type(&l, &r);

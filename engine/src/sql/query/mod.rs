@@ -48,7 +48,7 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
         quantified: Cell::new(0),
     };
     planner
-        .query(q, None, None)
+        .query(q, None, None, false)
         .map_err(|e| match e.starts_with(UNSUPPORTED) {
             true => e,
             false => first_refusal_in(q).unwrap_or(e),
@@ -75,13 +75,14 @@ pub(super) struct Correlation<'x> {
 
 impl Planner<'_> {
     /// Plans `q`, nested in another query when `corr` says how; else
-    /// `names` are the enclosing queries' (a subquery in FROM, which
-    /// reads no outer row).
+    /// `names` are the enclosing queries' and `in_from` says whether it is
+    /// a subquery in FROM (which reads no outer row).
     fn query(
         &self,
         q: &Query,
         corr: Option<&Correlation>,
         names: Option<&dyn Outer>,
+        in_from: bool,
     ) -> Result<PlannedQuery, String> {
         let s = select_of(q)?;
         let (limit, offset) = limit(q.limit_clause.as_ref())?;
@@ -155,6 +156,20 @@ impl Planner<'_> {
             Some(Reads::Filtered(f)) => Some(f),
             _ => None,
         };
+        // The real system computes no column nothing reads, nor its errors
+        // (`SELECT x FROM (SELECT x, 1/a FROM t)` does not fail); which
+        // columns are read is not known here, so a computed one is refused.
+        let computed =
+            |t: &Typed| !matches!(t.expr, ScalarExpr::Column(_) | ScalarExpr::Literal(_));
+        if in_from && outputs.iter().any(|(_, t)| computed(t)) {
+            return Err(unsupported("a computed column in a subquery in FROM"));
+        }
+        // The real system types a subquery's unknown-typed column by how
+        // the expression around it uses it (`1 IN (SELECT '1')` is true).
+        let valued = corr.is_some_and(|c| !matches!(c.reads, Reads::Existence));
+        if valued && outputs.iter().any(|(_, t)| t.is_unknown()) {
+            return Err(unsupported("a subquery's column of unknown type"));
+        }
         if let Some(Reads::Existence) = corr.map(|c| c.reads) {
             // Only whether there are rows is read: no value is computed.
             if !select_subqueries.is_empty() {

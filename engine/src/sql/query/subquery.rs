@@ -41,7 +41,7 @@ impl Nested for Planner<'_> {
             prefix,
             reads,
         };
-        let planned = self.query(q, Some(&corr), None)?;
+        let planned = self.query(q, Some(&corr), None, false)?;
         Ok((planned.plan, planned.columns))
     }
 

@@ -138,6 +138,26 @@ fn what_subqueries_are_refused() {
             "unsupported: LATERAL subqueries",
         ),
         (
+            "SELECT x FROM (SELECT a AS x, 1 / a FROM t) AS s",
+            "unsupported: a computed column in a subquery in FROM",
+        ),
+        (
+            "SELECT a + n FROM (SELECT a, avg(a) AS n FROM t GROUP BY a) AS s",
+            "unsupported: operator + of numeric",
+        ),
+        (
+            "SELECT 1 IN (SELECT '1')",
+            "unsupported: a subquery's column of unknown type",
+        ),
+        (
+            "SELECT (SELECT NULL)",
+            "unsupported: a subquery's column of unknown type",
+        ),
+        (
+            "SELECT (SELECT t) FROM t",
+            "unsupported: whole-row reference t: column \"t\" does not exist",
+        ),
+        (
             "SELECT (SELECT x FROM (SELECT t.a AS x) AS s) FROM t",
             "unsupported: a subquery in FROM naming an outer query's columns",
         ),

@@ -132,7 +132,7 @@ impl From {
             } => {
                 let refusing = outer.map(|outer| OuterRefused { outer });
                 let names = refusing.as_ref().map(|r| r as &dyn Outer);
-                let planned = planner.query(subquery, None, names)?;
+                let planned = planner.query(subquery, None, names, true)?;
                 let plan = with_top_k(planned.plan, planned.finishing);
                 (String::new(), plan, planned.columns, alias)
             }
@@ -226,6 +226,10 @@ impl Outer for OuterRefused<'_> {
             )),
             None => Ok(None),
         }
+    }
+
+    fn has_table(&self, table: &str) -> bool {
+        self.outer.has_table(table)
     }
 }
 
