@@ -95,7 +95,11 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
             (_, None, None) => continue,
         };
         let sql = sql_of(&written.record);
-        let statements = words::statements(sql);
+        let statements = match &written.record {
+            // `copy t path` writes `t`: read as the statement that does.
+            Record::Copy { table, .. } => words::statements(&format!("copy {table}")),
+            _ => words::statements(sql),
+        };
         created.extend(statements.iter().filter_map(|s| words::created(s)));
         let change = statements.first().and_then(|s| words::session(s));
         if change == Some(Session::End) && session.as_ref().is_some_and(|(_, begun)| *begun) {
@@ -256,6 +260,17 @@ mod tests {
             "{:?}",
             j.wrongs
         );
+    }
+
+    #[test]
+    fn a_refused_copy_cascades_to_its_table() {
+        let text = "statement ok\nCREATE TABLE w (a int)\n\n\
+                    copy w w.data\n\n\
+                    query I\nSELECT count(*) FROM (SELECT a FROM w) AS s\n----\n100\n";
+        let l = layout(text);
+        let j = judge(&l, &outputs(&[&["ok"], &["0"]]), "f.slt");
+        assert_eq!((j.agreed, j.unsupported, j.cascaded, j.wrong), (1, 1, 1, 0));
+        assert_eq!(j.blocked["copy"], 2);
     }
 
     #[test]
