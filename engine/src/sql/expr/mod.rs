@@ -27,6 +27,7 @@ use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, ScalarType};
 use aggregate::aggregate_call;
 pub(super) use aggregate::Grouping;
+pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;
 pub(super) use scope::{Scope, ScopeItem};
 pub(super) use subquery::{
@@ -558,32 +559,6 @@ fn function_name(f: &Function) -> String {
     match f.name.0.as_slice() {
         [part] => part.as_ident().map_or(f.name.to_string(), ident),
         _ => f.name.to_string(),
-    }
-}
-
-/// The name of the output column `e` produces when it has no alias.
-pub(super) fn output_name(e: &Expr) -> String {
-    match e {
-        Expr::Identifier(name) => ident(name),
-        Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
-        Expr::Nested(inner) => output_name(inner),
-        Expr::Function(f) if aggregate_call(f).is_ok() || function_name(f) == "coalesce" => {
-            function_name(f)
-        }
-        Expr::Case { .. } => "case".into(),
-        // `TRUE` is `'t'::boolean` to the real system, named as a cast is.
-        Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => "bool".into(),
-        Expr::Exists { .. } => "exists".into(),
-        // PostgreSQL names a cast of a column after the column, else after
-        // the type's internal name.
-        Expr::Cast {
-            expr, data_type, ..
-        } => match (&**expr, scalar_type(data_type)) {
-            (Expr::Identifier(_) | Expr::CompoundIdentifier(_), _) => output_name(expr),
-            (_, Ok(t)) => t.internal_name().into(),
-            (_, Err(_)) => "?column?".into(),
-        },
-        _ => "?column?".into(),
     }
 }
 

@@ -1,12 +1,16 @@
 //! How an expression's names resolve: to a column of its scope (under
 //! GROUP BY, to a key, or to an expression equal to a key), or, past the
 //! scope, to a column of an enclosing query's row (a correlated
-//! subquery's outer reference), counting which of the two each was.
+//! subquery's outer reference), counting which of the two each was; and
+//! the name an expression gives its output column when it has no alias.
 
-use sqlparser::ast::Expr;
+use sqlparser::ast::{Expr, Value};
 
+use super::super::ident;
+use super::aggregate::aggregate_call;
 use super::scope::Found;
-use super::{ExprContext, Typed};
+use super::typed::scalar_type;
+use super::{function_name, ExprContext, Typed};
 use crate::plan::ScalarExpr;
 
 impl ExprContext<'_> {
@@ -85,5 +89,31 @@ impl ExprContext<'_> {
     /// Whether this scope or an enclosing query's names a table `table`.
     pub fn has_table(&self, table: &str) -> bool {
         self.scope.has_table(table) || self.outer.is_some_and(|o| o.has_table(table))
+    }
+}
+
+/// The name of the output column `e` produces when it has no alias.
+pub(in crate::sql) fn output_name(e: &Expr) -> String {
+    match e {
+        Expr::Identifier(name) => ident(name),
+        Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
+        Expr::Nested(inner) => output_name(inner),
+        Expr::Function(f) if aggregate_call(f).is_ok() || function_name(f) == "coalesce" => {
+            function_name(f)
+        }
+        Expr::Case { .. } => "case".into(),
+        // `TRUE` is `'t'::boolean` to the real system, named as a cast is.
+        Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => "bool".into(),
+        Expr::Exists { .. } => "exists".into(),
+        // PostgreSQL names a cast of a column after the column, else after
+        // the type's internal name.
+        Expr::Cast {
+            expr, data_type, ..
+        } => match (&**expr, scalar_type(data_type)) {
+            (Expr::Identifier(_) | Expr::CompoundIdentifier(_), _) => output_name(expr),
+            (_, Ok(t)) => t.internal_name().into(),
+            (_, Err(_)) => "?column?".into(),
+        },
+        _ => "?column?".into(),
     }
 }
