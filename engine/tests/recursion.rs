@@ -64,9 +64,9 @@ enum Shape {
     Casts,
     /// `CAST(CAST(... CAST(a AS int) ... AS int) AS int)`
     NestedCasts,
-    /// `(SELECT (SELECT ... (SELECT a FROM t) ...))`: refused, a subquery.
+    /// `(SELECT (SELECT ... (SELECT a FROM t) ...))`: scalar subqueries.
     Subselects,
-    /// `SELECT a FROM (SELECT a FROM (... t ...) s) s`: refused, derived.
+    /// `SELECT a FROM (SELECT a FROM (... t ...) s) s`: derived tables.
     DerivedTables,
     /// A view over `t`, then `n` views each adding 1 to the last.
     Views,
@@ -187,7 +187,7 @@ fn shape(shape: Shape, n: usize) -> (Vec<String>, String, Answer) {
         Shape::Subselects => (
             vec![],
             format!("SELECT {}a FROM t{}", repeat("(SELECT "), repeat(")")),
-            Err("unsupported: expression subquery"),
+            Ok(Datum::Int32(1)),
         ),
         Shape::DerivedTables => (
             vec![],
@@ -196,7 +196,7 @@ fn shape(shape: Shape, n: usize) -> (Vec<String>, String, Answer) {
                 repeat("(SELECT a FROM "),
                 repeat(") AS s")
             ),
-            Err("unsupported: FROM item derived"),
+            Ok(Datum::Int32(1)),
         ),
         Shape::Views => {
             let mut views = vec!["CREATE VIEW v0 AS SELECT a FROM t".to_string()];
