@@ -1,6 +1,6 @@
 //! The catalog: named tables, views and indexes, with ids in creation order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::builtin::Relation;
 use crate::plan::{self, ObjectKind, RelationPlan};
@@ -9,8 +9,13 @@ use crate::repr::{Column, GlobalId};
 /// What an object is beyond its name and columns.
 #[derive(Clone, Debug)]
 pub enum Detail {
-    Table,
-    View { plan: RelationPlan },
+    /// A table, with its keys (`sql::constraints`).
+    Table {
+        keys: Vec<Vec<usize>>,
+    },
+    View {
+        plan: RelationPlan,
+    },
     Index(IndexDetail),
 }
 
@@ -34,7 +39,7 @@ pub struct Entry {
 impl Entry {
     pub fn kind(&self) -> ObjectKind {
         match self.detail {
-            Detail::Table => ObjectKind::Table,
+            Detail::Table { .. } => ObjectKind::Table,
             Detail::View { .. } => ObjectKind::View,
             Detail::Index(_) => ObjectKind::Index,
         }
@@ -51,6 +56,8 @@ impl Entry {
 pub struct Catalog {
     entries: BTreeMap<GlobalId, Entry>,
     next_id: u64,
+    /// The system variables that are on (`coordinator::system`).
+    pub enabled: BTreeSet<&'static str>,
 }
 
 impl Catalog {
@@ -90,7 +97,7 @@ impl Catalog {
     /// that imports `id` is on a view that reads it.
     pub fn blocks_drop(&self, id: GlobalId) -> Option<&Entry> {
         self.entries.values().find(|e| match &e.detail {
-            Detail::Table | Detail::Index(_) => false,
+            Detail::Table { .. } | Detail::Index(_) => false,
             Detail::View { plan } => plan.reads_any(&|g| g == id),
         })
     }
@@ -121,5 +128,19 @@ impl plan::Resolver for Catalog {
             return Some(relation.name().to_string());
         }
         self.entries.get(&id).map(|e| e.name.clone())
+    }
+
+    fn enabled(&self, flag: &str) -> bool {
+        self.enabled.contains(flag)
+    }
+
+    fn keys(&self, id: GlobalId) -> Option<Vec<Vec<usize>>> {
+        match self.entries.get(&id).map(|e| &e.detail) {
+            Some(Detail::Table { keys }) => Some(keys.clone()),
+            Some(Detail::View { plan }) if plan.reads_any(&|g| self.keys(g) != Some(vec![])) => {
+                None
+            }
+            _ => Some(vec![]),
+        }
     }
 }

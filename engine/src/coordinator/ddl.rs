@@ -35,7 +35,11 @@ impl Engine {
 
     pub(super) fn execute(&mut self, statement: Statement) -> Outcome {
         match statement {
-            Statement::CreateTable { name, columns } => {
+            Statement::CreateTable {
+                name,
+                columns,
+                keys,
+            } => {
                 let id = self.catalog.allocate_id();
                 let now = self.now;
                 self.runtimes[self.maintenance()]
@@ -46,7 +50,7 @@ impl Engine {
                     id,
                     name,
                     columns,
-                    detail: Detail::Table,
+                    detail: Detail::Table { keys },
                 });
                 self.sinces.insert(id, now);
                 self.table_rows.insert(id, Contents::default());
@@ -54,8 +58,8 @@ impl Engine {
                 Outcome::Ok
             }
             Statement::Insert { table, rows } => {
-                self.write(table, rows.into_iter().map(|r| (r, 1)).collect());
-                Outcome::Ok
+                let updates = rows.into_iter().map(|r| (r, 1)).collect();
+                self.checked_write(table, updates)
             }
             Statement::InsertSelect { table, plan } => {
                 // Read, then write what was read, as the real system does.
@@ -67,11 +71,8 @@ impl Engine {
                 if let Some(e) = rows.iter().find_map(|r| not_null_violation(&columns, r)) {
                     return Outcome::Error(e);
                 }
-                self.write(
-                    table,
-                    rows.iter().map(|r| (PackedRow::pack(r), 1)).collect(),
-                );
-                Outcome::Ok
+                let updates = rows.iter().map(|r| (PackedRow::pack(r), 1)).collect();
+                self.checked_write(table, updates)
             }
             Statement::Update {
                 table,
@@ -96,8 +97,7 @@ impl Engine {
                         }
                     }
                 }
-                self.write(table, updates);
-                Outcome::Ok
+                self.checked_write(table, updates)
             }
             Statement::Delete { table, predicates } => {
                 let mut updates = Vec::new();
@@ -139,6 +139,15 @@ impl Engine {
         }
     }
 
+    /// `write`, unless the updates would make two rows share a key.
+    fn checked_write(&mut self, table: GlobalId, updates: Vec<(PackedRow, Diff)>) -> Outcome {
+        if let Some(e) = self.repeated_key(table, &updates) {
+            return Outcome::Error(e);
+        }
+        self.write(table, updates);
+        Outcome::Ok
+    }
+
     /// Commits `updates` to `table` at `now + 1`, then advances the clock.
     pub(super) fn write(&mut self, table: GlobalId, mut updates: Vec<(PackedRow, Diff)>) {
         updates.retain(|(_, diff)| *diff != 0);
@@ -151,7 +160,7 @@ impl Engine {
     }
 
     /// A table's current rows with their counts, in row order.
-    fn rows_of(&mut self, table: GlobalId) -> Vec<(Row, Diff)> {
+    pub(super) fn rows_of(&mut self, table: GlobalId) -> Vec<(Row, Diff)> {
         let contents = self.table_rows.get_mut(&table).expect("table exists");
         contents.rows().collect()
     }
@@ -277,7 +286,7 @@ impl Engine {
                 self.dropped_under_peek.insert(id);
             }
             Detail::Index(_) => self.drop_index_dataflow(id),
-            Detail::Table => {
+            Detail::Table { .. } => {
                 self.table_rows.remove(&id);
                 self.runtimes[self.maintenance()]
                     .runtime

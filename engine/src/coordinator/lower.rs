@@ -105,7 +105,7 @@ fn lower_within_limit(
                 RelationPlan::Get(index.id)
             } else {
                 match &entry.detail {
-                    Detail::Table => {
+                    Detail::Table { .. } => {
                         imports.insert(id, (Import::Table(id), arity));
                         RelationPlan::Get(id)
                     }
@@ -140,7 +140,7 @@ mod tests {
             id: t,
             name: "t".into(),
             columns: columns.clone(),
-            detail: Detail::Table,
+            detail: Detail::Table { keys: vec![] },
         });
         let index = indexed.then(|| {
             let i = catalog.allocate_id();

@@ -4,7 +4,8 @@
 //! This module holds the engine's state and its public surface, one method
 //! per directive, each ending in the same epilogue (`directive`). What a
 //! directive does lives in the children: `ddl` (with `contents`, a
-//! table's rows as the coordinator keeps them), `peeks` and `diagnosis`,
+//! table's rows as the coordinator keeps them, and `keys`, the check of a
+//! table's keys), `system` (`ALTER SYSTEM`), `peeks` and `diagnosis`,
 //! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`. The
 //! catalog (`catalog`, with the built-in relations in `builtin`) and the
 //! rows of the introspection relations (`introspection`) are the
@@ -16,12 +17,14 @@ mod contents;
 mod ddl;
 mod diagnosis;
 mod introspection;
+mod keys;
 mod lower;
 mod peeks;
 mod read_policy;
 mod reports;
 mod stepping;
 mod subscribe;
+mod system;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};

@@ -488,6 +488,8 @@ pub enum Statement {
     CreateTable {
         name: String,
         columns: Vec<Column>,
+        /// Its keys (`sql::constraints`), the primary key first.
+        keys: Vec<Vec<usize>>,
     },
     /// Rows are fully evaluated constants, in the table's column order,
     /// packed as they are planned: a bulk load's rows are never a
@@ -576,6 +578,15 @@ pub trait Resolver {
     /// Whether an object of this name exists (for CREATE name clashes).
     fn exists(&self, name: &str) -> bool {
         self.resolve(name).is_some()
+    }
+    /// Whether a system variable (`sql::constraints`) is on.
+    fn enabled(&self, _flag: &str) -> bool {
+        false
+    }
+    /// A relation's keys; `None` for a view over a table with keys, whose
+    /// keys Materialize infers and the engine does not.
+    fn keys(&self, _id: GlobalId) -> Option<Vec<Vec<usize>>> {
+        Some(vec![])
     }
 }
 

@@ -18,13 +18,15 @@ pub fn refuse(clauses: &[(bool, &str)]) -> Result<(), String> {
     }
 }
 
-/// `CREATE TABLE [IF NOT EXISTS] name (columns)` and nothing else. Its
+/// `CREATE TABLE [IF NOT EXISTS] name (columns, constraints)` and nothing
+/// else (`constraints` plans the constraints). Its
 /// struct has some sixty fields, most of other systems: it is rebuilt from
 /// the fields planned, and any other field shows as a difference in how
 /// the two print.
 pub fn create_table(t: &CreateTable) -> Result<(), String> {
     let planned = CreateTableBuilder::new(t.name.clone())
         .columns(t.columns.clone())
+        .constraints(t.constraints.clone())
         .if_not_exists(t.if_not_exists)
         .build();
     if planned.to_string() != t.to_string() {

@@ -3,13 +3,14 @@
 //! on the real system's texts.
 //!
 //! - `parse`: sqlparser plus Materialize's `AS OF` and `CREATE DEFAULT INDEX`.
-//! - `statement`: DDL and writes.
+//! - `statement`: DDL and writes; `constraints`: a table's keys.
 //! - `query`: SELECT.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
 //! - `values`: a bulk INSERT's rows of plain literals, read off the text.
 
 mod clauses;
+pub mod constraints;
 mod expr;
 mod forms;
 mod parse;

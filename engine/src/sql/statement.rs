@@ -12,7 +12,8 @@ use super::parse::{Parsed, ParsedStatement, MAX_IDENTIFIER_BYTES};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{
-    check_unique_columns, clauses, forms, ident, object_name, object_of_kind, relation, unknown,
+    check_unique_columns, clauses, constraints, forms, ident, object_name, object_of_kind,
+    relation, unknown,
 };
 use crate::packed::PackedRow;
 use crate::plan::{
@@ -103,12 +104,14 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
         return Ok(None);
     };
     let mut columns = vec![];
-    for c in &t.columns {
+    let mut column_keys = vec![];
+    for (i, c) in t.columns.iter().enumerate() {
         let mut nullable = true;
         for o in &c.options {
-            match o.option {
-                ColumnOption::Null => nullable = true,
-                ColumnOption::NotNull => nullable = false,
+            match (&o.option, constraints::column_key(&o.option)) {
+                (ColumnOption::Null, _) => nullable = true,
+                (ColumnOption::NotNull, _) => nullable = false,
+                (_, Some(primary)) => column_keys.push((i, primary)),
                 _ => return Err(unsupported(format!("column option {o}"))),
             }
         }
@@ -120,7 +123,12 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
         });
     }
     check_unique_columns(&columns)?;
-    Ok(Some(Statement::CreateTable { name, columns }))
+    let keys = constraints::keys(t, &mut columns, &column_keys, &|flag| catalog.enabled(flag))?;
+    Ok(Some(Statement::CreateTable {
+        name,
+        columns,
+        keys,
+    }))
 }
 
 /// A view's ORDER BY alone is ignored, as in the real system; with LIMIT or
@@ -191,7 +199,16 @@ fn create_index(
     };
     let (on_name, on, columns) = relation(catalog, on)?;
     let key = match keys {
-        None => (0..columns.len()).collect(),
+        // Materialize's default key: the first key, or every column.
+        None => match catalog.keys(on).map(|keys| keys.into_iter().next()) {
+            Some(Some(key)) => key,
+            Some(None) => (0..columns.len()).collect(),
+            None => {
+                return Err(unsupported(
+                    "CREATE DEFAULT INDEX on a view over a table with keys",
+                ))
+            }
+        },
         Some(keys) => keys
             .iter()
             .map(|k| column_position(&columns, k))

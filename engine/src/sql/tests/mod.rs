@@ -2,6 +2,7 @@
 //! statements (DDL and writes) and the queries in their own files.
 
 mod aggregates;
+mod constraints;
 mod expressions;
 mod forms;
 mod properties;

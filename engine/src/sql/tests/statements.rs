@@ -16,7 +16,15 @@ fn create_table() {
         col("Q", Bool, true),
     ];
     let name = "n".to_string();
-    assert_eq!(s, Statement::CreateTable { name, columns });
+    let keys = vec![];
+    assert_eq!(
+        s,
+        Statement::CreateTable {
+            name,
+            columns,
+            keys
+        }
+    );
     assert_eq!(
         err("CREATE TABLE T (b int)"),
         "catalog item 't' already exists"
