@@ -39,6 +39,11 @@ pub enum Command {
     Statement {
         sql: String,
     },
+    /// `ALTER SYSTEM ...`, run as the `mz_system` user (Materialize's
+    /// `simple conn=mz_system,user=mz_system`).
+    System {
+        sql: String,
+    },
     Query {
         sql: String,
         /// False with `nosort`: rows are printed in the engine's order.

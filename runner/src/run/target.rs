@@ -29,6 +29,7 @@ impl Target for Engine {
     fn execute(&mut self, command: &Command) -> Outcome {
         match command {
             Command::Statement { sql } => self.statement(sql),
+            Command::System { sql } => self.system(sql),
             Command::Query { sql, .. } => self.query(sql),
             Command::Peek { index, as_of } => self.peek(index, *as_of),
             Command::IssuePeek { index, as_of, name } => self.issue_peek(index, *as_of, name),

@@ -11,7 +11,8 @@
 //! `simple` either, by its first word, and `reset-server` starts a fresh
 //! engine. A record the runner cannot run gets no block and is refused by
 //! [`refused`]: `copy` (its file is in Materialize's repository), `simple`
-//! on a named connection (another user's session), several statements in
+//! on a named connection (another user's session; but `ALTER SYSTEM ...` as
+//! `mz_system`, which runs `Engine::system`), several statements in
 //! one record (Materialize sends a record as one prepared statement), a
 //! record naming an `mz_` relation (Materialize's catalog; the engine's
 //! introspection relations of those names are its own, with other columns
@@ -84,6 +85,11 @@ fn command(written: &Written) -> Option<Command> {
     if refused(written).is_some() {
         return None;
     }
+    if let Some(sql) = system(written) {
+        return Some(Command::System {
+            sql: sql.to_string(),
+        });
+    }
     Some(match &written.record {
         Record::Statement { sql, .. } => Command::Statement { sql: sql.clone() },
         Record::Query { sql, .. } => query(sql),
@@ -111,6 +117,9 @@ fn query(sql: &str) -> Command {
 /// The construct of a record the runner does not run, if it is one that
 /// expects something (`hash-threshold` expects nothing).
 pub fn refused(written: &Written) -> Option<&'static str> {
+    if system(written).is_some() {
+        return None;
+    }
     let sql = match &written.record {
         Record::Copy { .. } => return Some("copy"),
         Record::Simple { conn: Some(_), .. } => return Some("simple on a named connection"),
@@ -135,6 +144,27 @@ pub fn refused(written: &Written) -> Option<&'static str> {
     timed.then_some("AS OF and UP TO (Materialize's timestamps)")
 }
 
+/// The SQL of a record that the `mz_system` user runs on its own
+/// connection, `ALTER SYSTEM ...` alone: the engine runs it as that user
+/// (`Command::System`). Any other record on a named connection is refused.
+fn system(written: &Written) -> Option<&str> {
+    let Record::Simple {
+        sql,
+        conn: Some(conn),
+        user: Some(user),
+        ..
+    } = &written.record
+    else {
+        return None;
+    };
+    let statements = words::statements(sql);
+    let alters = match statements.as_slice() {
+        [only] => only.len() > 2 && only[0].is("alter") && only[1].is("system"),
+        _ => false,
+    };
+    (conn == "mz_system" && user == "mz_system" && alters).then_some(sql.as_str())
+}
+
 /// The SQL to describe for block `block`'s column names, if its record
 /// checks them (`colnames`).
 pub fn described(layout: &Layout, block: usize) -> Option<&str> {
@@ -144,5 +174,49 @@ pub fn described(layout: &Layout, block: usize) -> Option<&str> {
             expect: Ok(results),
         } if results.columns.is_some() => Some(sql),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only `ALTER SYSTEM` alone, as `mz_system` on its own connection,
+    /// runs; every other record on a named connection is refused.
+    #[test]
+    fn only_alter_system_runs_on_the_system_connection() {
+        let record = |conn: &str, sql: &str| {
+            format!("simple conn={conn},user={conn}\n{sql}\n----\nCOMPLETE 0\n\n")
+        };
+        let text = [
+            record(
+                "mz_system",
+                "ALTER SYSTEM SET unsafe_enable_table_keys = true",
+            ),
+            record("mz_system", "SELECT 1"),
+            record(
+                "mz_system",
+                "ALTER SYSTEM SET a = 1; ALTER SYSTEM SET b = 2",
+            ),
+            record("other", "ALTER SYSTEM SET unsafe_enable_table_keys = true"),
+        ]
+        .concat();
+        let script = parse_script("t.slt", &text).expect("parses");
+        let commands: Vec<&Command> = script.blocks.iter().map(|b| &b.directive.command).collect();
+        let sql = "ALTER SYSTEM SET unsafe_enable_table_keys = true".to_string();
+        assert_eq!(commands, [&Command::System { sql }]);
+        let Format::Materialize(layout) = &script.format else {
+            panic!("a Materialize script");
+        };
+        let refusals: Vec<_> = layout.records.iter().map(refused).collect();
+        assert_eq!(
+            refusals,
+            [
+                None,
+                Some("simple on a named connection"),
+                Some("simple on a named connection"),
+                Some("simple on a named connection"),
+            ]
+        );
     }
 }
