@@ -368,20 +368,21 @@ impl<'a> ExprContext<'a> {
             })?;
             tests.push(test.expr);
         }
-        // ELSE first: PostgreSQL resolves the type in that order, which its
-        // error text shows.
-        let els = match else_result {
+        // The arms, then ELSE: Materialize resolves the type in that order
+        // (PostgreSQL ELSE first), which the error text shows.
+        let mut results = self.plan_all(conditions.iter().map(|w| &w.result))?;
+        results.push(match else_result {
             Some(e) => self.plan(e)?,
             None => literal(&Value::Null)?,
-        };
-        let mut results = vec![els];
-        results.extend(self.plan_all(conditions.iter().map(|w| &w.result))?);
-        let results = unify(results, "CASE")?;
-        let typ = results[0].typ;
-        let nullable = results.iter().any(|r| r.nullable);
-        let mut results = results.into_iter().map(|r| r.expr);
-        let els = Box::new(results.next().expect("ELSE"));
-        let whens = tests.into_iter().zip(results).collect();
+        });
+        let mut results = unify(results, "CASE")?;
+        let els = results.pop().expect("ELSE");
+        let (typ, nullable) = (els.typ, els.nullable || results.iter().any(|r| r.nullable));
+        let els = Box::new(els.expr);
+        let whens = tests
+            .into_iter()
+            .zip(results.into_iter().map(|r| r.expr))
+            .collect();
         Ok(Typed {
             expr: ScalarExpr::Case { whens, els },
             typ,

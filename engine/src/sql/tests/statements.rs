@@ -466,6 +466,17 @@ fn generate_series_and_insert_select() {
         err("SELECT * FROM generate_series(1)"),
         "unsupported: generate_series other than of a start and a stop"
     );
+    // Materialize reads a function in FROM as LATERAL: a bound may name
+    // the columns of the items before it, which the engine does not plan.
+    for sql in [
+        "SELECT * FROM t, generate_series(1, a)",
+        "SELECT * FROM t x1, generate_series(x1.a, 3)",
+    ] {
+        assert_eq!(
+            err(sql),
+            "unsupported: generate_series of columns of the FROM clause (LATERAL)"
+        );
+    }
     assert_eq!(
         err("SELECT * FROM series(1, 2)"),
         "unsupported: function series"

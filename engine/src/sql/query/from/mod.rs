@@ -283,9 +283,16 @@ pub fn table_function(
         &no_columns,
         "aggregate functions are not allowed in functions in FROM",
     );
+    // A function in FROM may name the columns of the FROM items before it
+    // (Materialize reads it as LATERAL); the engine plans constant bounds
+    // only, so a bound naming a column is refused, not unknown.
+    let lateral = |e: String| match e.starts_with("column \"") {
+        true => unsupported("generate_series of columns of the FROM clause (LATERAL)"),
+        false => e,
+    };
     let bounds = exprs
         .iter()
-        .map(|e| cx.plan(e))
+        .map(|e| cx.plan(e).map_err(lateral))
         .collect::<Result<Vec<_>, _>>()?;
     let [start, stop] = <[Typed; 2]>::try_from(bounds)
         .map_err(|_| unsupported("generate_series other than of a start and a stop"))?;
