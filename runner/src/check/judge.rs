@@ -101,6 +101,15 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
             _ => words::statements(sql),
         };
         created.extend(statements.iter().filter_map(|s| words::created(s)));
+        // What a statement writes or creates from a name the engine never
+        // had right holds what the engine could not have computed either,
+        // whatever the statement's own verdict: `INSERT INTO u SELECT * FROM
+        // t` after a refused write of `t`, or a view over `t`.
+        if let Some(construct) = cascade(&tainted, sql) {
+            for name in statements.iter().flat_map(|s| words::targets(s)) {
+                tainted.entry(name).or_insert_with(|| construct.clone());
+            }
+        }
         let change = statements.first().and_then(|s| words::session(s));
         if change == Some(Session::End) && session.as_ref().is_some_and(|(_, begun)| *begun) {
             session = None;
@@ -271,6 +280,31 @@ mod tests {
         let j = judge(&l, &outputs(&[&["ok"], &["0"]]), "f.slt");
         assert_eq!((j.agreed, j.unsupported, j.cascaded, j.wrong), (1, 1, 1, 0));
         assert_eq!(j.blocked["copy"], 2);
+    }
+
+    #[test]
+    fn what_is_written_from_a_tainted_name_is_tainted() {
+        let text = "statement ok\nINSERT INTO t VALUES ((SELECT 7))\n\n\
+                    statement ok\nINSERT INTO u SELECT * FROM t\n\n\
+                    statement ok\nCREATE VIEW v AS SELECT * FROM u\n\n\
+                    query I\nSELECT * FROM v\n----\n7\n\n\
+                    query I\nSELECT * FROM w\n----\n7\n";
+        let l = layout(text);
+        let j = judge(
+            &l,
+            &outputs(&[
+                &["error: unsupported: subquery in VALUES"],
+                &["ok"],
+                &["ok"],
+                &[],
+                &[],
+            ]),
+            "f.slt",
+        );
+        // The read of `v` cascades through `u`; `w` was never written from
+        // `t`, so its read is wrong.
+        assert_eq!((j.agreed, j.unsupported, j.cascaded, j.wrong), (2, 1, 1, 1));
+        assert_eq!(j.blocked["subquery in VALUES"], 2);
     }
 
     #[test]

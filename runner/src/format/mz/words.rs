@@ -222,9 +222,24 @@ pub fn targets(statement: &[Token]) -> Vec<String> {
         return names(statement).map(str::to_string).collect();
     }
     let at = match () {
-        _ if first.is("insert") || first.is("delete") => 2,
+        _ if first.is("insert") || first.is("delete") || first.is("upsert") => 2,
         _ if first.is("update") || first.is("truncate") || first.is("copy") => 1,
-        _ => return Vec::new(),
+        // A write inside a query (`WITH a AS (INSERT INTO t ... RETURNING
+        // ...)`, CockroachDB's `SELECT ... FROM [DELETE FROM t]`).
+        _ => {
+            let inside = statement.windows(2).enumerate().filter_map(|(i, w)| {
+                let into = (w[0].is("insert") || w[0].is("upsert")) && w[1].is("into");
+                let from = w[0].is("delete") && w[1].is("from");
+                // Not `FOR UPDATE` nor `ON CONFLICT DO UPDATE`.
+                let locks = i > 0 && (statement[i - 1].is("for") || statement[i - 1].is("do"));
+                match () {
+                    _ if into || from => qualified(statement, i + 2),
+                    _ if w[0].is("update") && !locks => qualified(statement, i + 1),
+                    _ => None,
+                }
+            });
+            return inside.map(last).collect();
+        }
     };
     qualified(statement, at).map_or(Vec::new(), |n| vec![last(n)])
 }
@@ -417,6 +432,13 @@ mod tests {
             ["alter", "table", "t", "rename", "to", "u"]
         );
         assert!(t("SELECT * FROM t").is_empty());
+        // Writes inside a query write their tables too.
+        assert_eq!(
+            t("WITH a AS (UPDATE u SET a = -a RETURNING a) SELECT * FROM [DELETE FROM s.v]"),
+            ["u", "v"]
+        );
+        assert_eq!(t("SELECT 1 FROM [UPSERT INTO w VALUES (1)]"), ["w"]);
+        assert!(t("SELECT * FROM t FOR UPDATE OF t").is_empty());
         let s = |sql: &str| session(&statements(sql)[0]);
         assert_eq!(s("SET cluster = 'bad'"), Some(Session::Setting));
         assert_eq!(s("SET SESSION search_path TO x"), Some(Session::Setting));
