@@ -243,6 +243,12 @@ fn expected(which: Shape, n: usize) -> Expect {
         | Shape::CaseArms
         | Shape::CaseOperand
         | Shape::Joins => Expect::Answer,
+        // Each level of a scalar subquery is several of its decorrelated
+        // plan (a join of the outer relation with the subquery's reduced
+        // values, the reduce, a count guarding its one row): the plan
+        // reaches the limit from about 85 levels.
+        Shape::Subselects if n <= 80 => Expect::Answer,
+        Shape::Subselects if n <= 100 => Expect::Either,
         _ if n <= 100 => Expect::Answer,
         _ if n >= 600 => Expect::Refusal,
         _ => Expect::Either,
@@ -313,6 +319,26 @@ fn deep_chains_are_refused() {
     }
     check(Shape::Views, 1_000, false);
     check(Shape::LeftJoins, 2_000, false);
+}
+
+/// Every shape answers at depths below the limit, in each configuration:
+/// the property test draws its cases at random, so it may miss a shape
+/// that overflows only below the limit (nested derived tables did, from
+/// 87 levels, before their planning grew its stack).
+#[test]
+fn every_shape_answers_below_the_limit() {
+    for which in SHAPES {
+        let depths = match which {
+            Shape::Joins => [20, 40],
+            Shape::Views => [50, 100],
+            _ => [100, 511],
+        };
+        for (n, sharing) in depths.into_iter().zip([false, true]) {
+            if expected(which, n) != Expect::Refusal {
+                check(which, n, sharing);
+            }
+        }
+    }
 }
 
 fn any_shape() -> impl Strategy<Value = Shape> {

@@ -23,6 +23,7 @@ use super::expr::{
 };
 use super::{forms, ident, object_name};
 use crate::plan::{Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
+use crate::recursion::grown;
 use crate::repr::{unsupported, Column, Datum, UNSUPPORTED};
 use finishing::{limit, order_by, position};
 use from::plan_from;
@@ -78,6 +79,18 @@ impl Planner<'_> {
     /// `names` are the enclosing queries' and `in_from` says whether it is
     /// a subquery in FROM (which reads no outer row).
     fn query(
+        &self,
+        q: &Query,
+        corr: Option<&Correlation>,
+        names: Option<&dyn Outer>,
+        in_from: bool,
+    ) -> Result<PlannedQuery, String> {
+        // A query nests through its FROM's derived tables, as deep as the
+        // text's nesting allows: one level on a grown stack.
+        grown(|| self.query_here(q, corr, names, in_from))
+    }
+
+    fn query_here(
         &self,
         q: &Query,
         corr: Option<&Correlation>,
