@@ -179,6 +179,10 @@ pub enum SkipReason {
     /// the outer rows, so its error stands over no outer rows; PostgreSQL
     /// evaluates a subquery only for the rows that reach it.
     MzSubquery,
+    /// The real system takes keys only once `unsafe_enable_table_keys` is
+    /// on and enforces none; the engine refuses a key without the variable
+    /// and a write that repeats one; PostgreSQL takes and enforces keys.
+    MzKeys,
 }
 
 impl SkipReason {
@@ -193,6 +197,7 @@ impl SkipReason {
         (SkipReason::MzCast, "mz-cast"),
         (SkipReason::MzIdentifierLength, "mz-identifier-length"),
         (SkipReason::MzSubquery, "mz-subquery"),
+        (SkipReason::MzKeys, "mz-keys"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -204,6 +209,7 @@ impl SkipReason {
                 | SkipReason::MzCast
                 | SkipReason::MzIdentifierLength
                 | SkipReason::MzSubquery
+                | SkipReason::MzKeys
         )
     }
 
