@@ -1,10 +1,12 @@
 //! Values, rows and errors: the data every collection carries; and the
 //! frontier of one timestamp that says how far a collection is complete.
 
+pub mod chars;
 mod numeric;
 
 pub use numeric::{Numeric, MAX_PRECISION};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 
 /// How every refusal of SQL outside the engine's subset begins:
@@ -44,6 +46,7 @@ impl Datum {
                 | (Datum::Int64(_), ScalarType::Int64)
                 | (Datum::Numeric(_), ScalarType::Numeric)
                 | (Datum::Text(_), ScalarType::Text)
+                | (Datum::Text(_), ScalarType::Char(_) | ScalarType::VarChar(_))
                 | (Datum::Bool(_), ScalarType::Bool)
         )
     }
@@ -76,6 +79,12 @@ pub enum ScalarType {
     Numeric,
     Text,
     Bool,
+    /// `char(n)`, `character(n)` (`char` is `char(1)`), and `bpchar`
+    /// without a length: a string kept trimmed, shown blank padded
+    /// (`repr::chars`).
+    Char(Option<u32>),
+    /// `varchar(n)`, `character varying(n)`, and `varchar` without one.
+    VarChar(Option<u32>),
 }
 
 impl ScalarType {
@@ -87,6 +96,8 @@ impl ScalarType {
             ScalarType::Numeric => "numeric",
             ScalarType::Text => "text",
             ScalarType::Bool => "bool",
+            ScalarType::Char(_) => "bpchar",
+            ScalarType::VarChar(_) => "varchar",
         }
     }
 
@@ -95,14 +106,49 @@ impl ScalarType {
         matches!(self, ScalarType::Int32 | ScalarType::Int64)
     }
 
-    /// The name the real system prints for the type.
-    pub fn name(self) -> &'static str {
+    /// The name the real system prints for the type (`char(3)`,
+    /// `varchar`: its humanized names, lengths and all).
+    pub fn name(self) -> Cow<'static, str> {
+        match self {
+            ScalarType::Char(n) => chars::Kind::Char.name(n),
+            ScalarType::VarChar(n) => chars::Kind::VarChar.name(n),
+            other => other.base_name().into(),
+        }
+    }
+
+    /// The name of a type without a length.
+    fn base_name(self) -> &'static str {
         match self {
             ScalarType::Int32 => "integer",
             ScalarType::Int64 => "bigint",
             ScalarType::Numeric => "numeric",
             ScalarType::Text => "text",
             ScalarType::Bool => "boolean",
+            ScalarType::Char(_) => "char",
+            ScalarType::VarChar(_) => "varchar",
+        }
+    }
+
+    /// `char` or `varchar` with its length, if it is one.
+    pub fn chars(self) -> Option<(chars::Kind, Option<u32>)> {
+        match self {
+            ScalarType::Char(n) => Some((chars::Kind::Char, n)),
+            ScalarType::VarChar(n) => Some((chars::Kind::VarChar, n)),
+            _ => None,
+        }
+    }
+
+    /// Whether the type is one of the strings: `text`, `char`, `varchar`.
+    pub fn is_string(self) -> bool {
+        self == ScalarType::Text || self.chars().is_some()
+    }
+
+    /// The type without its length (the real system's `without_modifiers`).
+    pub fn without_length(self) -> ScalarType {
+        match self {
+            ScalarType::Char(_) => ScalarType::Char(None),
+            ScalarType::VarChar(_) => ScalarType::VarChar(None),
+            other => other,
         }
     }
 }

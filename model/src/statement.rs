@@ -60,7 +60,7 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                     return Err("a column constraint");
                 }
                 let typ = match &c.data_type {
-                    DataType::Text | DataType::Varchar(None) => Type::Text,
+                    DataType::Text => Type::Text,
                     DataType::Boolean | DataType::Bool => Type::Bool,
                     t => match crate::scalar::int_type(t) {
                         Some(false) => Type::Int,

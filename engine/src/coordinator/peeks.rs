@@ -111,7 +111,11 @@ impl Engine {
             .and_then(|e| e.index())
             .expect("an index")
             .on;
-        Ok(self.issue_peek_on(id, on, time, Vec::new(), None, Finishing::default()))
+        let finishing = Finishing {
+            shown: crate::repr::chars::shown(&plan_columns(&self.catalog, on)),
+            ..Finishing::default()
+        };
+        Ok(self.issue_peek_on(id, on, time, Vec::new(), None, finishing))
     }
 
     /// A fast-path peek on `index`, for a read whose SQL names `relation`.

@@ -13,7 +13,8 @@ use super::introspection::SubscribeExport;
 use super::Engine;
 use crate::api::{Outcome, Progress};
 use crate::protocol::{Command, Import};
-use crate::repr::{DataflowError, Datum, Diff, GlobalId, Row, Timestamp};
+use crate::repr::chars::pad_row;
+use crate::repr::{DataflowError, Datum, Diff, GlobalId, Row, ScalarType, Timestamp};
 use crate::sql::{self, Subscribe};
 
 /// A worker's output frontier (`None`: the empty frontier, it is done).
@@ -41,6 +42,8 @@ pub(super) struct SubscribeState {
     ready: Vec<Row>,
     /// Every time before it is complete.
     frontier: Timestamp,
+    /// Its changes' types, to show a `char` padded by (`shown_changes`).
+    shown: Vec<ScalarType>,
     /// Set once it has ended; its dataflow is then dropped.
     end: Option<Progress>,
     /// Whether its dataflow was dropped.
@@ -150,7 +153,10 @@ impl Engine {
             return Err(format!("subscribe {name} already exists"));
         }
         let Subscribe {
-            plan, as_of, up_to, ..
+            plan,
+            columns,
+            as_of,
+            up_to,
         } = sql::plan_subscribe(sql, &self.catalog)?;
         if plan.reads_any(&|id| Relation::by_id(id).is_some()) {
             return Err(crate::repr::unsupported(
@@ -198,6 +204,7 @@ impl Engine {
                 pending: BTreeMap::new(),
                 errors: BTreeMap::new(),
                 ready: Vec::new(),
+                shown: shown_changes(&columns),
                 frontier: as_of,
                 end: None,
                 dropped: false,
@@ -216,6 +223,7 @@ impl Engine {
             .get_mut(name)
             .ok_or_else(|| format!("no subscribe named {name}"))?;
         let rows = std::mem::take(&mut state.ready);
+        let rows = rows.into_iter().map(|r| pad_row(r, &state.shown)).collect();
         let progress = match &state.end {
             Some(end) => end.clone(),
             None => Progress::Waiting(state.waiting(workers)),
@@ -337,6 +345,16 @@ impl Engine {
     }
 }
 
+/// The types a subscribe's changes are shown by: its time and diff, then
+/// its columns' (none, unless one is a `char`: `repr::chars::shown`).
+fn shown_changes(columns: &[crate::repr::Column]) -> Vec<ScalarType> {
+    let shown = crate::repr::chars::shown(columns);
+    match shown.is_empty() {
+        true => shown,
+        false => [vec![ScalarType::Int64; 2], shown].concat(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,6 +371,7 @@ mod tests {
             pending: BTreeMap::new(),
             errors: BTreeMap::new(),
             ready: Vec::new(),
+            shown: Vec::new(),
             frontier: 2,
             end: None,
             dropped: false,

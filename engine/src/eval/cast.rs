@@ -5,6 +5,10 @@ use crate::repr::{Datum, Numeric, ScalarType};
 
 /// A string read as a value of type `to`, with the real system's texts.
 pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
+    // A `char(n)` or `varchar(n)` cut to its length (`repr::chars`).
+    if let Some((kind, length)) = to.chars() {
+        return kind.convert(s, length, false).map(Datum::Text);
+    }
     let invalid = |e: std::num::ParseIntError| {
         format!("invalid input syntax for type {}: {e}: \"{s}\"", to.name())
     };
@@ -18,6 +22,7 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Bool => parse_bool(s)
             .map(Datum::Bool)
             .ok_or_else(|| format!("invalid input syntax for type boolean: \"{s}\"")),
+        ScalarType::Char(_) | ScalarType::VarChar(_) => unreachable!("parsed above"),
     }
 }
 
@@ -38,9 +43,12 @@ fn parse_bool(s: &str) -> Option<bool> {
 /// implicit) between the types the engine knows: PostgreSQL's, and
 /// `bigint` to `boolean`, which PostgreSQL lacks (docs/semantics.md,
 /// "Where the real system and PostgreSQL differ"). `boolean` to `bigint`
-/// and the numeric casts are not known here, so not implemented.
+/// and the numeric casts are not known here, so not implemented. The
+/// string types cast as `text` does, to and from each other too.
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
+    let text = |t: ScalarType| if t.is_string() { Text } else { t };
+    let (from, to) = (text(from), text(to));
     from == to
         || matches!(
             (from, to),
@@ -58,7 +66,7 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
     Ok(match (d, to) {
         (Datum::Null, _) => Datum::Null,
         (Datum::Text(s), to) => parse_as(&s, to)?,
-        (d, ScalarType::Text) => Datum::Text(d.to_string()),
+        (d, to) if to.is_string() => parse_as(&d.to_string(), to)?,
         (Datum::Int32(i), ScalarType::Int32) => Datum::Int32(i),
         (Datum::Int32(i), ScalarType::Int64) => Datum::Int64(i.into()),
         (Datum::Int64(i), ScalarType::Int64) => Datum::Int64(i),

@@ -5,6 +5,7 @@
 
 mod aggregate;
 mod cast;
+mod chars;
 mod errors;
 mod scalar;
 #[cfg(test)]
@@ -12,5 +13,6 @@ mod tests;
 
 pub use aggregate::{aggregate, average, empty_aggregate};
 pub use cast::{cast, castable, parse_as};
+pub use chars::assign;
 pub use errors::{int8_out_of_range, sum_out_of_range};
 pub use scalar::passes;

@@ -4,11 +4,13 @@
 //! arms and an OR of many operands (an IN list) are evaluated in a loop.
 
 use super::cast::cast;
+use super::chars::assign;
 use super::errors::{
     division_by_zero, int4_out_of_range, int8_out_of_range_of, numeric_field_overflow, type_error,
 };
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::recursion::grown;
+use crate::repr::chars::padded;
 use crate::repr::{DataflowError, Datum};
 
 impl ScalarExpr {
@@ -76,6 +78,8 @@ fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
         (UnaryOp::IsNull, d) => Ok(Datum::Bool(d == Datum::Null)),
         (UnaryOp::IsNotNull, d) => Ok(Datum::Bool(d != Datum::Null)),
         (_, Datum::Null) => Ok(Datum::Null),
+        (UnaryOp::Assign(to), d) => assign(d, to).map_err(|e| DataflowError::eval(&e)),
+        (UnaryOp::PadChar(length), d) => Ok(padded(d, length)),
         (UnaryOp::Not, Datum::Bool(b)) => Ok(Datum::Bool(!b)),
         (UnaryOp::Neg, Datum::Int32(i)) => i
             .checked_neg()

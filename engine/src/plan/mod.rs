@@ -8,6 +8,7 @@ mod deep;
 
 use crate::packed::PackedRow;
 use crate::recursion::grown;
+use crate::repr::chars::pad_row;
 use crate::repr::{Column, Datum, GlobalId, Row, ScalarType, Timestamp};
 
 /// Scalar expressions. Evaluation may fail (division by zero); the failure
@@ -73,6 +74,10 @@ pub enum UnaryOp {
     Neg,
     IsNull,
     IsNotNull,
+    /// An assignment cast to a column's type (`eval::assign`).
+    Assign(ScalarType),
+    /// A `char` blank padded to its length, as `LIKE` reads it.
+    PadChar(Option<u32>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -398,6 +403,8 @@ pub struct Finishing {
     pub order_by: Vec<OrderColumn>,
     pub limit: Option<usize>,
     pub offset: usize,
+    /// The output's types, to show a `char` padded by (`repr::chars::shown`).
+    pub shown: Vec<ScalarType>,
 }
 
 impl Finishing {
@@ -408,6 +415,7 @@ impl Finishing {
             rows.sort_by(|a, b| compare_rows(&self.order_by, a, b));
         }
         let rows = rows.into_iter().skip(self.offset);
+        let rows = rows.map(|row| pad_row(row, &self.shown));
         match self.limit {
             Some(limit) => rows.take(limit).collect(),
             None => rows.collect(),
@@ -436,6 +444,7 @@ pub fn with_top_k(plan: RelationPlan, finishing: Finishing) -> RelationPlan {
         order_by,
         limit,
         offset,
+        shown: _,
     } = finishing;
     match limit.is_some() || offset > 0 {
         true => RelationPlan::TopK {

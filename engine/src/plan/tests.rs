@@ -62,6 +62,7 @@ fn order_by_puts_nulls_last_ascending_and_first_descending() {
             order_by,
             limit,
             offset,
+            shown: Vec::new(),
         }
         .apply(rows())
     };

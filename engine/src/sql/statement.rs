@@ -15,9 +15,11 @@ use super::{
     check_unique_columns, clauses, constraints, forms, ident, object_name, object_of_kind,
     relation, unknown,
 };
+use crate::eval::assign;
 use crate::packed::PackedRow;
 use crate::plan::{
     not_null_violation, with_top_k, ObjectKind, RelationPlan, Resolver, ScalarExpr, Statement,
+    UnaryOp,
 };
 use crate::repr::{unsupported, Column, Datum, GlobalId, Row, ScalarType};
 
@@ -259,6 +261,15 @@ fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
             column.typ.name()
         )
     };
+    // A `char` or `varchar` column takes any value's text, too long a
+    // string failing where a cast would cut it.
+    if column.typ.chars().is_some() {
+        let t = t.coerce(column.typ)?;
+        return Ok(match t.typ == Some(column.typ) {
+            true => t.expr,
+            false => ScalarExpr::Unary(UnaryOp::Assign(column.typ), Box::new(t.expr)),
+        });
+    }
     // An integer of the other width is converted, as the real system's
     // assignment cast does (a `bigint` too large fails when evaluated), and
     // anything is converted to text.
@@ -405,6 +416,9 @@ fn plain_literal(column: &Column, literal: Literal<'_>) -> Option<Datum> {
         (Literal::Number(n), ScalarType::Int32) => n.parse().ok().map(Datum::Int32),
         (Literal::Number(n), ScalarType::Int64) => n.parse().ok().map(Datum::Int64),
         (Literal::Text(s), ScalarType::Text) => Some(Datum::Text(s.to_string())),
+        (Literal::Text(s), to @ (ScalarType::Char(_) | ScalarType::VarChar(_))) => {
+            assign(Datum::Text(s.to_string()), to).ok()
+        }
         _ => None,
     }
 }

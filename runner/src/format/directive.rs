@@ -183,6 +183,10 @@ pub enum SkipReason {
     /// on and enforces none; the engine refuses a key without the variable
     /// and a write that repeats one; PostgreSQL takes and enforces keys.
     MzKeys,
+    /// The real system keeps a `char` trimmed of all trailing whitespace,
+    /// a `bpchar` too; PostgreSQL trims blanks only, and keeps a
+    /// `bpchar`'s.
+    MzChar,
 }
 
 impl SkipReason {
@@ -198,6 +202,7 @@ impl SkipReason {
         (SkipReason::MzIdentifierLength, "mz-identifier-length"),
         (SkipReason::MzSubquery, "mz-subquery"),
         (SkipReason::MzKeys, "mz-keys"),
+        (SkipReason::MzChar, "mz-char"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -210,6 +215,7 @@ impl SkipReason {
                 | SkipReason::MzIdentifierLength
                 | SkipReason::MzSubquery
                 | SkipReason::MzKeys
+                | SkipReason::MzChar
         )
     }
 

@@ -7,6 +7,7 @@
 //! `subquery` how a subquery in it is planned.
 
 mod aggregate;
+mod chars;
 mod names;
 mod refusal;
 mod scope;
@@ -286,8 +287,14 @@ impl<'a> ExprContext<'a> {
         pattern: &Expr,
         negated: bool,
     ) -> Result<Typed, String> {
-        let text = self.plan(expr)?.coerce(ScalarType::Text)?;
-        let pattern = self.plan(pattern)?.coerce(ScalarType::Text)?;
+        let text = self
+            .plan(expr)?
+            .like_operand(true)
+            .coerce(ScalarType::Text)?;
+        let pattern = self
+            .plan(pattern)?
+            .like_operand(false)
+            .coerce(ScalarType::Text)?;
         if text.typ != Some(ScalarType::Text) || pattern.typ != Some(ScalarType::Text) {
             let name = if op == BinaryOp::Like { "~~" } else { "~~*" };
             return Err(format!(

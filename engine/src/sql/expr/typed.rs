@@ -2,8 +2,11 @@
 //! literal takes the type its context gives it (as in PostgreSQL), the
 //! types of literals and operators, and the type a SQL type name means.
 
+use std::borrow::Cow;
+
 use sqlparser::ast::{BinaryOperator, DataType, Value};
 
+use super::chars::{chars_type, compared_as, implicit, like_operand, unified, Operand};
 use crate::eval::{cast, parse_as};
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, Column, Datum, ScalarType};
@@ -32,8 +35,8 @@ impl Typed {
         Typed::new(expr, c.typ, c.nullable)
     }
 
-    pub fn type_name(&self) -> &'static str {
-        self.typ.map_or("unknown", ScalarType::name)
+    pub fn type_name(&self) -> Cow<'static, str> {
+        self.typ.map_or("unknown".into(), ScalarType::name)
     }
 
     /// The output column this expression produces; a lone NULL is text.
@@ -66,15 +69,19 @@ impl Typed {
         }
     }
 
-    /// A string literal, which reads as a value of whatever type its context wants.
+    /// A string literal, which reads as a value of whatever type its context
+    /// wants (a literal of a `char` or `varchar`, made by a cast, is not one).
     pub fn is_string_literal(&self) -> bool {
         matches!(self.expr, ScalarExpr::Literal(Datum::Text(_)))
+            && self.typ == Some(ScalarType::Text)
     }
 
     /// Gives an operand the type `to` where PostgreSQL would implicitly:
     /// NULL, a string literal (parsed as a `to`, failing as the real system
     /// does), and an `integer` widened to a `bigint` (a literal folded at
     /// once). Anything else comes back unchanged, for the caller to check.
+    /// A string literal takes a `char(n)` or `varchar(n)` without its
+    /// length, as the real system's does: the caller casts it on.
     pub fn coerce(self, to: ScalarType) -> Result<Typed, String> {
         match (&self.expr, self.typ) {
             (_, None) => Ok(Typed {
@@ -82,10 +89,42 @@ impl Typed {
                 ..self
             }),
             (ScalarExpr::Literal(Datum::Text(s)), Some(ScalarType::Text)) => {
+                let to = to.without_length();
                 Ok(Typed::new(ScalarExpr::Literal(parse_as(s, to)?), to, false))
             }
             (_, Some(ScalarType::Int32)) if to == ScalarType::Int64 => Ok(self.cast(to)),
             _ => Ok(self),
+        }
+    }
+
+    /// The type the string rules of `chars` see: none for NULL or a
+    /// string literal.
+    fn operand(&self) -> Operand {
+        self.typ.filter(|_| !self.is_unknown())
+    }
+
+    /// `self`, a string, as a `to` by an implicit cast (`chars::implicit`).
+    fn implicit(self, to: ScalarType) -> Result<Typed, String> {
+        match self.operand() {
+            None => self.coerce(to),
+            Some(from) => Ok(Typed {
+                expr: implicit(self.expr, from, to),
+                typ: Some(to),
+                ..self
+            }),
+        }
+    }
+
+    /// What `LIKE` reads of `self`: a `char` (blank padded when `padded`)
+    /// or `varchar` as a `text`, anything else as it is.
+    pub fn like_operand(self, padded: bool) -> Typed {
+        match like_operand(self.expr.clone(), self.operand(), padded) {
+            Some(expr) => Typed {
+                expr,
+                typ: Some(ScalarType::Text),
+                ..self
+            },
+            None => self,
         }
     }
 
@@ -108,7 +147,7 @@ impl Typed {
         let t = self.coerce(ScalarType::Int32)?;
         match t.typ.is_some_and(ScalarType::is_integer) {
             true => Ok(t),
-            false => Err(mismatch(t.type_name())),
+            false => Err(mismatch(&t.type_name())),
         }
     }
 
@@ -121,21 +160,20 @@ impl Typed {
         let t = self.coerce(to)?;
         match t.typ == Some(to) {
             true => Ok(t),
-            false => Err(mismatch(t.type_name())),
+            false => Err(mismatch(&t.type_name())),
         }
     }
 }
 
 /// The type a type name in SQL text means.
 pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
+    if let Some(chars) = chars_type(t) {
+        return chars;
+    }
     match t {
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
         DataType::BigInt(_) | DataType::Int8(_) => Ok(ScalarType::Int64),
-        // A length limit is checked by the real system, not here.
-        DataType::Text
-        | DataType::Varchar(None)
-        | DataType::CharacterVarying(None)
-        | DataType::String(None) => Ok(ScalarType::Text),
+        DataType::Text | DataType::String(None) => Ok(ScalarType::Text),
         DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
         // Any other name may be one of the real system's many types.
         _ => Err(unsupported(format!(
@@ -241,6 +279,12 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
             (l, r, ScalarType::Bool)
         }
         _ => {
+            if let Some(to) = compared_as(l.operand(), r.operand()) {
+                let (l, r) = (l.implicit(to)?, r.implicit(to)?);
+                let nullable = l.nullable || r.nullable;
+                let expr = ScalarExpr::Binary(plan_op, Box::new(l.expr), Box::new(r.expr));
+                return Ok(Typed::new(expr, ScalarType::Bool, nullable));
+            }
             // A string literal takes the other side's type.
             let target = if l.is_string_literal() {
                 r.typ.or(l.typ)
@@ -281,6 +325,15 @@ pub fn negate(t: Typed, negated: bool) -> Typed {
 /// them: integers widen to the widest, NULL and string literals take the
 /// others' type (text when all are), and anything else must agree.
 pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
+    // A CASE's values come ELSE first; the real system takes it last.
+    let mut operands: Vec<Operand> = values.iter().map(Typed::operand).collect();
+    if what == "CASE" && !operands.is_empty() {
+        operands.rotate_left(1);
+    }
+    if let Some(to) = unified(&operands, what) {
+        let to = to?;
+        return values.into_iter().map(|v| v.implicit(to)).collect();
+    }
     let typed = || {
         values
             .iter()

@@ -250,6 +250,7 @@ impl Planner<'_> {
             order_by,
             limit,
             offset,
+            shown: crate::repr::chars::shown(&columns),
         };
         if corr.is_some() {
             plan = nested_finishing(plan, width, finishing);

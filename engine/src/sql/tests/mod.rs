@@ -2,6 +2,7 @@
 //! statements (DDL and writes) and the queries in their own files.
 
 mod aggregates;
+mod chars;
 mod constraints;
 mod expressions;
 mod forms;
@@ -86,6 +87,15 @@ fn catalog() -> TestCatalog {
                 col("i", Int, true),
                 col("l", Int64, true),
                 col("s", Text, true),
+            ],
+        ),
+        (
+            "strs",
+            Table,
+            vec![
+                col("c", ScalarType::Char(Some(3)), true),
+                col("v", ScalarType::VarChar(Some(3)), true),
+                col("x", Text, true),
             ],
         ),
     ])

@@ -211,7 +211,8 @@ fn finishing() {
         Finishing {
             order_by,
             limit,
-            offset
+            offset,
+            shown: Vec::new(),
         }
     );
     let s = select("SELECT a + 1, b FROM t ORDER BY a + 1, t.b ASC");

@@ -12,7 +12,7 @@ fn create_table() {
         col("b", Text, true),
         col("c", Bool, true),
         col("d", Int64, true),
-        col("e", Text, true),
+        col("e", ScalarType::VarChar(None), true),
         col("Q", Bool, true),
     ];
     let name = "n".to_string();
@@ -37,8 +37,8 @@ fn create_table() {
     assert_eq!(err("CREATE TABLE n (a foo)"), "unsupported: type foo");
     assert_eq!(err("CREATE TABLE n (a float)"), "unsupported: type float");
     assert_eq!(
-        err("CREATE TABLE n (a varchar(3))"),
-        "unsupported: type varchar(3)"
+        err("CREATE TABLE n (a varchar(max))"),
+        "unsupported: type length MAX"
     );
     assert_eq!(
         plan("CREATE TABLE IF NOT EXISTS t (a int)", &catalog()),
