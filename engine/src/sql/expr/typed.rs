@@ -325,11 +325,7 @@ pub fn negate(t: Typed, negated: bool) -> Typed {
 /// them: integers widen to the widest, NULL and string literals take the
 /// others' type (text when all are), and anything else must agree.
 pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
-    // A CASE's values come ELSE first; the real system takes it last.
-    let mut operands: Vec<Operand> = values.iter().map(Typed::operand).collect();
-    if what == "CASE" && !operands.is_empty() {
-        operands.rotate_left(1);
-    }
+    let operands: Vec<Operand> = values.iter().map(Typed::operand).collect();
     if let Some(to) = unified(&operands, what) {
         let to = to?;
         return values.into_iter().map(|v| v.implicit(to)).collect();
