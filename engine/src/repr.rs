@@ -2,8 +2,10 @@
 //! frontier of one timestamp that says how far a collection is complete.
 
 pub mod chars;
+mod float;
 mod numeric;
 
+pub use float::{F32, F64};
 pub use numeric::{Numeric, MAX_PRECISION};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -35,6 +37,10 @@ pub enum Datum {
     /// An exact decimal (`avg` of integers), as the real system's `numeric`.
     Numeric(Numeric),
     Text(String),
+    /// A `real` (float4), ordered as docs/semantics.md's "Floats" says.
+    Float32(F32),
+    /// A `double precision` (float8).
+    Float64(F64),
 }
 
 impl Datum {
@@ -48,7 +54,20 @@ impl Datum {
                 | (Datum::Text(_), ScalarType::Text)
                 | (Datum::Text(_), ScalarType::Char(_) | ScalarType::VarChar(_))
                 | (Datum::Bool(_), ScalarType::Bool)
+                | (Datum::Float32(_), ScalarType::Float32)
+                | (Datum::Float64(_), ScalarType::Float64)
         )
+    }
+
+    /// SQL's comparison of two values of one type, which `=`, `<`, ORDER
+    /// BY and a top-k use: a float's holds `-0 = 0` (the derived order
+    /// puts `-0` just before `0`); any other type's is the derived order.
+    pub fn sql_cmp(&self, other: &Datum) -> std::cmp::Ordering {
+        match (self, other) {
+            (Datum::Float32(a), Datum::Float32(b)) => a.sql_cmp(*b),
+            (Datum::Float64(a), Datum::Float64(b)) => a.sql_cmp(*b),
+            _ => self.cmp(other),
+        }
     }
 }
 
@@ -61,6 +80,8 @@ impl fmt::Display for Datum {
             Datum::Int64(i) => write!(f, "{i}"),
             Datum::Numeric(n) => write!(f, "{n}"),
             Datum::Text(s) => write!(f, "{s}"),
+            Datum::Float32(x) => write!(f, "{x}"),
+            Datum::Float64(x) => write!(f, "{x}"),
         }
     }
 }
@@ -85,6 +106,10 @@ pub enum ScalarType {
     Char(Option<u32>),
     /// `varchar(n)`, `character varying(n)`, and `varchar` without one.
     VarChar(Option<u32>),
+    /// `real`, `float4`, `float(1..24)`.
+    Float32,
+    /// `double precision`, `float8`, `float`, `float(25..53)`.
+    Float64,
 }
 
 impl ScalarType {
@@ -98,12 +123,19 @@ impl ScalarType {
             ScalarType::Bool => "bool",
             ScalarType::Char(_) => "bpchar",
             ScalarType::VarChar(_) => "varchar",
+            ScalarType::Float32 => "float4",
+            ScalarType::Float64 => "float8",
         }
     }
 
     /// Whether the type is one of the integers.
     pub fn is_integer(self) -> bool {
         matches!(self, ScalarType::Int32 | ScalarType::Int64)
+    }
+
+    /// Whether the type is `real` or `double precision`.
+    pub fn is_float(self) -> bool {
+        matches!(self, ScalarType::Float32 | ScalarType::Float64)
     }
 
     /// The name the real system prints for the type (`char(3)`,
@@ -126,6 +158,8 @@ impl ScalarType {
             ScalarType::Bool => "boolean",
             ScalarType::Char(_) => "char",
             ScalarType::VarChar(_) => "varchar",
+            ScalarType::Float32 => "real",
+            ScalarType::Float64 => "double precision",
         }
     }
 

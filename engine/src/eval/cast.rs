@@ -1,7 +1,8 @@
 //! Casts between the engine's scalar types and strings read as a type,
 //! with the real system's texts.
 
-use crate::repr::{Datum, Numeric, ScalarType};
+use super::float;
+use crate::repr::{Datum, Numeric, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
 pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
@@ -23,6 +24,8 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
             .map(Datum::Bool)
             .ok_or_else(|| format!("invalid input syntax for type boolean: \"{s}\"")),
         ScalarType::Char(_) | ScalarType::VarChar(_) => unreachable!("parsed above"),
+        ScalarType::Float32 => F32::parse(s).map(Datum::Float32),
+        ScalarType::Float64 => F64::parse(s).map(Datum::Float64),
     }
 }
 
@@ -42,14 +45,16 @@ fn parse_bool(s: &str) -> Option<bool> {
 /// Whether the real system has a cast from `from` to `to` (explicit or
 /// implicit) between the types the engine knows: PostgreSQL's, and
 /// `bigint` to `boolean`, which PostgreSQL lacks (docs/semantics.md,
-/// "Where the real system and PostgreSQL differ"). `boolean` to `bigint`
-/// and the numeric casts are not known here, so not implemented. The
-/// string types cast as `text` does, to and from each other too.
+/// "Where the real system and PostgreSQL differ"), and the casts of
+/// floats (`float::castable`). `boolean` to `bigint` and the numeric
+/// casts other than to a float are not known here, so not implemented.
+/// The string types cast as `text` does, to and from each other too.
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
     let text = |t: ScalarType| if t.is_string() { Text } else { t };
     let (from, to) = (text(from), text(to));
     from == to
+        || float::castable(from, to)
         || matches!(
             (from, to),
             (Int32 | Int64, Int32 | Int64)
@@ -62,6 +67,9 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
 
 /// `d` converted to `to` (a cast the planner checked with [`castable`]).
 pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
+    if let Some(converted) = float::cast(&d, to) {
+        return converted;
+    }
     let range = |t: ScalarType, v: i64| format!("\"{v}\" {} out of range", t.name());
     Ok(match (d, to) {
         (Datum::Null, _) => Datum::Null,

@@ -7,6 +7,7 @@ mod aggregate;
 mod cast;
 mod chars;
 mod errors;
+mod float;
 mod scalar;
 #[cfg(test)]
 mod tests;

@@ -8,6 +8,7 @@ use super::chars::assign;
 use super::errors::{
     division_by_zero, int4_out_of_range, int8_out_of_range_of, numeric_field_overflow, type_error,
 };
+use super::float;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::recursion::grown;
 use crate::repr::chars::padded;
@@ -74,6 +75,9 @@ impl ScalarExpr {
 }
 
 fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
+    if let (UnaryOp::Neg, Some(negated)) = (op, float::negate(&d)) {
+        return Ok(negated);
+    }
     match (op, d) {
         (UnaryOp::IsNull, d) => Ok(Datum::Bool(d == Datum::Null)),
         (UnaryOp::IsNotNull, d) => Ok(Datum::Bool(d != Datum::Null)),
@@ -145,7 +149,7 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
         if std::mem::discriminant(&l) != std::mem::discriminant(&r) {
             return Err(type_error("comparison", &r));
         }
-        Ok(Datum::Bool(accept.contains(&l.cmp(&r))))
+        Ok(Datum::Bool(accept.contains(&l.sql_cmp(&r))))
     };
     match op {
         BinaryOp::Eq => ord(&[Equal]),
@@ -155,6 +159,9 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
         BinaryOp::Gt => ord(&[Greater]),
         BinaryOp::GtEq => ord(&[Greater, Equal]),
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+            if let Some(result) = float::binary(op, &l, &r) {
+                return result;
+            }
             match (&l, &r) {
                 (Datum::Int32(a), Datum::Int32(b)) => {
                     let wide = arithmetic(op, i64::from(*a), i64::from(*b))?;

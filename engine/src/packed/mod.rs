@@ -6,7 +6,9 @@
 //!
 //! Encoding, per datum: `Null`; `false`; `true`; `Int32` and 4 bytes;
 //! `Int64` and 8 bytes; `Numeric` and its 24 bytes (`Numeric::to_bytes`);
-//! `Text` and its length (4 bytes) and UTF-8 bytes. Integers are
+//! `Text` and its length (4 bytes) and UTF-8 bytes; `Float32` and
+//! `Float64` and the value's bits (4 or 8 bytes, a NaN's the canonical
+//! NaN's, so that equal floats have equal bytes). Integers are
 //! little-endian. The encoding of a row is unique, so equal bytes are equal
 //! rows.
 //!
@@ -32,7 +34,7 @@ use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::repr::{Datum, Numeric, Row};
+use crate::repr::{Datum, Numeric, Row, F32, F64};
 
 /// Bytes kept inline: a `PackedRow` is as large as a `Vec`.
 const INLINE: usize = 22;
@@ -44,6 +46,8 @@ const INT32: u8 = 3;
 const INT64: u8 = 4;
 const NUMERIC: u8 = 5;
 const TEXT: u8 = 6;
+const FLOAT32: u8 = 7;
+const FLOAT64: u8 = 8;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -213,6 +217,8 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Int64(_) => 8,
         Datum::Numeric(_) => Numeric::BYTES,
         Datum::Text(s) => 4 + s.len(),
+        Datum::Float32(_) => 4,
+        Datum::Float64(_) => 8,
     }
 }
 
@@ -246,6 +252,14 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&len.to_le_bytes());
                 put(s.as_bytes());
             }
+            Datum::Float32(f) => {
+                put(&[FLOAT32]);
+                put(&f.get().to_bits().to_le_bytes());
+            }
+            Datum::Float64(f) => {
+                put(&[FLOAT64]);
+                put(&f.get().to_bits().to_le_bytes());
+            }
         }
     }
 }
@@ -261,6 +275,8 @@ enum DatumRef<'a> {
     Int64(i64),
     Numeric(Numeric),
     Text(&'a [u8]),
+    Float32(F32),
+    Float64(F64),
 }
 
 impl DatumRef<'_> {
@@ -276,6 +292,8 @@ impl DatumRef<'_> {
             DatumRef::Int64(i) => Datum::Int64(i),
             DatumRef::Numeric(n) => Datum::Numeric(n),
             DatumRef::Text(s) => Datum::Text(DatumRef::text(s).to_owned()),
+            DatumRef::Float32(f) => Datum::Float32(f),
+            DatumRef::Float64(f) => Datum::Float64(f),
         }
     }
 }
@@ -291,6 +309,8 @@ impl Hash for DatumRef<'_> {
             Int64(i64),
             Numeric(Numeric),
             Text(&'a str),
+            Float32(F32),
+            Float64(F64),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -299,6 +319,8 @@ impl Hash for DatumRef<'_> {
             DatumRef::Int64(i) => AsDatum::Int64(i),
             DatumRef::Numeric(n) => AsDatum::Numeric(n),
             DatumRef::Text(s) => AsDatum::Text(DatumRef::text(s)),
+            DatumRef::Float32(f) => AsDatum::Float32(f),
+            DatumRef::Float64(f) => AsDatum::Float64(f),
         };
         datum.hash(state)
     }
@@ -334,6 +356,8 @@ impl<'a> Iterator for Datums<'a> {
                 self.0 = rest;
                 DatumRef::Text(text)
             }
+            FLOAT32 => DatumRef::Float32(F32::new(f32::from_bits(u32::from_le_bytes(self.take())))),
+            FLOAT64 => DatumRef::Float64(F64::new(f64::from_bits(u64::from_le_bytes(self.take())))),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }
@@ -421,171 +445,4 @@ impl<'de> Deserialize<'de> for PackedRow {
 }
 
 #[cfg(test)]
-mod tests {
-    use differential_dataflow::Hashable;
-    use proptest::prelude::*;
-
-    use super::*;
-
-    /// Datums chosen to meet every edge of the order: NULL, both widths and
-    /// their extremes, negatives, numerics of every sign and magnitude,
-    /// text prefixes, the empty text, and long text (a row on the heap).
-    fn datums() -> Vec<Datum> {
-        let numeric = |mantissa: i128, scale: u32| {
-            Datum::Numeric(Numeric::quotient(mantissa, 10i128.pow(scale)))
-        };
-        vec![
-            Datum::Null,
-            Datum::Bool(false),
-            Datum::Bool(true),
-            Datum::Int32(i32::MIN),
-            Datum::Int32(-1),
-            Datum::Int32(0),
-            Datum::Int32(1),
-            Datum::Int32(256),
-            Datum::Int32(i32::MAX),
-            Datum::Int64(i64::MIN),
-            Datum::Int64(-1),
-            Datum::Int64(0),
-            Datum::Int64(1),
-            Datum::Int64(256),
-            Datum::Int64(i64::MAX),
-            numeric(-150, 2),
-            numeric(-15, 1),
-            numeric(0, 0),
-            numeric(5, 1),
-            numeric(15, 1),
-            numeric(150, 2),
-            numeric(151, 2),
-            numeric(2, 0),
-            numeric(i128::from(i64::MAX) * 1000, 0),
-            numeric(-(i128::from(i64::MAX) * 1000), 3),
-            numeric(1, 38),
-            Datum::Numeric(Numeric::quotient(2, 3)),
-            Datum::Numeric(Numeric::quotient(-7, 3)),
-            Datum::Text(String::new()),
-            Datum::Text("a".into()),
-            Datum::Text("a\0".into()),
-            Datum::Text("ab".into()),
-            Datum::Text("b".into()),
-            Datum::Text("é".into()),
-            Datum::Text("a much longer text than fits inline".into()),
-        ]
-    }
-
-    /// Rows of zero to two datums from `datums()`, and some longer ones.
-    fn rows() -> Vec<Row> {
-        let datums = datums();
-        let mut rows: Vec<Row> = vec![vec![]];
-        for a in &datums {
-            rows.push(vec![a.clone()]);
-            for b in &datums {
-                rows.push(vec![a.clone(), b.clone()]);
-            }
-        }
-        rows.push(vec![Datum::Int64(1), Datum::Int64(2), Datum::Int64(3)]);
-        rows.push(vec![Datum::Int32(1); 6]);
-        rows
-    }
-
-    /// Rows in flight between operators are the unpacked ones: rounded up
-    /// to four datums, a two-column row took twice its bytes.
-    #[test]
-    fn unpacked_rows_take_exactly_their_length() {
-        for len in 0..6 {
-            let row: Row = (0..len).map(Datum::Int32).collect();
-            let unpacked = PackedRow::pack(&row).unpack();
-            assert_eq!(unpacked, row);
-            assert_eq!(unpacked.capacity(), len as usize);
-        }
-    }
-
-    #[test]
-    fn the_order_equality_and_hash_are_the_rows() {
-        let rows = rows();
-        let packed: Vec<PackedRow> = rows.iter().map(|r| PackedRow::pack(r)).collect();
-        for (a, pa) in rows.iter().zip(&packed) {
-            assert_eq!(&pa.unpack(), a, "round trip");
-            assert_eq!(pa.hashed(), a.hashed(), "hash of {a:?}");
-            for (b, pb) in rows.iter().zip(&packed) {
-                assert_eq!(pa.cmp(pb), a.cmp(b), "{a:?} against {b:?}");
-                assert_eq!(pa == pb, a == b, "{a:?} against {b:?}");
-            }
-        }
-    }
-
-    fn datum() -> impl Strategy<Value = Datum> {
-        prop_oneof![
-            Just(Datum::Null),
-            any::<bool>().prop_map(Datum::Bool),
-            (-3i32..3).prop_map(Datum::Int32),
-            any::<i32>().prop_map(Datum::Int32),
-            (-3i64..3).prop_map(Datum::Int64),
-            any::<i64>().prop_map(Datum::Int64),
-            (-300i128..300, 1i128..40)
-                .prop_map(|(num, den)| Datum::Numeric(Numeric::quotient(num, den))),
-            "[ab\\x00é]{0,4}".prop_map(Datum::Text),
-            "[a-z]{20,30}".prop_map(Datum::Text),
-        ]
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 2048,
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        })]
-
-        /// Random rows of up to four datums, mostly of equal prefixes.
-        #[test]
-        fn random_rows_order_and_hash_as_their_datums(
-            a in prop::collection::vec(datum(), 0..4),
-            b in prop::collection::vec(datum(), 0..4),
-            prefix in prop::collection::vec(datum(), 0..2),
-        ) {
-            let (a, b) = ([prefix.clone(), a].concat(), [prefix, b].concat());
-            let (pa, pb) = (PackedRow::pack(&a), PackedRow::pack(&b));
-            prop_assert_eq!(pa.cmp(&pb), a.cmp(&b));
-            prop_assert_eq!(pa == pb, a == b);
-            prop_assert_eq!(pa.hashed(), a.hashed());
-            prop_assert_eq!(pa.unpack(), a);
-        }
-    }
-
-    #[test]
-    fn small_rows_are_inline_and_a_packed_row_is_as_large_as_a_vec() {
-        assert_eq!(std::mem::size_of::<PackedRow>(), std::mem::size_of::<Row>());
-        let two_bigints = PackedRow::pack(&[Datum::Int64(1), Datum::Int64(2)]);
-        assert!(matches!(two_bigints.0, Bytes::Inline { .. }));
-        let long = PackedRow::pack(&[Datum::Text("x".repeat(INLINE))]);
-        assert!(matches!(long.0, Bytes::Heap(_)));
-    }
-
-    /// Packing a row's columns, or projecting its packed form, is packing
-    /// the projected row (inline and on the heap alike).
-    #[test]
-    fn packed_columns_are_the_packed_projection() {
-        for row in rows() {
-            let whole = PackedRow::pack(&row);
-            for columns in [vec![], vec![0], vec![1, 0], vec![1, 1], vec![0, 1, 1, 0]] {
-                if columns.iter().all(|c| *c < row.len()) {
-                    let projected: Row = columns.iter().map(|c| row[*c].clone()).collect();
-                    let expected = PackedRow::pack(&projected);
-                    let packed = PackedRow::pack_columns(&row, &columns);
-                    assert_eq!(packed, expected, "{row:?} {columns:?}");
-                    let from_bytes = whole.as_ref().project(&columns);
-                    assert_eq!(from_bytes, expected, "{row:?} {columns:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn from_bytes_reads_what_pack_wrote() {
-        for row in rows() {
-            let packed = PackedRow::pack(&row);
-            let bytes = packed.bytes().to_vec();
-            assert_eq!(PackedRow::from_bytes(&bytes), packed);
-        }
-    }
-}
+mod tests;

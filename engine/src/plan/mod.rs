@@ -387,8 +387,8 @@ pub fn compare_rows(order: &[OrderColumn], a: &[Datum], b: &[Datum]) -> std::cmp
             (true, false) => Ordering::Less,
             (false, true) if o.nulls_last => Ordering::Less,
             (false, true) => Ordering::Greater,
-            (false, false) if o.descending => y.cmp(x),
-            (false, false) => x.cmp(y),
+            (false, false) if o.descending => y.sql_cmp(x),
+            (false, false) => x.sql_cmp(y),
         };
         if ordering.is_ne() {
             return ordering;
@@ -470,7 +470,9 @@ impl SimpleSelect {
     /// The index key the predicates pin to literals, if they pin every key
     /// column (`k = 5`, of the column's type): the peek then reads only
     /// that key. Exact, because a row whose key differs fails that
-    /// conjunct, and a false conjunct beats another one's error.
+    /// conjunct, and a false conjunct beats another one's error. A float
+    /// column is never pinned: `-0 = 0` holds in SQL, but they are two keys
+    /// (docs/semantics.md, "Floats"), so the peek scans.
     pub fn literal_key(&self, key: &[usize], columns: &[Column]) -> Option<Row> {
         key.iter()
             .map(|column| {
@@ -478,7 +480,9 @@ impl SimpleSelect {
                     ScalarExpr::Binary(BinaryOp::Eq, l, r) => match (&**l, &**r) {
                         (ScalarExpr::Column(c), ScalarExpr::Literal(d))
                         | (ScalarExpr::Literal(d), ScalarExpr::Column(c))
-                            if c == column && d.is_of(columns.get(*c)?.typ) =>
+                            if c == column
+                                && d.is_of(columns.get(*c)?.typ)
+                                && !columns[*c].typ.is_float() =>
                         {
                             Some(d.clone())
                         }

@@ -7,7 +7,7 @@ use sqlparser::ast::{
     Update,
 };
 
-use super::expr::{scalar_type, where_clause, ExprContext, Scope, Typed};
+use super::expr::{scalar_type, value_as_float, where_clause, ExprContext, Scope, Typed};
 use super::parse::{Parsed, ParsedStatement, MAX_IDENTIFIER_BYTES};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
@@ -272,9 +272,12 @@ fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
     }
     // An integer of the other width is converted, as the real system's
     // assignment cast does (a `bigint` too large fails when evaluated), and
-    // anything is converted to text.
+    // anything is converted to text; a float is converted to an integer
+    // or the other float (rounded, or failing when evaluated).
+    let numbers = |typ: ScalarType| typ.is_integer() || typ.is_float();
     let t = match t.typ {
         Some(typ) if typ.is_integer() && column.typ.is_integer() => t.cast(column.typ),
+        Some(typ) if typ.is_float() && numbers(column.typ) => t.cast(column.typ),
         Some(_) if column.typ == ScalarType::Text && !t.is_string_literal() => t.cast(column.typ),
         _ => t,
     };
@@ -372,8 +375,13 @@ impl ValuesRow<'_> {
         out.resize(self.columns.len(), Datum::Null);
         for (entry, t) in entries.zip(self.targets) {
             let column = &self.columns[*t];
+            let float = match &entry {
+                Entry::Ast(e) => value_as_float(e, column.typ),
+                Entry::Literal(_) => None,
+            };
             out[*t] = match entry.literal().and_then(|l| plain_literal(column, l)) {
                 Some(datum) => datum,
+                None if float.is_some() => float.expect("a float")?,
                 None => {
                     let planned = match entry {
                         Entry::Ast(e) => self.cx.plan(e)?,

@@ -8,6 +8,7 @@
 
 mod aggregate;
 mod chars;
+mod float;
 mod names;
 mod refusal;
 mod scope;
@@ -28,13 +29,14 @@ use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, ScalarType};
 use aggregate::aggregate_call;
 pub(super) use aggregate::Grouping;
+pub(super) use float::value_as_float;
 pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;
 pub(super) use scope::{Scope, ScopeItem};
 pub(super) use subquery::{
     Kind, Nested, Outer, Prefix, Reads, Subqueries, Subquery, SUBQUERY_COLUMN,
 };
-use typed::{binary, int_literal, literal, negate, unify};
+use typed::{binary, cast_literal, int_literal, literal, negate, operands, unify};
 pub(super) use typed::{scalar_type, Typed};
 pub(super) use walk::{contains_aggregate, contains_subquery};
 
@@ -147,7 +149,7 @@ impl<'a> ExprContext<'a> {
             Expr::Nested(inner) => self.plan(inner),
             Expr::UnaryOp { op, expr } => self.unary(op, expr),
             Expr::BinaryOp { left, op, right } => {
-                let (l, r) = (self.plan(left)?, self.plan(right)?);
+                let (l, r) = operands(left, right, |e| self.plan(e))?;
                 binary(op, l, r)
             }
             Expr::IsNull(inner) | Expr::IsNotNull(inner) => {
@@ -316,6 +318,9 @@ impl<'a> ExprContext<'a> {
     #[inline(never)]
     fn cast(&mut self, expr: &Expr, data_type: &DataType) -> Result<Typed, String> {
         let to = scalar_type(data_type)?;
+        if let Some(float) = cast_literal(expr, to) {
+            return float;
+        }
         let t = self.plan(expr)?.coerce(to)?;
         match t.typ {
             Some(from) if castable(from, to) => Ok(t.cast(to).typed()),
@@ -408,7 +413,8 @@ impl<'a> ExprContext<'a> {
     }
 
     fn unary(&mut self, op: &UnaryOperator, e: &Expr) -> Result<Typed, String> {
-        // Only the integers' signs are here; the real system has numeric's.
+        // Only the integers' and floats' signs are here; the real system
+        // has numeric's.
         let int = |t: &str| match t {
             "numeric" => unsupported(format!("operator {op} numeric")),
             _ => format!("operator does not exist: {op} {t}"),
@@ -420,12 +426,12 @@ impl<'a> ExprContext<'a> {
                     int_literal(&format!("-{}", v.value))
                 }
                 _ => {
-                    let t = self.plan(e)?.expect_integer(int)?;
+                    let t = self.plan(e)?.expect_signed(int)?;
                     let neg = ScalarExpr::Unary(UnaryOp::Neg, Box::new(t.expr));
                     Ok(Typed { expr: neg, ..t })
                 }
             },
-            UnaryOperator::Plus => self.plan(e)?.expect_integer(int),
+            UnaryOperator::Plus => self.plan(e)?.expect_signed(int),
             UnaryOperator::Not => {
                 let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
                     format!("NOT argument must have type boolean, not type {t}")

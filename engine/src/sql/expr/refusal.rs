@@ -9,6 +9,7 @@ use sqlparser::ast::{
 };
 
 use super::aggregate::aggregate_call;
+use super::float::numeric_literal;
 use super::typed::{int_literal, literal, scalar_type};
 use super::{forms, function_name, plain_args, RESERVED};
 use crate::repr::{unsupported, UNSUPPORTED};
@@ -108,7 +109,11 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             expr,
             data_type,
             format: None,
-        } => refused(scalar_type(data_type)).or_else(|| walk(expr)),
+        } => match scalar_type(data_type) {
+            // A numeric literal cast to a float is that float.
+            Ok(to) if to.is_float() && numeric_literal(expr).is_some() => None,
+            typ => refused(typ).or_else(|| walk(expr)),
+        },
         Expr::Function(f) => {
             let args = match function_name(f).as_str() {
                 "coalesce" => plain_args(f),

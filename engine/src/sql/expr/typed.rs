@@ -4,9 +4,12 @@
 
 use std::borrow::Cow;
 
-use sqlparser::ast::{BinaryOperator, DataType, Value};
+use sqlparser::ast::{BinaryOperator, DataType, Expr, Value};
 
 use super::chars::{chars_type, compared_as, implicit, like_operand, unified, Operand};
+use super::float::{
+    common_float, float_literal, float_type, implicit_to_float, numeric_literal, widest_float,
+};
 use crate::eval::{cast, parse_as};
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, Column, Datum, ScalarType};
@@ -93,6 +96,7 @@ impl Typed {
                 Ok(Typed::new(ScalarExpr::Literal(parse_as(s, to)?), to, false))
             }
             (_, Some(ScalarType::Int32)) if to == ScalarType::Int64 => Ok(self.cast(to)),
+            (_, Some(from)) if implicit_to_float(from, to) => Ok(self.cast(to)),
             _ => Ok(self),
         }
     }
@@ -151,6 +155,14 @@ impl Typed {
         }
     }
 
+    /// `self` as an integer or a float, or the error `mismatch(type name)`.
+    pub fn expect_signed(self, mismatch: impl FnOnce(&str) -> String) -> Result<Typed, String> {
+        match self.typ.is_some_and(ScalarType::is_float) {
+            true => Ok(self),
+            false => self.expect_integer(mismatch),
+        }
+    }
+
     /// `self` as a `to`, or the error `mismatch(type name)`.
     pub fn expect(
         self,
@@ -169,6 +181,9 @@ impl Typed {
 pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     if let Some(chars) = chars_type(t) {
         return chars;
+    }
+    if let Some(float) = float_type(t) {
+        return float;
     }
     match t {
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
@@ -260,12 +275,13 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod
     );
     let numeric = [&l, &r].iter().any(|t| t.typ == Some(ScalarType::Numeric));
-    if numeric && (arithmetic || l.typ != r.typ) {
+    let float = common_float(l.typ, r.typ);
+    if numeric && float.is_none() && (arithmetic || l.typ != r.typ) {
         return Err(unsupported(format!("operator {op} of numeric")));
     }
     let (l, r, typ) = match plan_op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
-            let to = integer_type(&l, &r);
+            let to = float.unwrap_or_else(|| integer_type(&l, &r));
             let (l, r) = (l.coerce(to)?, r.coerce(to)?);
             if l.typ != Some(to) || r.typ != Some(to) {
                 return Err(no_operator(&l, &r));
@@ -292,6 +308,7 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
                 l.typ.or(r.typ)
             };
             let target = match target {
+                _ if float.is_some() => float,
                 Some(t) if t.is_integer() => Some(integer_type(&l, &r)),
                 t => t,
             };
@@ -337,6 +354,7 @@ pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
     };
     let target = match typed().next() {
         None => ScalarType::Text,
+        Some(_) if widest_float(typed()).is_some() => widest_float(typed()).expect("a float"),
         Some(t) if typed().all(ScalarType::is_integer) && t.is_integer() => {
             if typed().any(|t| t == ScalarType::Int64) {
                 ScalarType::Int64
@@ -358,4 +376,42 @@ pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
         ));
     }
     Ok(values)
+}
+
+/// The operands of a binary operator, planned by `plan`: a numeric literal
+/// (`2.5`) beside a float is that float's type, as the real system's
+/// implicit cast from `numeric` makes it; otherwise each is planned as
+/// it is (and a numeric literal refused).
+pub fn operands(
+    left: &Expr,
+    right: &Expr,
+    mut plan: impl FnMut(&Expr) -> Result<Typed, String>,
+) -> Result<(Typed, Typed), String> {
+    let as_float = |text: String, other: &Typed| match other.typ {
+        Some(to) if to.is_float() => Ok(Typed::new(
+            ScalarExpr::Literal(float_literal(&text, to)?),
+            to,
+            false,
+        )),
+        _ => Err(unsupported(format!("numeric literal: {text}"))),
+    };
+    match (numeric_literal(left), numeric_literal(right)) {
+        (Some(text), None) => {
+            let r = plan(right)?;
+            Ok((as_float(text, &r)?, r))
+        }
+        (None, Some(text)) => {
+            let l = plan(left)?;
+            let r = as_float(text, &l)?;
+            Ok((l, r))
+        }
+        _ => Ok((plan(left)?, plan(right)?)),
+    }
+}
+
+/// `CAST(1.5 AS double precision)`: a numeric literal cast to a float is
+/// that float (`None` for any other cast).
+pub fn cast_literal(expr: &Expr, to: ScalarType) -> Option<Result<Typed, String>> {
+    let text = numeric_literal(expr).filter(|_| to.is_float())?;
+    Some(float_literal(&text, to).map(|d| Typed::new(ScalarExpr::Literal(d), to, false)))
 }

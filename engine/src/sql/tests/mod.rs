@@ -5,6 +5,7 @@ mod aggregates;
 mod chars;
 mod constraints;
 mod expressions;
+mod floats;
 mod forms;
 mod properties;
 mod queries;

@@ -35,7 +35,10 @@ fn create_table() {
     );
     // The real system has many more types than these.
     assert_eq!(err("CREATE TABLE n (a foo)"), "unsupported: type foo");
-    assert_eq!(err("CREATE TABLE n (a float)"), "unsupported: type float");
+    assert_eq!(
+        err("CREATE TABLE n (a float64)"),
+        "unsupported: type float64"
+    );
     assert_eq!(
         err("CREATE TABLE n (a varchar(max))"),
         "unsupported: type length MAX"

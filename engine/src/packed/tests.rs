@@ -1,0 +1,194 @@
+//! The packed encoding held to the rows it packs: order, equality, hash,
+//! round trips and projections, over datums chosen to meet every edge of
+//! the order and over random rows.
+
+use differential_dataflow::Hashable;
+use proptest::prelude::*;
+
+use super::*;
+
+/// Datums chosen to meet every edge of the order: NULL, both widths and
+/// their extremes, negatives, numerics of every sign and magnitude,
+/// text prefixes, the empty text, long text (a row on the heap), and
+/// floats at their edges (`-0` beside `0`, the infinities, NaN of
+/// either sign, which packs as the one NaN).
+fn datums() -> Vec<Datum> {
+    let numeric =
+        |mantissa: i128, scale: u32| Datum::Numeric(Numeric::quotient(mantissa, 10i128.pow(scale)));
+    vec![
+        Datum::Null,
+        Datum::Bool(false),
+        Datum::Bool(true),
+        Datum::Int32(i32::MIN),
+        Datum::Int32(-1),
+        Datum::Int32(0),
+        Datum::Int32(1),
+        Datum::Int32(256),
+        Datum::Int32(i32::MAX),
+        Datum::Int64(i64::MIN),
+        Datum::Int64(-1),
+        Datum::Int64(0),
+        Datum::Int64(1),
+        Datum::Int64(256),
+        Datum::Int64(i64::MAX),
+        numeric(-150, 2),
+        numeric(-15, 1),
+        numeric(0, 0),
+        numeric(5, 1),
+        numeric(15, 1),
+        numeric(150, 2),
+        numeric(151, 2),
+        numeric(2, 0),
+        numeric(i128::from(i64::MAX) * 1000, 0),
+        numeric(-(i128::from(i64::MAX) * 1000), 3),
+        numeric(1, 38),
+        Datum::Numeric(Numeric::quotient(2, 3)),
+        Datum::Numeric(Numeric::quotient(-7, 3)),
+        Datum::Text(String::new()),
+        Datum::Text("a".into()),
+        Datum::Text("a\0".into()),
+        Datum::Text("ab".into()),
+        Datum::Text("b".into()),
+        Datum::Text("é".into()),
+        Datum::Text("a much longer text than fits inline".into()),
+        Datum::Float32(F32::new(f32::NEG_INFINITY)),
+        Datum::Float32(F32::new(-0.0)),
+        Datum::Float32(F32::new(0.0)),
+        Datum::Float32(F32::new(1.5)),
+        Datum::Float32(F32::new(f32::NAN)),
+        Datum::Float64(F64::new(f64::NEG_INFINITY)),
+        Datum::Float64(F64::new(-1e300)),
+        Datum::Float64(F64::new(-0.0)),
+        Datum::Float64(F64::new(0.0)),
+        Datum::Float64(F64::new(f64::MIN_POSITIVE)),
+        Datum::Float64(F64::new(0.1)),
+        Datum::Float64(F64::new(f64::INFINITY)),
+        Datum::Float64(F64::new(f64::NAN)),
+        Datum::Float64(F64::new(-f64::NAN)),
+    ]
+}
+
+/// Rows of zero to two datums from `datums()`, and some longer ones.
+fn rows() -> Vec<Row> {
+    let datums = datums();
+    let mut rows: Vec<Row> = vec![vec![]];
+    for a in &datums {
+        rows.push(vec![a.clone()]);
+        for b in &datums {
+            rows.push(vec![a.clone(), b.clone()]);
+        }
+    }
+    rows.push(vec![Datum::Int64(1), Datum::Int64(2), Datum::Int64(3)]);
+    rows.push(vec![Datum::Int32(1); 6]);
+    rows
+}
+
+/// Rows in flight between operators are the unpacked ones: rounded up
+/// to four datums, a two-column row took twice its bytes.
+#[test]
+fn unpacked_rows_take_exactly_their_length() {
+    for len in 0..6 {
+        let row: Row = (0..len).map(Datum::Int32).collect();
+        let unpacked = PackedRow::pack(&row).unpack();
+        assert_eq!(unpacked, row);
+        assert_eq!(unpacked.capacity(), len as usize);
+    }
+}
+
+#[test]
+fn the_order_equality_and_hash_are_the_rows() {
+    let rows = rows();
+    let packed: Vec<PackedRow> = rows.iter().map(|r| PackedRow::pack(r)).collect();
+    for (a, pa) in rows.iter().zip(&packed) {
+        assert_eq!(&pa.unpack(), a, "round trip");
+        assert_eq!(pa.hashed(), a.hashed(), "hash of {a:?}");
+        for (b, pb) in rows.iter().zip(&packed) {
+            assert_eq!(pa.cmp(pb), a.cmp(b), "{a:?} against {b:?}");
+            assert_eq!(pa == pb, a == b, "{a:?} against {b:?}");
+        }
+    }
+}
+
+fn datum() -> impl Strategy<Value = Datum> {
+    prop_oneof![
+        Just(Datum::Null),
+        any::<bool>().prop_map(Datum::Bool),
+        (-3i32..3).prop_map(Datum::Int32),
+        any::<i32>().prop_map(Datum::Int32),
+        (-3i64..3).prop_map(Datum::Int64),
+        any::<i64>().prop_map(Datum::Int64),
+        (-300i128..300, 1i128..40)
+            .prop_map(|(num, den)| Datum::Numeric(Numeric::quotient(num, den))),
+        "[ab\\x00é]{0,4}".prop_map(Datum::Text),
+        "[a-z]{20,30}".prop_map(Datum::Text),
+        any::<f32>().prop_map(|f| Datum::Float32(F32::new(f))),
+        prop_oneof![
+            Just(0.0),
+            Just(-0.0),
+            Just(f64::NAN),
+            Just(-f64::NAN),
+            any::<f64>()
+        ]
+        .prop_map(|f| Datum::Float64(F64::new(f))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 2048,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Random rows of up to four datums, mostly of equal prefixes.
+    #[test]
+    fn random_rows_order_and_hash_as_their_datums(
+        a in prop::collection::vec(datum(), 0..4),
+        b in prop::collection::vec(datum(), 0..4),
+        prefix in prop::collection::vec(datum(), 0..2),
+    ) {
+        let (a, b) = ([prefix.clone(), a].concat(), [prefix, b].concat());
+        let (pa, pb) = (PackedRow::pack(&a), PackedRow::pack(&b));
+        prop_assert_eq!(pa.cmp(&pb), a.cmp(&b));
+        prop_assert_eq!(pa == pb, a == b);
+        prop_assert_eq!(pa.hashed(), a.hashed());
+        prop_assert_eq!(pa.unpack(), a);
+    }
+}
+
+#[test]
+fn small_rows_are_inline_and_a_packed_row_is_as_large_as_a_vec() {
+    assert_eq!(std::mem::size_of::<PackedRow>(), std::mem::size_of::<Row>());
+    let two_bigints = PackedRow::pack(&[Datum::Int64(1), Datum::Int64(2)]);
+    assert!(matches!(two_bigints.0, Bytes::Inline { .. }));
+    let long = PackedRow::pack(&[Datum::Text("x".repeat(INLINE))]);
+    assert!(matches!(long.0, Bytes::Heap(_)));
+}
+
+/// Packing a row's columns, or projecting its packed form, is packing
+/// the projected row (inline and on the heap alike).
+#[test]
+fn packed_columns_are_the_packed_projection() {
+    for row in rows() {
+        let whole = PackedRow::pack(&row);
+        for columns in [vec![], vec![0], vec![1, 0], vec![1, 1], vec![0, 1, 1, 0]] {
+            if columns.iter().all(|c| *c < row.len()) {
+                let projected: Row = columns.iter().map(|c| row[*c].clone()).collect();
+                let expected = PackedRow::pack(&projected);
+                let packed = PackedRow::pack_columns(&row, &columns);
+                assert_eq!(packed, expected, "{row:?} {columns:?}");
+                let from_bytes = whole.as_ref().project(&columns);
+                assert_eq!(from_bytes, expected, "{row:?} {columns:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn from_bytes_reads_what_pack_wrote() {
+    for row in rows() {
+        let packed = PackedRow::pack(&row);
+        let bytes = packed.bytes().to_vec();
+        assert_eq!(PackedRow::from_bytes(&bytes), packed);
+    }
+}
