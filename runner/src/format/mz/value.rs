@@ -45,6 +45,17 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
             Mode::Cockroach => n.to_string(),
         },
         (Type::Text, Datum::Numeric(n)) => n.to_string(),
+        // Rust's own formatting of the `f32` or `f64` the runner reads:
+        // `as i64` (saturating, NaN 0) in an `I` column, three places
+        // (`{:.3}`, `-0.000`, `NaN`, `inf`) in an `R` column in standard
+        // mode and in a `T` column, and the shortest digits without an
+        // exponent (`{}`, `-0`, `inf`) in an `R` column in cockroach mode.
+        (Type::Integer, Datum::Float32(f)) => (f.get() as i64).to_string(),
+        (Type::Integer, Datum::Float64(f)) => (f.get() as i64).to_string(),
+        (Type::Real, Datum::Float32(f)) if mode == Mode::Cockroach => format!("{}", f.get()),
+        (Type::Real, Datum::Float64(f)) if mode == Mode::Cockroach => format!("{}", f.get()),
+        (Type::Real | Type::Text, Datum::Float32(f)) => format!("{:.3}", f.get()),
+        (Type::Real | Type::Text, Datum::Float64(f)) => format!("{:.3}", f.get()),
         _ => return cannot(),
     })
 }
@@ -187,6 +198,27 @@ mod tests {
         assert_eq!(f("-2.5", Type::Integer, Mode::Cockroach), "-3");
         assert_eq!(f("9.9996", Type::Real, Mode::Standard), "10");
         assert_eq!(f("0.333", Type::Text, Mode::Standard), "0.333");
+    }
+
+    #[test]
+    fn floats_as_rust_formats_them() {
+        use engine::repr::{F32, F64};
+        let d = |f: f64| Datum::Float64(F64::new(f));
+        let f = |d: &Datum, t, m| format(d, t, m).unwrap();
+        assert_eq!(f(&d(2.5), Type::Real, Mode::Standard), "2.500");
+        assert_eq!(f(&d(-0.0), Type::Real, Mode::Standard), "-0.000");
+        assert_eq!(f(&d(f64::INFINITY), Type::Real, Mode::Standard), "inf");
+        assert_eq!(f(&d(f64::NAN), Type::Text, Mode::Standard), "NaN");
+        assert_eq!(
+            f(&d(1e31), Type::Real, Mode::Cockroach),
+            "10000000000000000000000000000000"
+        );
+        assert_eq!(f(&d(-0.0), Type::Real, Mode::Cockroach), "-0");
+        assert_eq!(f(&d(-2.7), Type::Integer, Mode::Standard), "-2");
+        assert_eq!(f(&d(f64::NAN), Type::Integer, Mode::Standard), "0");
+        let r = Datum::Float32(F32::new(1.1));
+        assert_eq!(f(&r, Type::Real, Mode::Cockroach), "1.1");
+        assert_eq!(f(&r, Type::Real, Mode::Standard), "1.100");
     }
 
     #[test]
