@@ -64,16 +64,21 @@ pub fn common_float(a: Option<ScalarType>, b: Option<ScalarType>) -> Option<Scal
 }
 
 /// The widest of values' types for CASE and COALESCE when they are all
-/// integers or floats and one is a float; `None` otherwise.
+/// integers, `numeric`s or floats and one is a float (each casts to it
+/// implicitly); `None` otherwise.
 pub fn widest_float(types: impl Iterator<Item = ScalarType> + Clone) -> Option<ScalarType> {
-    let all_numbers = types.clone().all(|t| rank(t).is_some());
+    let all_numbers = types
+        .clone()
+        .all(|t| rank(t).is_some() || t == ScalarType::Numeric);
     let widest = types.max_by_key(|t| rank(*t))?;
     (all_numbers && widest.is_float()).then_some(widest)
 }
 
 /// The text of a literal with a point or an exponent, or beyond a
 /// `bigint` (a `numeric` in the real system), optionally negated or in
-/// parentheses: `1.5`, `-1e3`, `(-0.0)`.
+/// parentheses: `1.5`, `-1e3`, `(-0.0)`; and `-0`, which the real system
+/// reads as one literal that keeps its sign, a `numeric` (its
+/// `cockroach/zero.slt` inserts `-0` into a float column as `-0`).
 pub fn numeric_literal(e: &Expr) -> Option<String> {
     match e {
         Expr::Value(v) => match &v.value {
@@ -86,12 +91,21 @@ pub fn numeric_literal(e: &Expr) -> Option<String> {
         Expr::UnaryOp {
             op: UnaryOperator::Minus,
             expr,
+        } if is_integer_zero(expr) => Some("-0".to_string()),
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
         } => numeric_literal(expr).map(|n| match n.strip_prefix('-') {
             Some(positive) => positive.to_string(),
             None => format!("-{n}"),
         }),
         _ => None,
     }
+}
+
+/// Whether `e` is the literal `0` (or `00`).
+fn is_integer_zero(e: &Expr) -> bool {
+    matches!(e, Expr::Value(v) if matches!(&v.value, Value::Number(n, _) if n.bytes().all(|b| b == b'0')))
 }
 
 /// A numeric literal's text as a float of type `to`: the real system

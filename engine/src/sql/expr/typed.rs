@@ -379,30 +379,28 @@ pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
 }
 
 /// The operands of a binary operator, planned by `plan`: a numeric literal
-/// (`2.5`) beside a float is that float's type, as the real system's
-/// implicit cast from `numeric` makes it; otherwise each is planned as
-/// it is (and a numeric literal refused).
+/// (`2.5`, `-0`) beside a float is that float's type, as the real
+/// system's implicit cast from `numeric` makes it; otherwise each is
+/// planned as it is (and a numeric literal refused, `-0` an integer).
 pub fn operands(
     left: &Expr,
     right: &Expr,
     mut plan: impl FnMut(&Expr) -> Result<Typed, String>,
 ) -> Result<(Typed, Typed), String> {
-    let as_float = |text: String, other: &Typed| match other.typ {
-        Some(to) if to.is_float() => Ok(Typed::new(
-            ScalarExpr::Literal(float_literal(&text, to)?),
-            to,
-            false,
-        )),
-        _ => Err(unsupported(format!("numeric literal: {text}"))),
+    let float = |text: String, other: &Typed| {
+        let to = other.typ.filter(|t| t.is_float())?;
+        let literal = float_literal(&text, to).map(ScalarExpr::Literal);
+        Some(literal.map(|l| Typed::new(l, to, false)))
     };
     match (numeric_literal(left), numeric_literal(right)) {
         (Some(text), None) => {
             let r = plan(right)?;
-            Ok((as_float(text, &r)?, r))
+            let l = float(text, &r).unwrap_or_else(|| plan(left))?;
+            Ok((l, r))
         }
         (None, Some(text)) => {
             let l = plan(left)?;
-            let r = as_float(text, &l)?;
+            let r = float(text, &l).unwrap_or_else(|| plan(right))?;
             Ok((l, r))
         }
         _ => Ok((plan(left)?, plan(right)?)),

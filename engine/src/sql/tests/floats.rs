@@ -45,6 +45,7 @@ fn an_operator_takes_the_wider_float_and_a_real_stays_a_real() {
         types("SELECT CASE WHEN c THEN 1 ELSE 1::real END, coalesce(1::real, 2::float8) FROM t"),
         [Float32, Float64]
     );
+    assert_eq!(types("SELECT coalesce(avg(a), 1::real) FROM t"), [Float32]);
     assert_eq!(
         err("SELECT 1::real + 'a'::text"),
         "operator does not exist: real + text"
@@ -78,6 +79,7 @@ fn numeric_literals_and_float_aggregates_are_refused_where_not_exact() {
         err("SELECT avg(a::real) FROM t"),
         "unsupported: avg of real"
     );
+    assert_eq!(types("SELECT a + -0, -0 FROM t"), [Int, Int]);
     let minmax = "SELECT min(a::real), max(a::float8) FROM t";
     assert_eq!(types(minmax), [Float32, Float64]);
 }
