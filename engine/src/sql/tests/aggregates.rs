@@ -103,6 +103,10 @@ fn aggregate_errors() {
         "aggregate functions are not allowed in WHERE clause (function pg_catalog.count)"
     );
     assert_eq!(
+        err("SELECT * FROM t JOIN u ON max(t.a) < 2"),
+        "aggregate functions are not allowed in ON clause (function pg_catalog.max)"
+    );
+    assert_eq!(
         err("SELECT count(*) FROM t GROUP BY count(*)"),
         "aggregate functions are not allowed in GROUP BY clause (function pg_catalog.count)"
     );

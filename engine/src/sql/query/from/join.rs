@@ -93,7 +93,7 @@ impl From {
     fn on(&self, e: &Expr, outer: Option<&dyn Outer>) -> Result<Vec<ScalarExpr>, String> {
         let mut scope = self.scope.clone();
         scope.hidden = scope.hidden.max(self.chain.1);
-        let no_aggregates = "aggregate functions are not allowed in JOIN conditions";
+        let no_aggregates = "aggregate functions are not allowed in ON clause";
         ExprContext::within(&scope, no_aggregates, outer).predicate(e, "ON clause")
     }
 
