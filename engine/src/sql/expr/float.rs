@@ -80,32 +80,31 @@ pub fn widest_float(types: impl Iterator<Item = ScalarType> + Clone) -> Option<S
 /// reads as one literal that keeps its sign, a `numeric` (its
 /// `cockroach/zero.slt` inserts `-0` into a float column as `-0`).
 pub fn numeric_literal(e: &Expr) -> Option<String> {
-    match e {
-        Expr::Value(v) => match &v.value {
-            Value::Number(n, _) if n.contains(['.', 'e', 'E']) || n.parse::<i64>().is_err() => {
-                Some(n.clone())
+    // A loop, not a recursion: the operand may nest hundreds of levels.
+    let (mut e, mut negative) = (e, false);
+    loop {
+        match e {
+            Expr::Nested(inner) => e = inner,
+            Expr::UnaryOp {
+                op: UnaryOperator::Minus,
+                expr,
+            } => (e, negative) = (expr, !negative),
+            Expr::Value(v) => {
+                let Value::Number(n, _) = &v.value else {
+                    return None;
+                };
+                let numeric = n.contains(['.', 'e', 'E']) || n.parse::<i64>().is_err();
+                let zero = n.bytes().all(|b| b == b'0');
+                return match (numeric, negative) {
+                    (true, false) => Some(n.clone()),
+                    (true, true) => Some(format!("-{n}")),
+                    (false, true) if zero => Some("-0".to_string()),
+                    (false, _) => None,
+                };
             }
-            _ => None,
-        },
-        Expr::Nested(inner) => numeric_literal(inner),
-        Expr::UnaryOp {
-            op: UnaryOperator::Minus,
-            expr,
-        } if is_integer_zero(expr) => Some("-0".to_string()),
-        Expr::UnaryOp {
-            op: UnaryOperator::Minus,
-            expr,
-        } => numeric_literal(expr).map(|n| match n.strip_prefix('-') {
-            Some(positive) => positive.to_string(),
-            None => format!("-{n}"),
-        }),
-        _ => None,
+            _ => return None,
+        }
     }
-}
-
-/// Whether `e` is the literal `0` (or `00`).
-fn is_integer_zero(e: &Expr) -> bool {
-    matches!(e, Expr::Value(v) if matches!(&v.value, Value::Number(n, _) if n.bytes().all(|b| b == b'0')))
 }
 
 /// A numeric literal's text as a float of type `to`: the real system

@@ -5,13 +5,14 @@
 //! in its own order and may find another error first, or none.
 
 use sqlparser::ast::{
-    BinaryOperator, CastKind, Expr, FunctionArguments, InTarget, UnaryOperator, Value,
+    BinaryOperator, CastKind, DataType, Expr, FunctionArguments, InTarget, UnaryOperator, Value,
 };
 
 use super::aggregate::aggregate_call;
 use super::float::numeric_literal;
 use super::typed::{int_literal, literal, scalar_type};
 use super::{forms, function_name, plain_args, RESERVED};
+use crate::recursion::grown;
 use crate::repr::{unsupported, UNSUPPORTED};
 
 /// The refusal of the first construct of `e` the planner does not plan.
@@ -24,7 +25,9 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
     if depth > super::RECURSION_LIMIT {
         return None;
     }
-    let walk = |e: &Expr| first_refusal_within(e, depth + 1);
+    // Each level on a stack grown as it needs, as every walk is
+    // (docs/semantics.md, "Recursion limits").
+    let walk = |e: &Expr| grown(|| first_refusal_within(e, depth + 1));
     fn refused<T>(r: Result<T, String>) -> Option<String> {
         r.err().filter(|e| e.starts_with(UNSUPPORTED))
     }
@@ -109,11 +112,13 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             expr,
             data_type,
             format: None,
-        } => match scalar_type(data_type) {
-            // A numeric literal cast to a float is that float.
-            Ok(to) if to.is_float() && numeric_literal(expr).is_some() => None,
-            typ => refused(typ).or_else(|| walk(expr)),
-        },
+        } if float_literal_cast(expr, data_type) => None,
+        Expr::Cast {
+            kind: CastKind::Cast | CastKind::DoubleColon,
+            expr,
+            data_type,
+            format: None,
+        } => refused(scalar_type(data_type)).or_else(|| walk(expr)),
         Expr::Function(f) => {
             let args = match function_name(f).as_str() {
                 "coalesce" => plain_args(f),
@@ -143,4 +148,12 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             .or_else(|| else_result.as_deref().and_then(walk)),
         other => Some(unsupported(forms::expr(other))),
     }
+}
+
+/// Whether `expr` cast to `data_type` is a numeric literal cast to a
+/// float, which is that float. Out of line, so that the walk's frame stays
+/// small.
+#[inline(never)]
+fn float_literal_cast(expr: &Expr, data_type: &DataType) -> bool {
+    scalar_type(data_type).is_ok_and(|to| to.is_float()) && numeric_literal(expr).is_some()
 }

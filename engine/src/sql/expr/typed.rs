@@ -382,6 +382,8 @@ pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
 /// (`2.5`, `-0`) beside a float is that float's type, as the real
 /// system's implicit cast from `numeric` makes it; otherwise each is
 /// planned as it is (and a numeric literal refused, `-0` an integer).
+/// Out of line, so that the planner's recursive frame stays small.
+#[inline(never)]
 pub fn operands(
     left: &Expr,
     right: &Expr,
