@@ -8,6 +8,9 @@ mod cast;
 mod chars;
 mod errors;
 mod float;
+#[cfg(test)]
+mod function_tests;
+mod functions;
 mod scalar;
 #[cfg(test)]
 mod tests;

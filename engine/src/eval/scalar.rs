@@ -1,7 +1,8 @@
 //! Scalar expressions evaluated over a row: arithmetic at each integer
 //! width, comparisons, AND/OR/NOT with SQL's three-valued logic, CASE,
-//! COALESCE, LIKE and casts; and predicates (`is_true`, `passes`). CASE's
-//! arms and an OR of many operands (an IN list) are evaluated in a loop.
+//! COALESCE, LIKE, casts and calls of functions (`functions.rs`); and
+//! predicates (`is_true`, `passes`). CASE's arms and an OR of many
+//! operands (an IN list) are evaluated in a loop.
 
 use super::cast::cast;
 use super::chars::assign;
@@ -9,6 +10,7 @@ use super::errors::{
     division_by_zero, int4_out_of_range, int8_out_of_range_of, numeric_field_overflow, type_error,
 };
 use super::float;
+use super::functions::call;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::recursion::grown;
 use crate::repr::chars::padded;
@@ -52,6 +54,7 @@ impl ScalarExpr {
                 els.eval(row)
             }
             ScalarExpr::Or(operands) => any(operands, row),
+            ScalarExpr::Call(func, args) => call(*func, args, row),
             ScalarExpr::Coalesce(exprs) => {
                 for e in exprs {
                     let d = e.eval(row)?;

@@ -19,7 +19,9 @@ impl ScalarExpr {
                 let arms = whens.iter().flat_map(|(c, r)| [c, r]);
                 arms.chain([&**els]).collect()
             }
-            ScalarExpr::Or(es) | ScalarExpr::Coalesce(es) => es.iter().collect(),
+            ScalarExpr::Or(es) | ScalarExpr::Coalesce(es) | ScalarExpr::Call(_, es) => {
+                es.iter().collect()
+            }
         })
     }
 }
@@ -75,6 +77,7 @@ impl Clone for ScalarExpr {
             },
             ScalarExpr::Or(operands) => ScalarExpr::Or(operands.to_vec()),
             ScalarExpr::Coalesce(exprs) => ScalarExpr::Coalesce(exprs.to_vec()),
+            ScalarExpr::Call(func, args) => ScalarExpr::Call(*func, args.to_vec()),
         })
     }
 }

@@ -5,6 +5,9 @@
 //! up names.
 
 mod deep;
+mod func;
+
+pub use func::{Func, TrimSide};
 
 use crate::packed::PackedRow;
 use crate::recursion::grown;
@@ -39,6 +42,9 @@ pub enum ScalarExpr {
     /// Fails with the evaluation error of this text: the real system's
     /// literal error, which a scalar subquery's second row becomes.
     Error(String),
+    /// A scalar function of its arguments, side by side (`upper(x)`,
+    /// `concat(a, b, c)`): each function says how it evaluates them.
+    Call(Func, Vec<ScalarExpr>),
 }
 
 impl ScalarExpr {
@@ -63,6 +69,9 @@ impl ScalarExpr {
             }
             ScalarExpr::Coalesce(es) => {
                 ScalarExpr::Coalesce(es.into_iter().map(|e| e.remap_columns(f)).collect())
+            }
+            ScalarExpr::Call(func, es) => {
+                ScalarExpr::Call(func, es.into_iter().map(|e| e.remap_columns(f)).collect())
             }
         }
     }

@@ -1,0 +1,215 @@
+//! Tests of the scalar functions' evaluation (`functions.rs`): each
+//! function's answers at its edges, its errors with the real system's
+//! texts, and how each treats NULLs and the errors of its arguments.
+
+use crate::plan::{BinaryOp, Func, ScalarExpr, TrimSide};
+use crate::repr::{DataflowError, Datum};
+use Datum::{Bool, Int32, Int64, Null};
+
+fn text(s: &str) -> Datum {
+    Datum::Text(s.into())
+}
+
+fn call(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
+    let args = args.iter().cloned().map(ScalarExpr::Literal).collect();
+    ScalarExpr::Call(func, args).eval(&[])
+}
+
+fn ok(func: Func, args: &[Datum]) -> Datum {
+    call(func, args).unwrap_or_else(|e| panic!("{func:?}{args:?}: {e}"))
+}
+
+fn error(func: Func, args: &[Datum]) -> String {
+    call(func, args).expect_err("an error").0
+}
+
+/// `1 / 0`, an argument that fails.
+fn failing() -> ScalarExpr {
+    let one = Box::new(ScalarExpr::Literal(Int32(1)));
+    let zero = Box::new(ScalarExpr::Literal(Int32(0)));
+    ScalarExpr::Binary(BinaryOp::Div, one, zero)
+}
+
+const DIVISION_BY_ZERO: &str = "Evaluation error: division by zero";
+
+#[test]
+fn abs_fails_only_for_the_least_value() {
+    assert_eq!(ok(Func::AbsInt32, &[Int32(-5)]), Int32(5));
+    assert_eq!(ok(Func::AbsInt32, &[Int32(i32::MAX)]), Int32(i32::MAX));
+    assert_eq!(
+        error(Func::AbsInt32, &[Int32(i32::MIN)]),
+        "Evaluation error: \"-2147483648\" integer out of range"
+    );
+    assert_eq!(ok(Func::AbsInt64, &[Int64(-i64::MAX)]), Int64(i64::MAX));
+    assert_eq!(
+        error(Func::AbsInt64, &[Int64(i64::MIN)]),
+        "Evaluation error: \"-9223372036854775808\" bigint out of range"
+    );
+    assert_eq!(ok(Func::AbsInt32, &[Null]), Null);
+}
+
+#[test]
+fn lengths_count_characters_bytes_and_bits() {
+    let s = [text("héllo")];
+    assert_eq!(ok(Func::CharLength, &s), Int32(5));
+    assert_eq!(ok(Func::OctetLength, &s), Int32(6));
+    assert_eq!(ok(Func::BitLength, &s), Int32(48));
+    assert_eq!(ok(Func::CharLength, &[text("")]), Int32(0));
+}
+
+#[test]
+fn substr_counts_from_its_start_even_before_the_first_character() {
+    let sub = |start, count: Option<i32>| {
+        let mut args = vec![text("héllo"), Int32(start)];
+        args.extend(count.map(Int32));
+        ok(Func::Substr, &args)
+    };
+    assert_eq!(sub(2, None), text("éllo"));
+    assert_eq!(sub(2, Some(2)), text("él"));
+    assert_eq!(sub(0, Some(2)), text("h"));
+    assert_eq!(sub(-3, Some(5)), text("h"));
+    assert_eq!(sub(-3, Some(4)), text(""));
+    assert_eq!(sub(-3, None), text("héllo"));
+    assert_eq!(sub(9, Some(1)), text(""));
+    assert_eq!(sub(1, Some(0)), text(""));
+    assert_eq!(sub(i32::MIN, Some(i32::MAX)), text(""));
+    assert_eq!(sub(2, Some(i32::MAX)), text("éllo"));
+    assert_eq!(
+        error(Func::Substr, &[text("abc"), Int32(1), Int32(-1)]),
+        "Evaluation error: negative substring length not allowed"
+    );
+}
+
+#[test]
+fn positions_are_of_characters_and_one_based() {
+    let at = |needle: &str, s: &str| ok(Func::Position, &[text(needle), text(s)]);
+    assert_eq!(at("l", "héllo"), Int32(3));
+    assert_eq!(at("x", "héllo"), Int32(0));
+    assert_eq!(at("", "abc"), Int32(1));
+    assert_eq!(at("", ""), Int32(1));
+    // strpos takes the string first.
+    assert_eq!(ok(Func::Strpos, &[text("héllo"), text("lo")]), Int32(4));
+}
+
+#[test]
+fn left_and_right_take_or_leave_characters() {
+    let left = |n| ok(Func::Left, &[text("héllo"), Int32(n)]);
+    let right = |n| ok(Func::Right, &[text("héllo"), Int32(n)]);
+    assert_eq!(left(2), text("hé"));
+    assert_eq!(left(-2), text("hél"));
+    assert_eq!(left(0), text(""));
+    assert_eq!(left(9), text("héllo"));
+    assert_eq!(left(-9), text(""));
+    assert_eq!(left(i32::MIN), text(""));
+    assert_eq!(right(2), text("lo"));
+    assert_eq!(right(-2), text("llo"));
+    assert_eq!(right(0), text(""));
+    assert_eq!(right(9), text("héllo"));
+    assert_eq!(right(-9), text(""));
+    // PostgreSQL's answer, which the real system keeps.
+    assert_eq!(right(i32::MIN), text("héllo"));
+}
+
+#[test]
+fn trims_strip_spaces_or_the_given_characters() {
+    let trim = |side, args: &[Datum]| ok(Func::Trim(side), args);
+    let s = [text("  a b\t ")];
+    assert_eq!(trim(TrimSide::Both, &s), text("a b\t"));
+    assert_eq!(trim(TrimSide::Leading, &s), text("a b\t "));
+    assert_eq!(trim(TrimSide::Trailing, &s), text("  a b\t"));
+    let xs = [text("xyaxy"), text("yx")];
+    assert_eq!(trim(TrimSide::Both, &xs), text("a"));
+    assert_eq!(trim(TrimSide::Leading, &xs), text("axy"));
+    assert_eq!(trim(TrimSide::Trailing, &xs), text("xya"));
+}
+
+#[test]
+fn repeat_replace_and_concat_are_bounded() {
+    assert_eq!(ok(Func::Repeat, &[text("ab"), Int32(3)]), text("ababab"));
+    assert_eq!(ok(Func::Repeat, &[text("ab"), Int32(-3)]), text(""));
+    let too_large = "Evaluation error: requested length too large";
+    assert_eq!(
+        error(Func::Repeat, &[text("ab"), Int32(i32::MAX)]),
+        too_large
+    );
+    assert_eq!(ok(Func::Repeat, &[text(""), Int32(i32::MAX)]), text(""));
+    let big = text(&"x".repeat(60 * 1024 * 1024));
+    assert_eq!(error(Func::Concat, &[big.clone(), big.clone()]), too_large);
+    assert_eq!(
+        error(Func::Replace, &[big.clone(), text("x"), text("xx")]),
+        too_large
+    );
+    // Few matches keep a long replacement within the bound.
+    let few = text(&format!("{}y", "x".repeat(60 * 1024 * 1024)));
+    let replaced = ok(Func::Replace, &[few, text("y"), text("zz")]);
+    assert!(matches!(replaced, Datum::Text(s) if s.ends_with("xzz")));
+    // An empty pattern matches around every character, as in Rust.
+    assert_eq!(
+        ok(Func::Replace, &[text("ab"), text(""), text("-")]),
+        text("-a-b-")
+    );
+}
+
+#[test]
+fn case_and_reversal_are_unicode() {
+    assert_eq!(ok(Func::Upper, &[text("héllo ß")]), text("HÉLLO SS"));
+    assert_eq!(ok(Func::Lower, &[text("HÉLLO")]), text("héllo"));
+    assert_eq!(ok(Func::Reverse, &[text("héllo")]), text("olléh"));
+}
+
+#[test]
+fn concat_skips_nulls_and_writes_booleans_as_t_and_f() {
+    let values = [
+        text("a"),
+        Null,
+        Int32(1),
+        Int64(-2),
+        Bool(true),
+        Bool(false),
+    ];
+    assert_eq!(ok(Func::Concat, &values), text("a1-2tf"));
+    assert_eq!(ok(Func::Concat, &[Null]), text(""));
+    let mut with = vec![text(", ")];
+    with.extend(values);
+    assert_eq!(ok(Func::ConcatWs, &with), text("a, 1, -2, t, f"));
+    assert_eq!(ok(Func::ConcatWs, &[Null, text("a")]), Null);
+    assert_eq!(ok(Func::ConcatWs, &[text(","), Null, Null]), text(""));
+}
+
+#[test]
+fn greatest_and_least_skip_nulls() {
+    let values = [Null, Int32(3), Int32(-1), Null];
+    assert_eq!(ok(Func::Greatest, &values), Int32(3));
+    assert_eq!(ok(Func::Least, &values), Int32(-1));
+    assert_eq!(ok(Func::Greatest, &[Null, Null]), Null);
+    assert_eq!(ok(Func::Least, &[text("b"), text("ab")]), text("ab"));
+}
+
+#[test]
+fn a_strict_function_stops_at_its_first_null_or_error() {
+    let null = ScalarExpr::Literal(Null);
+    let s = ScalarExpr::Literal(text("abc"));
+    let substr = |args: Vec<ScalarExpr>| ScalarExpr::Call(Func::Substr, args).eval(&[]);
+    // A NULL before the error: NULL, the error never evaluated.
+    assert_eq!(substr(vec![null.clone(), failing()]), Ok(Null));
+    // The error before a NULL, or after a value: the error.
+    let e = substr(vec![s.clone(), failing(), null.clone()]).unwrap_err();
+    assert_eq!(e.0, DIVISION_BY_ZERO);
+    let e = substr(vec![failing(), null.clone()]).unwrap_err();
+    assert_eq!(e.0, DIVISION_BY_ZERO);
+}
+
+#[test]
+fn the_functions_that_take_nulls_evaluate_every_argument() {
+    let null = ScalarExpr::Literal(Null);
+    let s = ScalarExpr::Literal(text("abc"));
+    for func in [Func::Concat, Func::Greatest, Func::Least] {
+        let e = ScalarExpr::Call(func, vec![null.clone(), s.clone(), failing()]).eval(&[]);
+        assert_eq!(e.unwrap_err().0, DIVISION_BY_ZERO, "{func:?}");
+    }
+    // concat_ws stops at a NULL separator, but not at a NULL value.
+    let ws = |args| ScalarExpr::Call(Func::ConcatWs, args).eval(&[]);
+    assert_eq!(ws(vec![null.clone(), failing()]), Ok(Null));
+    let e = ws(vec![s, null, failing()]).unwrap_err();
+    assert_eq!(e.0, DIVISION_BY_ZERO);
+}

@@ -1,0 +1,208 @@
+//! Scalar functions evaluated over a row (`ScalarExpr::Call`), each as the
+//! real system's overload of that name evaluates it (its
+//! `expr/src/scalar/func`), with its texts for what can go wrong.
+//!
+//! Arguments are evaluated left to right, as the real system's do: a
+//! strict function stops at the first argument that is an error (its
+//! result) or NULL (its result is NULL, and the arguments after it are not
+//! evaluated, so neither are their errors). `concat` and the arguments of
+//! `concat_ws` after its separator, `greatest` and `least` take NULLs:
+//! every argument is evaluated, the first error wins, and NULLs are skipped.
+
+use super::errors::{int4_out_of_range, int8_out_of_range_of};
+use crate::plan::{Func, ScalarExpr, TrimSide};
+use crate::repr::{DataflowError, Datum};
+
+/// The real system's bound on the text a string function makes
+/// (`MAX_STRING_FUNC_RESULT_BYTES`, 100 MiB).
+const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
+
+/// `func` of `args` over `row`.
+pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
+    match func {
+        Func::Concat => concat(&evaluate_all(args, row)?, None),
+        Func::ConcatWs => match args.split_first() {
+            Some((separator, rest)) => match separator.eval(row)? {
+                Datum::Null => Ok(Datum::Null),
+                separator => concat(&evaluate_all(rest, row)?, Some(&text(&separator))),
+            },
+            None => Err(invalid("concat_ws without arguments")),
+        },
+        Func::Greatest | Func::Least => {
+            let values = evaluate_all(args, row)?.into_iter();
+            let values = values.filter(|d| *d != Datum::Null);
+            let found = match func {
+                Func::Greatest => values.max(),
+                _ => values.min(),
+            };
+            Ok(found.unwrap_or(Datum::Null))
+        }
+        strict => {
+            let mut values = Vec::with_capacity(args.len());
+            for arg in args {
+                match arg.eval(row)? {
+                    Datum::Null => return Ok(Datum::Null),
+                    d => values.push(d),
+                }
+            }
+            apply(strict, &values)
+        }
+    }
+}
+
+/// Every argument, left to right; the first error is the result.
+fn evaluate_all(args: &[ScalarExpr], row: &[Datum]) -> Result<Vec<Datum>, DataflowError> {
+    args.iter().map(|a| a.eval(row)).collect()
+}
+
+/// A strict function of non-NULL arguments of the types it was resolved for.
+fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
+    use Datum::{Int32, Int64, Text};
+    Ok(match (func, args) {
+        (Func::AbsInt32, [Int32(i)]) => Int32(i.checked_abs().ok_or_else(|| int4_out_of_range(i))?),
+        (Func::AbsInt64, [Int64(i)]) => {
+            Int64(i.checked_abs().ok_or_else(|| int8_out_of_range_of(i))?)
+        }
+        (Func::CharLength, [Text(s)]) => length(s.chars().count())?,
+        (Func::OctetLength, [Text(s)]) => length(s.len())?,
+        (Func::BitLength, [Text(s)]) => length(s.len() * 8)?,
+        (Func::Substr, [Text(s), Int32(start)]) => Text(substr(s, *start, None)?),
+        (Func::Substr, [Text(s), Int32(start), Int32(count)]) => {
+            Text(substr(s, *start, Some(*count))?)
+        }
+        (Func::Upper, [Text(s)]) => Text(s.to_uppercase()),
+        (Func::Lower, [Text(s)]) => Text(s.to_lowercase()),
+        (Func::Position, [Text(needle), Text(s)]) => Int32(position(needle, s)?),
+        (Func::Strpos, [Text(s), Text(needle)]) => Int32(position(needle, s)?),
+        (Func::Replace, [Text(s), Text(from), Text(to)]) => Text(replace(s, from, to)?),
+        (Func::Left, [Text(s), Int32(n)]) => Text(left(s, *n)),
+        (Func::Right, [Text(s), Int32(n)]) => Text(right(s, *n)),
+        (Func::Trim(side), [Text(s)]) => Text(trim(side, s, |c| c == ' ')),
+        (Func::Trim(side), [Text(s), Text(chars)]) => Text(trim(side, s, |c| chars.contains(c))),
+        (Func::Repeat, [Text(s), Int32(n)]) => {
+            let n = usize::try_from(*n).unwrap_or(0);
+            if n.saturating_mul(s.len()) > MAX_RESULT_BYTES {
+                return Err(too_large());
+            }
+            Text(s.repeat(n))
+        }
+        (Func::Reverse, [Text(s)]) => Text(s.chars().rev().collect()),
+        (func, args) => {
+            let args: Vec<String> = args.iter().map(Datum::to_string).collect();
+            return Err(invalid(&format!("{}({})", func.name(), args.join(", "))));
+        }
+    })
+}
+
+/// A length as the `integer` the length functions return.
+fn length(n: usize) -> Result<Datum, DataflowError> {
+    i32::try_from(n)
+        .map(Datum::Int32)
+        .map_err(|_| int4_out_of_range(n))
+}
+
+/// The characters of `s` from the `start`th (1-based) on, `count` of them
+/// counted from `start` even where it is before the first: PostgreSQL's
+/// and the real system's `substr`.
+fn substr(s: &str, start: i32, count: Option<i32>) -> Result<String, DataflowError> {
+    let first = i64::from(start) - 1;
+    let end = match count {
+        None => i64::MAX,
+        Some(c) if c < 0 => {
+            return Err(DataflowError::eval("negative substring length not allowed"))
+        }
+        Some(c) => first + i64::from(c),
+    };
+    let (first, end) = (first.max(0), end.max(0));
+    let taken = usize::try_from(end - first.min(end)).unwrap_or(usize::MAX);
+    let skipped = usize::try_from(first).unwrap_or(usize::MAX);
+    Ok(s.chars().skip(skipped).take(taken).collect())
+}
+
+/// The 1-based character position of `needle` in `s`, 0 if it is absent.
+fn position(needle: &str, s: &str) -> Result<i32, DataflowError> {
+    let Some(byte) = s.find(needle) else {
+        return Ok(0);
+    };
+    let before = s[..byte].chars().count();
+    i32::try_from(before + 1).map_err(|_| int4_out_of_range(before))
+}
+
+/// `s` with every `from` replaced by `to`, as Rust replaces: an empty
+/// `from` matches between every two characters and at both ends (the
+/// real system's answer; PostgreSQL leaves `s` as it is).
+fn replace(s: &str, from: &str, to: &str) -> Result<String, DataflowError> {
+    if s.len().saturating_mul(to.len()) > MAX_RESULT_BYTES {
+        let grown = s.matches(from).count() * to.len().saturating_sub(from.len());
+        if s.len() + grown > MAX_RESULT_BYTES {
+            return Err(too_large());
+        }
+    }
+    Ok(s.replace(from, to))
+}
+
+/// The first `n` characters of `s`; all but the last `-n` when `n < 0`.
+fn left(s: &str, n: i32) -> String {
+    let count = s.chars().count();
+    let n = i64::from(n);
+    let keep = match n >= 0 {
+        true => n,
+        false => i64::try_from(count).unwrap_or(i64::MAX) + n,
+    };
+    s.chars().take(usize::try_from(keep).unwrap_or(0)).collect()
+}
+
+/// The last `n` characters of `s`; all but the first `-n` when `n < 0`,
+/// and, as in PostgreSQL, all of `s` for the least `integer`.
+fn right(s: &str, n: i32) -> String {
+    let count = i64::try_from(s.chars().count()).unwrap_or(i64::MAX);
+    let skip = match n {
+        i32::MIN => 0,
+        n if n >= 0 => count - i64::from(n),
+        n => -i64::from(n),
+    };
+    s.chars().skip(usize::try_from(skip).unwrap_or(0)).collect()
+}
+
+fn trim(side: TrimSide, s: &str, strip: impl Fn(char) -> bool) -> String {
+    match side {
+        TrimSide::Both => s.trim_matches(strip),
+        TrimSide::Leading => s.trim_start_matches(strip),
+        TrimSide::Trailing => s.trim_end_matches(strip),
+    }
+    .to_string()
+}
+
+/// `concat`'s values, or `concat_ws`'s after its `separator`, NULLs skipped.
+fn concat(values: &[Datum], separator: Option<&str>) -> Result<Datum, DataflowError> {
+    let parts: Vec<String> = values
+        .iter()
+        .filter(|d| **d != Datum::Null)
+        .map(text)
+        .collect();
+    let separators = separator.map_or(0, |s| s.len() * parts.len());
+    if parts.iter().map(String::len).sum::<usize>() + separators > MAX_RESULT_BYTES {
+        return Err(too_large());
+    }
+    Ok(Datum::Text(parts.join(separator.unwrap_or(""))))
+}
+
+/// A value as `concat` writes it: a boolean as `t` or `f` (PostgreSQL's
+/// historical spelling, which the real system keeps there), anything else
+/// as its text.
+fn text(d: &Datum) -> String {
+    match d {
+        Datum::Bool(true) => "t".into(),
+        Datum::Bool(false) => "f".into(),
+        d => d.to_string(),
+    }
+}
+
+fn too_large() -> DataflowError {
+    DataflowError::eval("requested length too large")
+}
+
+/// Reached only by plans the planner did not type-check.
+fn invalid(what: &str) -> DataflowError {
+    DataflowError::eval(&format!("invalid call: {what}"))
+}

@@ -1,0 +1,85 @@
+//! The scalar functions a plan can call (`ScalarExpr::Call`), each one
+//! overload of the real system's function of that name, already resolved
+//! by the planner (`sql/expr/functions.rs`) and evaluated by
+//! `eval/functions.rs`. How each treats NULLs and errors is said there.
+
+/// One resolved overload of a scalar function; its arguments are in the
+/// order the SQL function takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Func {
+    /// `abs(integer)`.
+    AbsInt32,
+    /// `abs(bigint)`.
+    AbsInt64,
+    /// `length(text)`, `char_length(text)`: characters.
+    CharLength,
+    /// `octet_length(text)`: bytes.
+    OctetLength,
+    /// `bit_length(text)`: bits.
+    BitLength,
+    /// `substr(text, integer[, integer])`, `substring(...)`.
+    Substr,
+    Upper,
+    Lower,
+    /// `position(substring, string)`: the 1-based character position, 0 if absent.
+    Position,
+    /// `strpos(string, substring)`.
+    Strpos,
+    /// `replace(text, from, to)`.
+    Replace,
+    /// `left(text, n)`.
+    Left,
+    /// `right(text, n)`.
+    Right,
+    /// `btrim`, `ltrim`, `rtrim` of spaces (one argument) or of the
+    /// characters of the second argument.
+    Trim(TrimSide),
+    /// `repeat(text, n)`.
+    Repeat,
+    Reverse,
+    /// `concat(...)`: every argument as text, NULLs skipped.
+    Concat,
+    /// `concat_ws(separator, ...)`.
+    ConcatWs,
+    /// `greatest(...)`, of arguments of one type, NULLs skipped.
+    Greatest,
+    /// `least(...)`.
+    Least,
+}
+
+/// Which end `Func::Trim` trims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrimSide {
+    Both,
+    Leading,
+    Trailing,
+}
+
+impl Func {
+    /// The name the real system gives the function.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::AbsInt32 | Func::AbsInt64 => "abs",
+            Func::CharLength => "char_length",
+            Func::OctetLength => "octet_length",
+            Func::BitLength => "bit_length",
+            Func::Substr => "substr",
+            Func::Upper => "upper",
+            Func::Lower => "lower",
+            Func::Position => "position",
+            Func::Strpos => "strpos",
+            Func::Replace => "replace",
+            Func::Left => "left",
+            Func::Right => "right",
+            Func::Trim(TrimSide::Both) => "btrim",
+            Func::Trim(TrimSide::Leading) => "ltrim",
+            Func::Trim(TrimSide::Trailing) => "rtrim",
+            Func::Repeat => "repeat",
+            Func::Reverse => "reverse",
+            Func::Concat => "concat",
+            Func::ConcatWs => "concat_ws",
+            Func::Greatest => "greatest",
+            Func::Least => "least",
+        }
+    }
+}
