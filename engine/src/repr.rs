@@ -13,7 +13,7 @@ use std::fmt;
 
 /// How every refusal of SQL outside the engine's subset begins:
 /// `unsupported: <construct>[: <detail>]`, the construct a short name of
-/// what is refused (`subquery`, `function upper`, `type numeric`). The
+/// what is refused (`subquery`, `function round`, `type numeric`). The
 /// engine answers only what it implements exactly, as the real system
 /// does; anything else is such an error, never a silently different answer.
 pub const UNSUPPORTED: &str = "unsupported: ";
@@ -149,7 +149,7 @@ impl ScalarType {
     }
 
     /// The name of a type without a length.
-    fn base_name(self) -> &'static str {
+    pub fn base_name(self) -> &'static str {
         match self {
             ScalarType::Int32 => "integer",
             ScalarType::Int64 => "bigint",

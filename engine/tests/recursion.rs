@@ -60,6 +60,11 @@ enum Shape {
     Betweens,
     /// `coalesce(coalesce(... coalesce(a) ...))`
     Calls,
+    /// `abs(abs(... abs(a) ...))`: a scalar function's overloads.
+    Functions,
+    /// `SUBSTRING(SUBSTRING(... a::text ... FROM 1) FROM 1)`: a call in
+    /// SQL's own syntax.
+    Substrings,
     /// `a::int::int ... ::int`, a postfix chain.
     Casts,
     /// `CAST(CAST(... CAST(a AS int) ... AS int) AS int)`
@@ -76,7 +81,7 @@ enum Shape {
     Joins,
 }
 
-const SHAPES: [Shape; 18] = [
+const SHAPES: [Shape; 20] = [
     Shape::Parentheses,
     Shape::Negations,
     Shape::Nots,
@@ -88,6 +93,8 @@ const SHAPES: [Shape; 18] = [
     Shape::Sum,
     Shape::Betweens,
     Shape::Calls,
+    Shape::Functions,
+    Shape::Substrings,
     Shape::Casts,
     Shape::NestedCasts,
     Shape::Subselects,
@@ -173,6 +180,20 @@ fn shape(shape: Shape, n: usize) -> (Vec<String>, String, Answer) {
             vec![],
             query(format!("{}a{}", repeat("coalesce("), repeat(")"))),
             Ok(Datum::Int32(1)),
+        ),
+        Shape::Functions => (
+            vec![],
+            query(format!("{}a{}", repeat("abs("), repeat(")"))),
+            Ok(Datum::Int32(1)),
+        ),
+        Shape::Substrings => (
+            vec![],
+            query(format!(
+                "{}a::text{}",
+                repeat("SUBSTRING("),
+                repeat(" FROM 1)")
+            )),
+            Ok(Datum::Text("1".into())),
         ),
         Shape::Casts => (
             vec![],

@@ -4,12 +4,17 @@
 //!
 //! `ExprContext` plans an expression; `scope` says what it can name,
 //! `typed` what type it has, `aggregate` what a GROUP BY makes of it,
-//! `subquery` how a subquery in it is planned.
+//! `subquery` how a subquery in it is planned, `functions` a call of a
+//! scalar function (an overload chosen by `overloads`, SQL's own call
+//! syntax read by `call_syntax`).
 
 mod aggregate;
 mod chars;
 mod float;
+mod call_syntax;
+mod functions;
 mod names;
+mod overloads;
 mod refusal;
 mod scope;
 mod subquery;
@@ -30,6 +35,8 @@ use crate::repr::{unsupported, ScalarType};
 use aggregate::aggregate_call;
 pub(super) use aggregate::Grouping;
 pub(super) use float::value_as_float;
+use call_syntax::special_form;
+use functions::is_scalar_function;
 pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;
 pub(super) use scope::{Scope, ScopeItem};
@@ -165,6 +172,10 @@ impl<'a> ExprContext<'a> {
                 ))
             }
             Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
+            Expr::Function(f) if is_scalar_function(&function_name(f)) => self.function(f),
+            Expr::Substring { .. } | Expr::Position { .. } | Expr::Trim { .. } => {
+                self.special_call(e)
+            }
             Expr::Function(f) => {
                 let (func, arg, distinct) = aggregate_call(f)?;
                 self.aggregate(func, arg, distinct)

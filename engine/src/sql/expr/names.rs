@@ -10,7 +10,7 @@ use super::super::ident;
 use super::aggregate::aggregate_call;
 use super::scope::Found;
 use super::typed::scalar_type;
-use super::{function_name, ExprContext, Typed};
+use super::{function_name, is_scalar_function, special_form, ExprContext, Typed};
 use crate::plan::ScalarExpr;
 
 impl ExprContext<'_> {
@@ -98,8 +98,15 @@ pub(in crate::sql) fn output_name(e: &Expr) -> String {
         Expr::Identifier(name) => ident(name),
         Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
         Expr::Nested(inner) => output_name(inner),
-        Expr::Function(f) if aggregate_call(f).is_ok() || function_name(f) == "coalesce" => {
+        Expr::Function(f)
+            if aggregate_call(f).is_ok()
+                || function_name(f) == "coalesce"
+                || is_scalar_function(&function_name(f)) =>
+        {
             function_name(f)
+        }
+        Expr::Substring { .. } | Expr::Position { .. } | Expr::Trim { .. } => {
+            special_form(e).map_or("?column?".into(), |(name, _)| name.into())
         }
         Expr::Case { .. } => "case".into(),
         // `TRUE` is `'t'::boolean` to the real system, named as a cast is.

@@ -9,9 +9,10 @@ use sqlparser::ast::{
 };
 
 use super::aggregate::aggregate_call;
+use super::call_syntax::{special_args, special_refusal};
 use super::float::numeric_literal;
 use super::typed::{int_literal, literal, scalar_type};
-use super::{forms, function_name, plain_args, RESERVED};
+use super::{forms, function_name, is_scalar_function, plain_args, RESERVED};
 use crate::recursion::grown;
 use crate::repr::{unsupported, UNSUPPORTED};
 
@@ -122,6 +123,7 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
         Expr::Function(f) => {
             let args = match function_name(f).as_str() {
                 "coalesce" => plain_args(f),
+                name if is_scalar_function(name) => plain_args(f),
                 _ => aggregate_call(f).map(|(_, arg, _)| arg.into_iter().collect()),
             };
             match args {
@@ -131,6 +133,9 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
                     _ => None,
                 },
             }
+        }
+        Expr::Substring { .. } | Expr::Position { .. } | Expr::Trim { .. } => {
+            special_refusal(e).or_else(|| special_args(e).into_iter().find_map(walk))
         }
         Expr::Case {
             operand,

@@ -6,6 +6,7 @@
 use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget};
 
 use super::aggregate::aggregate_call;
+use super::call_syntax::special_args;
 use super::RECURSION_LIMIT;
 
 /// Whether `e` calls an aggregate (outside of any subquery).
@@ -52,6 +53,9 @@ fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) -> bool {
             any(expr) || matches!(target, InTarget::List(list) if list.iter().any(any))
         }
         Expr::AnyOp { left, .. } | Expr::AllOp { left, .. } => any(left),
+        Expr::Substring { .. } | Expr::Position { .. } | Expr::Trim { .. } => {
+            special_args(e).into_iter().any(any)
+        }
         Expr::Between {
             expr, low, high, ..
         } => any(expr) || any(low) || any(high),

@@ -139,7 +139,10 @@ fn aggregate_errors() {
         err("SELECT sum(a) OVER () FROM t"),
         "unsupported: window function"
     );
-    assert_eq!(err("SELECT upper(b) FROM t"), "unsupported: function upper");
+    assert_eq!(
+        err("SELECT initcap(b) FROM t"),
+        "unsupported: function initcap"
+    );
     assert_eq!(
         // An aggregate in ORDER BY makes the query aggregate.
         err("SELECT a FROM t ORDER BY count(*)"),

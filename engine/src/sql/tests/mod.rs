@@ -7,6 +7,7 @@ mod constraints;
 mod expressions;
 mod floats;
 mod forms;
+mod functions;
 mod properties;
 mod queries;
 mod statements;

@@ -1,0 +1,61 @@
+//! SQL's own syntax for some function calls, read as the calls they are:
+//! `SUBSTRING(x FROM a FOR b)`, `POSITION(a IN b)`, `TRIM(... FROM x)`.
+//! The planner plans the call (`functions.rs`); the walks that look for
+//! aggregates and refusals look through its arguments.
+
+use sqlparser::ast::{Expr, TrimWhereField};
+
+use crate::repr::unsupported;
+
+/// The function and arguments a call in SQL's own syntax stands for, as
+/// the real system's parser reads it: `SUBSTRING(x FROM a [FOR b])` (and
+/// `SUBSTRING(x, a, b)`, `SUBSTR(...)`) is `substring(x, a[, b])`,
+/// `POSITION(a IN b)` is `position(a, b)`, `TRIM([BOTH | LEADING |
+/// TRAILING] [chars] FROM x)` is `btrim`, `ltrim` or `rtrim` of `x[,
+/// chars]`. `SUBSTRING(x FOR b)` and the other forms are refused.
+pub fn special_form(e: &Expr) -> Result<(&'static str, Vec<&Expr>), String> {
+    match e {
+        Expr::Substring {
+            expr,
+            substring_from: Some(from),
+            substring_for,
+            shorthand,
+            ..
+        } => {
+            let name = if *shorthand { "substr" } else { "substring" };
+            let mut args = vec![&**expr, &**from];
+            args.extend(substring_for.as_deref());
+            Ok((name, args))
+        }
+        Expr::Position { expr, r#in } => Ok(("position", vec![&**expr, &**r#in])),
+        Expr::Trim {
+            expr,
+            trim_where,
+            trim_what,
+            trim_characters: None,
+        } => {
+            let name = match trim_where {
+                None | Some(TrimWhereField::Both) => "btrim",
+                Some(TrimWhereField::Leading) => "ltrim",
+                Some(TrimWhereField::Trailing) => "rtrim",
+            };
+            let mut args = vec![&**expr];
+            args.extend(trim_what.as_deref());
+            Ok((name, args))
+        }
+        _ => Err(unsupported(format!("function call form: {e}"))),
+    }
+}
+
+/// The arguments of a call in SQL's own syntax (none if it is refused),
+/// in a frame of its own: the walks that call it recurse.
+#[inline(never)]
+pub fn special_args(e: &Expr) -> Vec<&Expr> {
+    special_form(e).map_or(Vec::new(), |(_, args)| args)
+}
+
+/// The refusal of a call in SQL's own syntax, if it is refused.
+#[inline(never)]
+pub fn special_refusal(e: &Expr) -> Option<String> {
+    special_form(e).err()
+}

@@ -1,0 +1,338 @@
+//! Scalar function calls: the real system's overloads of each function
+//! the engine has (`OVERLOADS`, after its `sql/src/func.rs`), the one an
+//! argument list resolves to (`overloads.rs`), and the functions its
+//! planner rewrites into other expressions (`mod` is `%`, `nullif` a
+//! CASE, `pg_typeof` a literal, `greatest` and `least` over one common
+//! type, `concat` and `concat_ws` of any types). An overload the engine
+//! does not implement is refused by name, as is every function not here.
+
+use sqlparser::ast::{BinaryOperator, CaseWhen, Expr, Function, Value};
+
+use super::call_syntax::special_form;
+use super::overloads::{find_match, Param};
+use super::typed::{binary, unify, Typed};
+use super::{function_name, plain_args, walk, ExprContext};
+use crate::plan::{Func, ScalarExpr, TrimSide};
+use crate::repr::{unsupported, Datum, ScalarType};
+
+use Param::{Bytes, Char, Float32, Float64, Int16, Int32, Int64, Numeric, Range, Text};
+
+/// An overload: its parameters, and what the engine evaluates it with
+/// and of what type (`None`: the engine does not implement it).
+type Overload = (&'static [Param], Option<(Func, ScalarType)>);
+
+const TEXT: ScalarType = ScalarType::Text;
+const INT: ScalarType = ScalarType::Int32;
+
+const fn trim(side: TrimSide) -> [Overload; 2] {
+    [
+        (&[Text], Some((Func::Trim(side), TEXT))),
+        (&[Text, Text], Some((Func::Trim(side), TEXT))),
+    ]
+}
+
+const LTRIM: [Overload; 2] = trim(TrimSide::Leading);
+const RTRIM: [Overload; 2] = trim(TrimSide::Trailing);
+const BTRIM: [Overload; 2] = trim(TrimSide::Both);
+const SUBSTR: [Overload; 2] = [
+    (&[Text, Int32], Some((Func::Substr, TEXT))),
+    (&[Text, Int32, Int32], Some((Func::Substr, TEXT))),
+];
+
+/// The real system's overloads of each function resolved here.
+fn overloads(name: &str) -> Option<&'static [Overload]> {
+    Some(match name {
+        "abs" => &[
+            (&[Int16], None),
+            (&[Int32], Some((Func::AbsInt32, INT))),
+            (&[Int64], Some((Func::AbsInt64, ScalarType::Int64))),
+            (&[Numeric], None),
+            (&[Float32], None),
+            (&[Float64], None),
+        ],
+        "length" => &[
+            (&[Bytes], None),
+            (&[Text], Some((Func::CharLength, INT))),
+            (&[Bytes, Text], None),
+        ],
+        "char_length" => &[(&[Text], Some((Func::CharLength, INT)))],
+        "octet_length" => &[
+            (&[Bytes], None),
+            (&[Text], Some((Func::OctetLength, INT))),
+            (&[Char], None),
+        ],
+        "bit_length" => &[(&[Bytes], None), (&[Text], Some((Func::BitLength, INT)))],
+        "substr" | "substring" => &SUBSTR,
+        "upper" => &[(&[Text], Some((Func::Upper, TEXT))), (&[Range], None)],
+        "lower" => &[(&[Text], Some((Func::Lower, TEXT))), (&[Range], None)],
+        "position" => &[(&[Text, Text], Some((Func::Position, INT)))],
+        "strpos" => &[(&[Text, Text], Some((Func::Strpos, INT)))],
+        "replace" => &[(&[Text, Text, Text], Some((Func::Replace, TEXT)))],
+        "left" => &[(&[Text, Int32], Some((Func::Left, TEXT)))],
+        "right" => &[(&[Text, Int32], Some((Func::Right, TEXT)))],
+        "ltrim" => &LTRIM,
+        "rtrim" => &RTRIM,
+        "btrim" => &BTRIM,
+        "repeat" => &[(&[Text, Int32], Some((Func::Repeat, TEXT)))],
+        "reverse" => &[(&[Text], Some((Func::Reverse, TEXT)))],
+        _ => return None,
+    })
+}
+
+/// The functions planned here rather than resolved from `OVERLOADS`.
+const REWRITTEN: &[&str] = &[
+    "mod",
+    "nullif",
+    "pg_typeof",
+    "greatest",
+    "least",
+    "concat",
+    "concat_ws",
+];
+
+/// Whether `name` is a scalar function the engine plans.
+pub fn is_scalar_function(name: &str) -> bool {
+    REWRITTEN.contains(&name) || overloads(name).is_some()
+}
+
+impl ExprContext<'_> {
+    /// A call of one of the functions [`is_scalar_function`] names.
+    #[inline(never)]
+    pub(super) fn function(&mut self, f: &Function) -> Result<Typed, String> {
+        let name = function_name(f);
+        let args = plain_args(f)?;
+        self.call(&name, &args)
+    }
+
+    /// `SUBSTRING(x FROM a FOR b)`, `POSITION(a IN b)`, `TRIM(...)`: the
+    /// SQL syntax of a call, planned as the call.
+    #[inline(never)]
+    pub(super) fn special_call(&mut self, e: &Expr) -> Result<Typed, String> {
+        let (name, args) = special_form(e)?;
+        self.call(name, &args)
+    }
+
+    /// `name(args)`, for a call written either way (`substring(x FROM 2)`
+    /// is `substring(x, 2)`).
+    pub(super) fn call(&mut self, name: &str, args: &[&Expr]) -> Result<Typed, String> {
+        match (name, args) {
+            // The real system's planner rewrites `mod(a, b)` to `a % b`.
+            ("mod", [a, b]) => {
+                let (a, b) = (self.plan(a)?, self.plan(b)?);
+                binary(&BinaryOperator::Modulo, a, b)
+            }
+            ("nullif", [a, b]) => self.nullif(a, b),
+            ("pg_typeof", [arg]) => self.pg_typeof(arg),
+            ("greatest" | "least", [_, ..]) => self.extreme(name, args),
+            ("concat" | "concat_ws", _) => self.concat(name, args),
+            // The real system parses these with their own syntax, which
+            // takes no other number of arguments.
+            ("nullif" | "greatest" | "least", _) => Err(unsupported(format!(
+                "syntax: {name} of {} arguments",
+                args.len()
+            ))),
+            ("mod" | "pg_typeof", _) => {
+                let planned = self.plan_all(args.iter().copied())?;
+                let types: Vec<Option<ScalarType>> = planned.iter().map(argument_type).collect();
+                Err(no_function(name, &types))
+            }
+            _ => {
+                let planned = self.plan_all(args.iter().copied())?;
+                resolve(name, planned)
+            }
+        }
+    }
+
+    /// `NULLIF(a, b)` is `CASE WHEN a = b THEN NULL ELSE a END`, as the
+    /// real system plans it: `a` is planned, and evaluated, twice.
+    fn nullif(&mut self, a: &Expr, b: &Expr) -> Result<Typed, String> {
+        let equal = Expr::BinaryOp {
+            left: Box::new(a.clone()),
+            op: BinaryOperator::Eq,
+            right: Box::new(b.clone()),
+        };
+        let null = Expr::Value(Value::Null.with_empty_span());
+        let when = CaseWhen {
+            condition: equal,
+            result: null,
+        };
+        self.case(None, &[when], Some(a))
+    }
+
+    /// `pg_typeof(x)`: the name of `x`'s type before any coercion, as a
+    /// text (`unknown` for a NULL or a string literal); `x` is planned,
+    /// never evaluated.
+    fn pg_typeof(&mut self, arg: &Expr) -> Result<Typed, String> {
+        // A subquery planned here would still be joined in, its errors
+        // computed, where the real system drops it with the argument.
+        if walk::contains_subquery(arg) {
+            return Err(unsupported("function pg_typeof: of a subquery"));
+        }
+        let t = self.plan(arg)?;
+        let name = match t.typ {
+            _ if t.is_unknown() => "unknown",
+            // The engine's `sum` of `bigint`s is a `bigint`, the real
+            // system's a `numeric`, and a bigint column of a view may be
+            // one: only a literal, a cast or a count is surely a bigint.
+            Some(ScalarType::Int64) if !surely_bigint(arg) => {
+                return Err(unsupported(
+                    "function pg_typeof: of a bigint other than a literal, cast or count",
+                ))
+            }
+            Some(t) if t.chars().is_some() => {
+                return Err(unsupported(format!("function pg_typeof: of {}", t.name())))
+            }
+            Some(t) => t.base_name(),
+            None => "unknown",
+        };
+        Ok(Typed::new(
+            ScalarExpr::Literal(Datum::Text(name.into())),
+            TEXT,
+            false,
+        ))
+    }
+
+    /// `greatest(...)` or `least(...)`, of its arguments given one type as
+    /// COALESCE's are (`greatest types integer and text cannot be matched`).
+    fn extreme(&mut self, name: &str, args: &[&Expr]) -> Result<Typed, String> {
+        let planned = self.plan_all(args.iter().copied())?;
+        refuse_unmodelled(name, &planned)?;
+        refuse_numeric_mixes(name, &planned)?;
+        let args = unify(planned, name)?;
+        let typ = args[0].typ;
+        // The real system's type: nullable if any argument is.
+        let nullable = args.iter().any(|a| a.nullable);
+        let func = match name {
+            "greatest" => Func::Greatest,
+            _ => Func::Least,
+        };
+        let expr = ScalarExpr::Call(func, args.into_iter().map(|a| a.expr).collect());
+        Ok(Typed {
+            expr,
+            typ,
+            nullable,
+        })
+    }
+
+    /// `concat(...)` of any values, as text, never NULL; `concat_ws(sep,
+    /// ...)`, NULL only when its separator (a text) is.
+    fn concat(&mut self, name: &str, args: &[&Expr]) -> Result<Typed, String> {
+        let least = if name == "concat" { 1 } else { 2 };
+        if args.len() < least {
+            return Err("No function matches the given name and argument types. \
+                You might need to add explicit type casts."
+                .into());
+        }
+        let mut planned = self.plan_all(args.iter().copied())?;
+        refuse_unmodelled(name, &planned)?;
+        if name == "concat_ws" {
+            let types: Vec<Option<ScalarType>> = planned.iter().map(argument_type).collect();
+            // Its separator is a `text` parameter, the rest `any`.
+            if find_match(&types[..1], &[&[Text]]).is_err() {
+                return Err(no_function(name, &types));
+            }
+        }
+        let nullable = name == "concat_ws" && planned[0].nullable;
+        planned = planned
+            .into_iter()
+            .map(|a| a.coerce(TEXT))
+            .collect::<Result<_, _>>()?;
+        let func = match name {
+            "concat" => Func::Concat,
+            _ => Func::ConcatWs,
+        };
+        let expr = ScalarExpr::Call(func, planned.into_iter().map(|a| a.expr).collect());
+        Ok(Typed::new(expr, TEXT, nullable))
+    }
+}
+
+/// `name(args)` resolved among its overloads: the error texts are the
+/// real system's; an overload the engine lacks is refused by name.
+fn resolve(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
+    refuse_unmodelled(name, &args)?;
+    let overloads = overloads(name).expect("a function with overloads");
+    let types: Vec<Option<ScalarType>> = args.iter().map(argument_type).collect();
+    let lists: Vec<&[Param]> = overloads.iter().map(|(params, _)| *params).collect();
+    let chosen = match find_match(&types, &lists) {
+        Ok(i) => &overloads[i],
+        Err(0) => return Err(no_function(name, &types)),
+        Err(_) => {
+            let names: Vec<&str> = types.iter().map(|t| type_name(*t)).collect();
+            return Err(format!(
+                "function {name}({}) is not unique",
+                names.join(", ")
+            ));
+        }
+    };
+    let (params, Some((func, result))) = chosen else {
+        let names: Vec<&str> = chosen.0.iter().map(|p| p.name()).collect();
+        return Err(unsupported(format!(
+            "function {name}: {name}({})",
+            names.join(", ")
+        )));
+    };
+    let nullable = args.iter().any(|a| a.nullable);
+    let mut exprs = Vec::with_capacity(args.len());
+    for (arg, param) in args.into_iter().zip(params.iter()) {
+        let to = param.scalar_type().expect("an implemented overload's type");
+        exprs.push(arg.coerce(to)?.cast(to).expr);
+    }
+    Ok(Typed::new(
+        ScalarExpr::Call(*func, exprs),
+        *result,
+        nullable,
+    ))
+}
+
+/// An argument's type for resolution: `None` for a NULL or string literal.
+fn argument_type(t: &Typed) -> Option<ScalarType> {
+    match t.is_unknown() {
+        true => None,
+        false => t.typ,
+    }
+}
+
+fn type_name(t: Option<ScalarType>) -> &'static str {
+    t.map_or("unknown", ScalarType::base_name)
+}
+
+/// The refusal of a call of `name` with an argument of a type whose
+/// overloads and conversions the function table does not model (the
+/// string types `char` and `varchar`, which Materialize converts to `text`
+/// with rules of their own, and the floats).
+fn refuse_unmodelled(name: &str, args: &[Typed]) -> Result<(), String> {
+    let unmodelled = |t: &ScalarType| t.chars().is_some() || t.is_float();
+    match args.iter().find_map(|a| a.typ.filter(unmodelled)) {
+        Some(t) => Err(unsupported(format!("function {name} of {}", t.name()))),
+        None => Ok(()),
+    }
+}
+
+/// The real system's text for a call no overload takes.
+fn no_function(name: &str, types: &[Option<ScalarType>]) -> String {
+    let names: Vec<&str> = types.iter().map(|t| type_name(*t)).collect();
+    format!("function {name}({}) does not exist", names.join(", "))
+}
+
+/// A `numeric` beside another type: the real system casts the integers to
+/// `numeric`, which the engine's `unify` does not.
+fn refuse_numeric_mixes(name: &str, args: &[Typed]) -> Result<(), String> {
+    let typed = || args.iter().filter_map(argument_type);
+    match typed().any(|t| t == ScalarType::Numeric) && typed().any(|t| t != ScalarType::Numeric) {
+        true => Err(unsupported(format!(
+            "function {name}: of numeric and another type"
+        ))),
+        false => Ok(()),
+    }
+}
+
+/// Whether the expression is surely a `bigint` in the real system too: a
+/// literal, a cast, or a `count`.
+fn surely_bigint(e: &Expr) -> bool {
+    match e {
+        Expr::Nested(e) => surely_bigint(e),
+        Expr::Value(_) | Expr::Cast { .. } => true,
+        Expr::Function(f) => function_name(f) == "count",
+        _ => false,
+    }
+}
