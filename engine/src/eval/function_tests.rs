@@ -213,3 +213,18 @@ fn the_functions_that_take_nulls_evaluate_every_argument() {
     let e = ws(vec![s, null, failing()]).unwrap_err();
     assert_eq!(e.0, DIVISION_BY_ZERO);
 }
+
+#[test]
+fn a_like_pattern_longer_than_8_kib_fails() {
+    let like = |pattern: String| {
+        let text = Box::new(ScalarExpr::Literal(text("x")));
+        let pattern = Box::new(ScalarExpr::Literal(Datum::Text(pattern)));
+        ScalarExpr::Binary(BinaryOp::Like, text, pattern).eval(&[])
+    };
+    assert_eq!(like("%".repeat(8 << 10)), Ok(Bool(true)));
+    let e = like("%".repeat((8 << 10) + 1)).unwrap_err();
+    assert_eq!(e.0, "Evaluation error: LIKE pattern exceeds maximum length");
+    // Bytes, not characters, and before the pattern is read.
+    let e = like(format!("{}\\", "é".repeat(4 << 10))).unwrap_err();
+    assert_eq!(e.0, "Evaluation error: LIKE pattern exceeds maximum length");
+}

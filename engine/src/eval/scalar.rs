@@ -186,6 +186,11 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
         }
         BinaryOp::Like | BinaryOp::ILike => match (&l, &r) {
             (Datum::Text(text), Datum::Text(pattern)) => {
+                // The real system's bound on a pattern (8 KiB), checked
+                // before anything else about it (`like_pattern::compile`).
+                if pattern.len() > 8 << 10 {
+                    return Err(DataflowError::eval("LIKE pattern exceeds maximum length"));
+                }
                 let fold = |s: &str| match op {
                     BinaryOp::ILike => s.to_lowercase(),
                     _ => s.to_string(),

@@ -15,6 +15,13 @@ use crate::repr::unsupported;
 /// chars]`. `SUBSTRING(x FOR b)` and the other forms are refused.
 pub fn special_form(e: &Expr) -> Result<(&'static str, Vec<&Expr>), String> {
     match e {
+        // The real system's parser reads `SUBSTR(x FROM a)` as a syntax
+        // error: only SUBSTRING has that syntax.
+        Expr::Substring {
+            shorthand: true,
+            special: false,
+            ..
+        } => Err(unsupported(format!("syntax: {e}"))),
         Expr::Substring {
             expr,
             substring_from: Some(from),

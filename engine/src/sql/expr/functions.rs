@@ -100,6 +100,11 @@ impl ExprContext<'_> {
     #[inline(never)]
     pub(super) fn function(&mut self, f: &Function) -> Result<Typed, String> {
         let name = function_name(f);
+        // The real system's parser takes `position` only as `POSITION(a
+        // IN b)`: `position(a, b)` is its syntax error.
+        if name == "position" {
+            return Err(unsupported(format!("syntax: {f}")));
+        }
         let args = plain_args(f)?;
         self.call(&name, &args)
     }
@@ -193,11 +198,11 @@ impl ExprContext<'_> {
     }
 
     /// `greatest(...)` or `least(...)`, of its arguments given one type as
-    /// COALESCE's are (`greatest types integer and text cannot be matched`).
+    /// COALESCE's are (`greatest types integer and text cannot be matched`;
+    /// a `numeric` beside another type is refused).
     fn extreme(&mut self, name: &str, args: &[&Expr]) -> Result<Typed, String> {
         let planned = self.plan_all(args.iter().copied())?;
         refuse_unmodelled(name, &planned)?;
-        refuse_numeric_mixes(name, &planned)?;
         let args = unify(planned, name)?;
         let typ = args[0].typ;
         // The real system's type: nullable if any argument is.
@@ -217,20 +222,17 @@ impl ExprContext<'_> {
     /// `concat(...)` of any values, as text, never NULL; `concat_ws(sep,
     /// ...)`, NULL only when its separator (a text) is.
     fn concat(&mut self, name: &str, args: &[&Expr]) -> Result<Typed, String> {
-        let least = if name == "concat" { 1 } else { 2 };
-        if args.len() < least {
-            return Err("No function matches the given name and argument types. \
-                You might need to add explicit type casts."
-                .into());
-        }
         let mut planned = self.plan_all(args.iter().copied())?;
         refuse_unmodelled(name, &planned)?;
-        if name == "concat_ws" {
-            let types: Vec<Option<ScalarType>> = planned.iter().map(argument_type).collect();
-            // Its separator is a `text` parameter, the rest `any`.
-            if find_match(&types[..1], &[&[Text]]).is_err() {
-                return Err(no_function(name, &types));
-            }
+        let types: Vec<Option<ScalarType>> = planned.iter().map(argument_type).collect();
+        // `concat(any, ...)` takes one argument or more; `concat_ws(text,
+        // any, ...)` two or more, its separator a `text`.
+        let taken = match name {
+            "concat" => !types.is_empty(),
+            _ => types.len() >= 2 && find_match(&types[..1], &[&[Text]]).is_ok(),
+        };
+        if !taken {
+            return Err(no_function(name, &types));
         }
         let nullable = name == "concat_ws" && planned[0].nullable;
         planned = planned
@@ -312,18 +314,6 @@ fn refuse_unmodelled(name: &str, args: &[Typed]) -> Result<(), String> {
 fn no_function(name: &str, types: &[Option<ScalarType>]) -> String {
     let names: Vec<&str> = types.iter().map(|t| type_name(*t)).collect();
     format!("function {name}({}) does not exist", names.join(", "))
-}
-
-/// A `numeric` beside another type: the real system casts the integers to
-/// `numeric`, which the engine's `unify` does not.
-fn refuse_numeric_mixes(name: &str, args: &[Typed]) -> Result<(), String> {
-    let typed = || args.iter().filter_map(argument_type);
-    match typed().any(|t| t == ScalarType::Numeric) && typed().any(|t| t != ScalarType::Numeric) {
-        true => Err(unsupported(format!(
-            "function {name}: of numeric and another type"
-        ))),
-        false => Ok(()),
-    }
 }
 
 /// Whether the expression is surely a `bigint` in the real system too: a

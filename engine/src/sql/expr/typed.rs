@@ -369,6 +369,11 @@ pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
         .map(|v| v.coerce(target))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(other) = values.iter().find(|v| v.typ != Some(target)) {
+        // The real system casts the integers to `numeric`; the engine has
+        // no such cast, so it refuses rather than fail where that answers.
+        if [target, other.typ.unwrap_or(target)].contains(&ScalarType::Numeric) {
+            return Err(unsupported(format!("{what} of numeric and another type")));
+        }
         return Err(format!(
             "{what} types {} and {} cannot be matched",
             target.name(),
