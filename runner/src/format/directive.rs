@@ -193,9 +193,9 @@ pub enum SkipReason {
     /// The real system keeps `-0` and `0` two keys of a group, a DISTINCT
     /// or a join; PostgreSQL holds them one value.
     MzNegativeZero,
-    /// A scalar function of the real system answers otherwise than
+    /// A scalar function or LIKE of the real system answers otherwise than
     /// PostgreSQL's (`replace` with an empty pattern, a strict function's
-    /// arguments after a NULL one not evaluated).
+    /// arguments after a NULL one not evaluated, a LIKE pattern over 8 KiB).
     MzFunction,
 }
 
