@@ -9,9 +9,9 @@
 //! syntax read by `call_syntax`).
 
 mod aggregate;
+mod call_syntax;
 mod chars;
 mod float;
-mod call_syntax;
 mod functions;
 mod names;
 mod overloads;
@@ -34,8 +34,8 @@ use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, ScalarType};
 use aggregate::aggregate_call;
 pub(super) use aggregate::Grouping;
-pub(super) use float::value_as_float;
 use call_syntax::special_form;
+pub(super) use float::value_as_float;
 use functions::is_scalar_function;
 pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;

@@ -247,3 +247,30 @@ fn aggregates_inside_calls_make_the_query_aggregate() {
         "column \"t.b\" must appear in the GROUP BY clause or be used in an aggregate function"
     );
 }
+
+#[test]
+fn calls_of_chars_and_floats_are_refused() {
+    for (sql, refusal) in [
+        ("SELECT length('ab'::char(3))", "function length of char(3)"),
+        (
+            "SELECT upper('ab'::varchar(3))",
+            "function upper of varchar(3)",
+        ),
+        (
+            "SELECT abs(1.5::float8)",
+            "function abs of double precision",
+        ),
+        ("SELECT concat('a', 2::real)", "function concat of real"),
+        ("SELECT greatest(1::float4, 2)", "function greatest of real"),
+        (
+            "SELECT pg_typeof('a'::char(2))",
+            "function pg_typeof: of char(2)",
+        ),
+    ] {
+        assert_eq!(err(sql), format!("unsupported: {refusal}"), "{sql}");
+    }
+    // The name of a float's type is PostgreSQL's and Materialize's.
+    let (exprs, _) = mapped("SELECT pg_typeof(1.5::float8), pg_typeof(2::real) FROM t");
+    let text = |s: &str| ScalarExpr::Literal(Datum::Text(s.into()));
+    assert_eq!(exprs, [text("double precision"), text("real")]);
+}
