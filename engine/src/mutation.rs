@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 9] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -26,6 +26,7 @@ pub const NAMES: [&str; 8] = [
     "import-hold-leak",
     "no-draining",
     "drain-past-empty-since",
+    "subquery-null-keys",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -83,6 +84,12 @@ pub fn no_draining() -> bool {
 /// their end) compacts its handles to the empty frontier and reads on.
 pub fn drain_past_empty_since() -> bool {
     on("drain-past-empty-since")
+}
+/// A subquery's values join back to the outer rows without matching a NULL
+/// key to a NULL key, so an outer row whose correlated columns are NULL
+/// gets the subquery's value over no rows instead of its own.
+pub fn subquery_null_keys() -> bool {
+    on("subquery-null-keys")
 }
 
 #[cfg(test)]

@@ -6,16 +6,20 @@
 //! a disagreement with this model can.
 //!
 //! Layers, each using only those before it: [`scalar`] (expressions),
-//! [`query`] (SELECT over whole collections), [`catalog`] (tables with
-//! their history, views, indexes, ids), [`parse`] (directive text to
-//! statements), [`statement`] (DDL and writes), [`session`] (directives:
-//! time, reads, peeks, holds, pauses) and [`check`] (a script against one
-//! run's outputs).
+//! [`relation`] (a relation's rows and errors, the catalog a query reads),
+//! [`from`] (FROM: joins inner and outer, by nested loops),
+//! [`query`] (SELECT over whole collections, subqueries per outer row),
+//! [`catalog`] (tables with their history, views, indexes, ids), [`parse`]
+//! (directive text to statements), [`statement`] (DDL and writes),
+//! [`session`] (directives: time, reads, peeks, holds, pauses) and
+//! [`check`] (a script against one run's outputs).
 
 pub mod catalog;
 pub mod check;
+pub mod from;
 pub mod parse;
 pub mod query;
+pub mod relation;
 pub mod scalar;
 pub mod session;
 pub mod statement;

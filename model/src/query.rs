@@ -1,76 +1,157 @@
-//! SELECT evaluated naively: the cross product of the FROM items filtered
-//! by their ON conditions, WHERE, GROUP BY with count/sum/min/max, the
-//! projection and DISTINCT, on whole collections of rows. Each input's
-//! errors are carried once, beside its rows; a row whose evaluation fails
-//! adds its error instead of a row.
+//! SELECT evaluated naively: the FROM clause's product (`from.rs`)
+//! filtered by WHERE, GROUP BY with count/sum/min/max, the projection and
+//! DISTINCT, on whole collections of rows. Each input's errors are carried
+//! once, beside its rows; a row whose evaluation fails adds its error
+//! instead of a row. A subquery is evaluated again for each outer row (the
+//! outer row's columns before its own), with SQL's rules for what its rows
+//! make of it; an error inside one is no claim, since the engine computes
+//! it once per distinct outer value and counts its errors so.
 
-use crate::scalar::{compile, ident, EvalError, Scalar, Scope, Unsupported};
+pub use crate::relation::{render, Catalog, Relation};
+
+use crate::from::{failed, from};
+use crate::scalar::{
+    compile, compile_in, ident, EvalError, Nested, Rows, Scalar, Scope, Sub, Unsupported,
+};
 use engine::repr::{Datum, Row};
 use sqlparser::ast::{
-    self, Distinct, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, JoinConstraint,
-    JoinOperator, SelectItem, SetExpr, TableFactor,
+    self, Distinct, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, SelectItem,
+    SetExpr,
 };
-
-/// A relation's contents at one time: rows and errors, both multisets.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Relation {
-    pub columns: Vec<String>,
-    pub rows: Vec<Row>,
-    pub errs: Vec<String>,
-}
-
-impl Relation {
-    /// What a read of it prints: the smallest error, else the rows, sorted.
-    pub fn lines(mut self) -> Vec<String> {
-        self.errs.sort();
-        if let Some(e) = self.errs.first() {
-            return vec![format!("error: {e}")];
-        }
-        self.rows.sort();
-        self.rows.iter().map(|r| render(r)).collect()
-    }
-}
-
-/// A row as the runner prints it.
-pub fn render(row: &[Datum]) -> String {
-    row.iter()
-        .map(Datum::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Where a query finds the relations it names (at the read's time).
-pub trait Catalog {
-    fn relation(&self, name: &str) -> Result<Relation, Unsupported>;
-}
+use std::rc::Rc;
 
 /// A query's result, and whether it has an `ORDER BY` (which only matters
 /// to a `nosort` read).
 pub fn evaluate(q: &ast::Query, catalog: &dyn Catalog) -> Result<(Relation, bool), Unsupported> {
+    let (select, _) = compile_select(q, None, catalog)?;
+    Ok((select.run(&[])?, q.order_by.is_some()))
+}
+
+/// A SELECT compiled once and run for each outer row (none at the top).
+#[derive(Debug)]
+struct Select {
+    /// The FROM clause's rows (its own columns) and its inputs' errors.
+    rows: Vec<Row>,
+    errs: Vec<String>,
+    scope: Scope,
+    /// WHERE in stages: the conjuncts without a subquery, then each with
+    /// one, in order, each over the rows the ones before kept (as the
+    /// engine plans them); the whole WHERE if it has no subquery.
+    filters: Vec<Scalar>,
+    shape: Shape,
+    distinct: bool,
+}
+
+#[derive(Debug)]
+enum Shape {
+    /// The projection, compiled, and its names.
+    Project(Vec<Scalar>, Vec<String>),
+    /// A grouped SELECT (no subquery in it), compiled as it is run.
+    Group(Vec<SelectItem>, Vec<ast::Expr>),
+}
+
+/// Whether an expression holds a subquery.
+fn has_subquery(e: &ast::Expr) -> bool {
+    let mut found = vec![];
+    subqueries_of(e, &mut found);
+    !found.is_empty()
+}
+
+/// The subqueries in an expression (those the model compiles; any other
+/// expression holding one is outside the model anyway).
+fn subqueries_of<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Query>) {
+    use ast::Expr::*;
+    match e {
+        Subquery(q) | Exists { subquery: q, .. } => out.push(q),
+        In { expr, target, .. } => {
+            subqueries_of(expr, out);
+            match target {
+                ast::InTarget::Subquery(q) => out.push(q),
+                ast::InTarget::List(list) => list.iter().for_each(|i| subqueries_of(i, out)),
+                _ => {}
+            }
+        }
+        AnyOp { left, right, .. } | AllOp { left, right, .. } | BinaryOp { left, right, .. } => {
+            subqueries_of(left, out);
+            subqueries_of(right, out);
+        }
+        UnaryOp { expr, .. } | Nested(expr) | IsNull(expr) | IsNotNull(expr) => {
+            subqueries_of(expr, out)
+        }
+        Cast { expr, .. } => subqueries_of(expr, out),
+        _ => {}
+    }
+}
+
+/// The subqueries in a SELECT's WHERE and select list (not those nested
+/// in them), for the relations a view depends on.
+pub fn subqueries(q: &ast::Query) -> Vec<&ast::Query> {
+    let mut out = vec![];
+    if let SetExpr::Select(s) = &*q.body {
+        s.selection.iter().for_each(|w| subqueries_of(w, &mut out));
+        for item in &s.projection {
+            if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
+                subqueries_of(e, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// A WHERE's conjuncts.
+fn conjuncts<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
+    match e {
+        ast::Expr::BinaryOp {
+            left,
+            op: ast::BinaryOperator::And,
+            right,
+        } => {
+            conjuncts(left, out);
+            conjuncts(right, out);
+        }
+        ast::Expr::Nested(e) => conjuncts(e, out),
+        e => out.push(e),
+    }
+}
+
+/// Compiles a query, inside the scope `outer` if it is a subquery; with
+/// the scope its expressions were compiled in.
+fn compile_select(
+    q: &ast::Query,
+    outer: Option<&Scope>,
+    catalog: &dyn Catalog,
+) -> Result<(Select, Scope), Unsupported> {
     if q.with.is_some() || q.limit_clause.is_some() || q.fetch.is_some() {
         return Err("WITH, LIMIT, OFFSET or FETCH");
     }
     let SetExpr::Select(s) = &*q.body else {
         return Err("a query body other than a plain SELECT");
     };
-    Ok((select(s, catalog)?, q.order_by.is_some()))
-}
-
-fn select(s: &ast::Select, catalog: &dyn Catalog) -> Result<Relation, Unsupported> {
     if s.having.is_some() || s.top.is_some() || s.into.is_some() {
         return Err("HAVING, TOP or INTO");
     }
-    let (scope, rows, mut errs) = from(&s.from, catalog)?;
-    let mut kept = vec![];
-    match &s.selection {
-        None => kept = rows,
-        Some(w) => {
-            let w = compile(w, &scope)?;
-            for row in rows {
-                match w.holds(&row) {
-                    Ok(true) => kept.push(row),
-                    Ok(false) => {}
-                    Err(e) => errs.push(failed(e)?),
+    let (own, rows, errs) = from(&s.from, catalog)?;
+    let scope = match outer {
+        Some(o) => o.nested(&own),
+        None => own,
+    };
+    let inner = Inner { catalog };
+    let nested: Option<&dyn Nested> = Some(&inner);
+    let mut filters = vec![];
+    if let Some(w) = &s.selection {
+        match has_subquery(w) {
+            false => filters.push(compile(w, &scope)?),
+            true => {
+                let mut all = vec![];
+                conjuncts(w, &mut all);
+                let (with, plain): (Vec<_>, Vec<_>) =
+                    all.into_iter().partition(|c| has_subquery(c));
+                let plain = plain.into_iter().map(|c| compile(c, &scope));
+                let plain = plain.collect::<Result<Vec<_>, _>>()?;
+                let and = |a, b| Scalar::And(Box::new(a), Box::new(b));
+                filters.extend(plain.into_iter().reduce(and));
+                for c in with {
+                    filters.push(compile_in(c, &scope, nested)?);
                 }
             }
         }
@@ -87,95 +168,114 @@ fn select(s: &ast::Select, catalog: &dyn Catalog) -> Result<Relation, Unsupporte
         }
         _ => false,
     });
-    let mut out = if keys.is_empty() && !aggregated {
-        project(&s.projection, &scope, kept, errs)?
-    } else {
-        group(&s.projection, keys, &scope, kept, errs)?
+    let shape = match keys.is_empty() && !aggregated {
+        true => {
+            let items = items(&s.projection, &scope)?;
+            let exprs = items.iter().map(|(e, _)| match e {
+                ItemExpr::Ast(e) => compile_in(e, &scope, nested),
+                ItemExpr::Column(i) => Ok(Scalar::Column(*i)),
+            });
+            let exprs = exprs.collect::<Result<Vec<_>, _>>()?;
+            Shape::Project(exprs, items.into_iter().map(|(_, n)| n).collect())
+        }
+        false => Shape::Group(s.projection.clone(), keys.clone()),
     };
-    match &s.distinct {
-        None => {}
-        Some(Distinct::Distinct) => {
+    let distinct = match &s.distinct {
+        None => false,
+        Some(Distinct::Distinct) => true,
+        Some(_) => return Err("DISTINCT ON"),
+    };
+    let select = Select {
+        rows,
+        errs,
+        scope: scope.clone(),
+        filters,
+        shape,
+        distinct,
+    };
+    Ok((select, scope))
+}
+
+impl Select {
+    /// The query's result for the outer row `outer` (its columns before
+    /// each row's own).
+    fn run(&self, outer: &[Datum]) -> Result<Relation, Unsupported> {
+        let mut rows: Vec<Row> = self
+            .rows
+            .iter()
+            .map(|r| outer.iter().chain(r).cloned().collect())
+            .collect();
+        let mut errs = self.errs.clone();
+        for filter in &self.filters {
+            let mut kept = vec![];
+            for row in rows {
+                match filter.holds(&row) {
+                    Ok(true) => kept.push(row),
+                    Ok(false) => {}
+                    Err(e) => errs.push(failed(e)?),
+                }
+            }
+            rows = kept;
+        }
+        let mut out = match &self.shape {
+            Shape::Project(exprs, columns) => project(exprs, columns, rows, errs)?,
+            Shape::Group(projection, keys) => group(projection, keys, &self.scope, rows, errs)?,
+        };
+        if self.distinct {
             out.rows.sort();
             out.rows.dedup();
         }
-        Some(_) => return Err("DISTINCT ON"),
-    }
-    Ok(out)
-}
-
-/// An evaluation error as data, or the reason to make no claim.
-fn failed(e: EvalError) -> Result<String, Unsupported> {
-    match e {
-        EvalError::Error(text) => Ok(text),
-        EvalError::Unsupported(why) => Err(why),
+        Ok(out)
     }
 }
 
-type Product = (Scope, Vec<Row>, Vec<String>);
+/// The subqueries of a query's expressions, compiled against its catalog.
+struct Inner<'a> {
+    catalog: &'a dyn Catalog,
+}
 
-/// The FROM clause: its scope, the rows of its (filtered) product and every
-/// input's errors once. No FROM is one empty row.
-fn from(items: &[ast::TableWithJoins], catalog: &dyn Catalog) -> Result<Product, Unsupported> {
-    let mut product: Product = (Scope::default(), vec![vec![]], vec![]);
-    for item in items {
-        product = join(product, &item.relation, None, catalog)?;
-        for j in &item.joins {
-            let on = match &j.join_operator {
-                JoinOperator::Join(c) | JoinOperator::Inner(c) => match c {
-                    JoinConstraint::On(e) => Some(e),
-                    JoinConstraint::None => None,
-                    _ => return Err("a join constraint other than ON"),
-                },
-                JoinOperator::CrossJoin(JoinConstraint::None) => None,
-                _ => return Err("a join other than an inner join"),
-            };
-            product = join(product, &j.relation, on, catalog)?;
+impl Nested for Inner<'_> {
+    fn subquery(&self, q: &ast::Query, scope: &Scope) -> Result<Sub, Unsupported> {
+        let (select, own) = compile_select(q, Some(scope), self.catalog)?;
+        if !select.errs.is_empty() {
+            return Err("errors in a subquery's input (the engine's count is per plan)");
+        }
+        // A name that reached past the enclosing query correlates it too.
+        let depth = scope.starts().len();
+        if let Some(reached) = own.reached.get().filter(|r| *r + 1 < depth) {
+            let theirs = scope.reached.get().map_or(reached, |r| r.min(reached));
+            scope.reached.set(Some(theirs));
+        }
+        let correlated = own.reached.get().is_some();
+        let plan = Subquery { select, correlated };
+        // Uncorrelated, the engine computes it once whatever the outer
+        // rows (even none): an error in it shows.
+        if !correlated {
+            plan.rows(&vec![Datum::Null; scope.columns.len()])?;
+        }
+        Ok(Sub(Rc::new(plan)))
+    }
+}
+
+/// A subquery, run for each outer row.
+#[derive(Debug)]
+struct Subquery {
+    select: Select,
+    correlated: bool,
+}
+
+impl Rows for Subquery {
+    fn rows(&self, outer: &[Datum]) -> Result<Vec<Row>, Unsupported> {
+        let r = self.select.run(outer)?;
+        match r.errs.is_empty() {
+            true => Ok(r.rows),
+            false => Err("an error inside a subquery (counted per key by the engine)"),
         }
     }
-    Ok(product)
-}
 
-fn join(
-    (mut scope, rows, mut errs): Product,
-    factor: &TableFactor,
-    on: Option<&ast::Expr>,
-    catalog: &dyn Catalog,
-) -> Result<Product, Unsupported> {
-    let TableFactor::Table {
-        name,
-        alias,
-        args: None,
-        ..
-    } = factor
-    else {
-        return Err("a FROM item other than a named relation");
-    };
-    let [ast::ObjectNamePart::Identifier(base)] = name.0.as_slice() else {
-        return Err("a qualified relation name");
-    };
-    let qualifier = match alias {
-        Some(a) if a.columns.is_empty() => ident(&a.name),
-        Some(_) => return Err("column aliases on a FROM item"),
-        None => ident(base),
-    };
-    let input = catalog.relation(&ident(base))?;
-    scope
-        .columns
-        .extend(input.columns.iter().map(|c| (qualifier.clone(), c.clone())));
-    errs.extend(input.errs);
-    let on = on.map(|e| compile(e, &scope)).transpose()?;
-    let mut out = vec![];
-    for left in &rows {
-        for right in &input.rows {
-            let row: Row = left.iter().chain(right).cloned().collect();
-            match on.as_ref().map_or(Ok(true), |on| on.holds(&row)) {
-                Ok(true) => out.push(row),
-                Ok(false) => {}
-                Err(e) => errs.push(failed(e)?),
-            }
-        }
+    fn correlated(&self) -> bool {
+        self.correlated
     }
-    Ok((scope, out, errs))
 }
 
 /// An output column's name, as a view exposes it.
@@ -202,8 +302,13 @@ fn items<'a>(
                 out.push((ItemExpr::Ast(expr), ident(alias)))
             }
             SelectItem::Wildcard(o) if o.opt_exclude.is_none() && o.opt_except.is_none() => {
-                for (i, (_, n)) in scope.columns.iter().enumerate() {
-                    out.push((ItemExpr::Column(i), n.clone()));
+                // The query's own columns (not those of the queries around
+                // it), a USING join's sides' joined columns left out.
+                let own = *scope.starts().last().expect("one level at least");
+                for i in own..scope.columns.len() {
+                    if !scope.unstarred.contains(&i) {
+                        out.push((ItemExpr::Column(i), scope.columns[i].1.clone()));
+                    }
                 }
             }
             _ => return Err("a SELECT item outside the model"),
@@ -218,32 +323,28 @@ enum ItemExpr<'a> {
 }
 
 fn project(
-    projection: &[SelectItem],
-    scope: &Scope,
+    exprs: &[Scalar],
+    columns: &[String],
     rows: Vec<Row>,
     mut errs: Vec<String>,
 ) -> Result<Relation, Unsupported> {
-    let items = items(projection, scope)?;
-    let exprs = items
-        .iter()
-        .map(|(e, _)| match e {
-            ItemExpr::Ast(e) => compile(e, scope),
-            ItemExpr::Column(i) => Ok(Scalar::Column(*i)),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     let mut out = vec![];
     for row in rows {
-        match exprs
-            .iter()
-            .map(|e| e.eval(&row))
-            .collect::<Result<Row, _>>()
-        {
+        // Every column is evaluated: a subquery's no claim after another
+        // column's error still counts.
+        let values: Vec<_> = exprs.iter().map(|e| e.eval(&row)).collect();
+        for v in &values {
+            if let Err(EvalError::Unsupported(why)) = v {
+                return Err(why);
+            }
+        }
+        match values.into_iter().collect::<Result<Row, _>>() {
             Ok(r) => out.push(r),
             Err(e) => errs.push(failed(e)?),
         }
     }
     Ok(Relation {
-        columns: items.into_iter().map(|(_, n)| n).collect(),
+        columns: columns.to_vec(),
         rows: out,
         errs,
     })

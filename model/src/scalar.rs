@@ -6,6 +6,8 @@
 
 use engine::repr::Datum;
 use sqlparser::ast::{self, BinaryOperator, CastKind, DataType, UnaryOperator, Value};
+use std::cell::Cell;
+use std::rc::Rc;
 
 /// Why the model makes no claim: the construct lies outside what it models.
 pub type Unsupported = &'static str;
@@ -23,25 +25,121 @@ fn error(text: &str) -> EvalError {
 }
 
 /// The columns an expression can name: `(qualifier, name)` per position.
+/// A subquery's scope lists the enclosing queries' columns first, each
+/// query's from where `levels` says it starts; a name is looked up in the
+/// innermost query first.
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
     pub columns: Vec<(String, String)>,
+    /// Positions found only by a qualified name: each side's column of a
+    /// `USING` or `NATURAL` join, whose unqualified name finds the join's.
+    pub qualified_only: Vec<usize>,
+    /// Positions `*` does not list (those of `qualified_only`).
+    pub unstarred: Vec<usize>,
+    /// Where each query's columns start, outermost first (empty: one query).
+    pub levels: Vec<usize>,
+    /// The outermost enclosing level a name compiled in this scope found,
+    /// if any: the subquery is correlated.
+    pub reached: Rc<Cell<Option<usize>>>,
 }
 
 impl Scope {
-    /// The position `qualifier.name` (or unqualified `name`) names, if exactly one.
-    pub fn resolve(&self, qualifier: Option<&str>, name: &str) -> Result<usize, Unsupported> {
-        let mut found = self
-            .columns
-            .iter()
-            .enumerate()
-            .filter(|(_, (q, n))| n == name && qualifier.is_none_or(|x| x == q));
-        match (found.next(), found.next()) {
-            (Some((i, _)), None) => Ok(i),
-            (None, _) => Err("a column the model cannot resolve"),
-            (Some(_), Some(_)) => Err("an ambiguous column reference"),
+    /// The start of each query's columns, outermost first.
+    pub fn starts(&self) -> Vec<usize> {
+        match self.levels.is_empty() {
+            true => vec![0],
+            false => self.levels.clone(),
         }
     }
+
+    /// The position `qualifier.name` (or unqualified `name`) names, if exactly
+    /// one in the innermost query that has it.
+    pub fn resolve(&self, qualifier: Option<&str>, name: &str) -> Result<usize, Unsupported> {
+        let starts = self.starts();
+        for depth in (0..starts.len()).rev() {
+            let end = starts.get(depth + 1).copied().unwrap_or(self.columns.len());
+            let mut found = (starts[depth]..end).filter(|i| {
+                let (q, n) = &self.columns[*i];
+                n == name
+                    && match qualifier {
+                        None => !self.qualified_only.contains(i),
+                        Some(x) => x == q,
+                    }
+            });
+            match (found.next(), found.next()) {
+                (Some(i), None) => {
+                    if depth + 1 < starts.len() {
+                        let reached = self.reached.get().map_or(depth, |r| r.min(depth));
+                        self.reached.set(Some(reached));
+                    }
+                    return Ok(i);
+                }
+                (None, _) => continue,
+                (Some(_), Some(_)) => return Err("an ambiguous column reference"),
+            }
+        }
+        Err("a column the model cannot resolve")
+    }
+
+    /// The scope of a subquery whose own columns are `own`'s, inside this
+    /// one.
+    pub fn nested(&self, own: &Scope) -> Scope {
+        let width = self.columns.len();
+        let mut levels = self.starts();
+        levels.push(width);
+        let shift = |v: &[usize]| v.iter().map(|i| i + width).collect::<Vec<_>>();
+        Scope {
+            columns: self.columns.iter().chain(&own.columns).cloned().collect(),
+            qualified_only: self
+                .qualified_only
+                .iter()
+                .copied()
+                .chain(shift(&own.qualified_only))
+                .collect(),
+            unstarred: shift(&own.unstarred),
+            levels,
+            reached: Rc::default(),
+        }
+    }
+}
+
+/// A subquery compiled for evaluation per outer row: its rows for the
+/// outer row, or why the model makes no claim (an error inside it, which
+/// the engine counts per key, not per outer row).
+pub trait Rows: std::fmt::Debug {
+    fn rows(&self, outer: &[Datum]) -> Result<Vec<Vec<Datum>>, Unsupported>;
+    /// Whether it names an enclosing query's column.
+    fn correlated(&self) -> bool;
+}
+
+/// A compiled subquery, compared by identity.
+#[derive(Clone, Debug)]
+pub struct Sub(pub Rc<dyn Rows>);
+
+impl PartialEq for Sub {
+    fn eq(&self, other: &Sub) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for Sub {}
+
+/// How a subquery's rows make a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// `(SELECT ...)`: the one row's value, NULL over none.
+    Scalar,
+    /// `EXISTS (...)`.
+    Exists,
+    /// `x op ANY (...)` (`IN` is `= ANY`).
+    Any(Cmp),
+    /// `x op ALL (...)` (`NOT IN` is `<> ALL`).
+    All(Cmp),
+}
+
+/// Compiles the subqueries an expression holds: the model's queries
+/// (`query.rs`), which come after this module.
+pub trait Nested {
+    fn subquery(&self, q: &ast::Query, scope: &Scope) -> Result<Sub, Unsupported>;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +177,8 @@ pub enum Scalar {
     ToInt(Box<Scalar>, bool),
     /// `x IN (a, b, ...)`: `x = a OR x = b OR ...`, its items side by side.
     In(Box<Scalar>, Vec<Scalar>),
+    /// A subquery evaluated for each outer row, with its left operand.
+    Subquery(Quantifier, Option<Box<Scalar>>, Sub),
 }
 
 /// An identifier as the engine folds it (unquoted: lower case).
@@ -100,23 +200,94 @@ pub fn int_literal(text: &str) -> Result<Datum, Unsupported> {
     }
 }
 
-/// Compiles `e` against `scope`.
+/// Compiles `e` against `scope`; a subquery in it is outside the model.
 pub fn compile(e: &ast::Expr, scope: &Scope) -> Result<Scalar, Unsupported> {
-    let b = |e: &ast::Expr| compile(e, scope).map(Box::new);
+    compile_in(e, scope, None)
+}
+
+/// Compiles `e` against `scope`, its subqueries by `nested`.
+pub fn compile_in(
+    e: &ast::Expr,
+    scope: &Scope,
+    nested: Option<&dyn Nested>,
+) -> Result<Scalar, Unsupported> {
+    let b = |e: &ast::Expr| compile_in(e, scope, nested).map(Box::new);
+    let sub = |q: &ast::Query| match nested {
+        Some(n) => n.subquery(q, scope),
+        None => Err("a subquery where the model follows none"),
+    };
     Ok(match e {
+        ast::Expr::Subquery(q) => {
+            let s = sub(q)?;
+            // Uncorrelated, it is computed once whatever the outer rows
+            // (even none): its second row is an error then too.
+            let outer = vec![Datum::Null; scope.columns.len()];
+            if !s.0.correlated() && s.0.rows(&outer)?.len() > 1 {
+                return Err("more than one record produced in subquery (counted per key)");
+            }
+            Scalar::Subquery(Quantifier::Scalar, None, s)
+        }
+        ast::Expr::Exists { subquery, negated } => {
+            let exists = Scalar::Subquery(Quantifier::Exists, None, sub(subquery)?);
+            match negated {
+                true => Scalar::Not(Box::new(exists)),
+                false => exists,
+            }
+        }
+        ast::Expr::In {
+            expr,
+            target: ast::InTarget::Subquery(subquery),
+            negated,
+            global: false,
+        } => {
+            let q = match negated {
+                true => Quantifier::All(Cmp::Ne),
+                false => Quantifier::Any(Cmp::Eq),
+            };
+            Scalar::Subquery(q, Some(b(expr)?), sub(subquery)?)
+        }
+        ast::Expr::AnyOp {
+            left,
+            compare_op,
+            right,
+            ..
+        }
+        | ast::Expr::AllOp {
+            left,
+            compare_op,
+            right,
+        } => {
+            let ast::Expr::Subquery(q) = &**right else {
+                return Err("ANY or ALL of other than a subquery");
+            };
+            let cmp = match compare_op {
+                BinaryOperator::Eq => Cmp::Eq,
+                BinaryOperator::NotEq => Cmp::Ne,
+                BinaryOperator::Lt => Cmp::Lt,
+                BinaryOperator::LtEq => Cmp::Le,
+                BinaryOperator::Gt => Cmp::Gt,
+                BinaryOperator::GtEq => Cmp::Ge,
+                _ => return Err("ANY or ALL of an operator outside the model"),
+            };
+            let quantifier = match e {
+                ast::Expr::AllOp { .. } => Quantifier::All(cmp),
+                _ => Quantifier::Any(cmp),
+            };
+            Scalar::Subquery(quantifier, Some(b(left)?), sub(q)?)
+        }
         ast::Expr::Identifier(i) => Scalar::Column(scope.resolve(None, &ident(i))?),
         ast::Expr::CompoundIdentifier(parts) => match parts.as_slice() {
             [q, n] => Scalar::Column(scope.resolve(Some(&ident(q)), &ident(n))?),
             _ => return Err("a column name of more than two parts"),
         },
-        ast::Expr::Nested(e) => compile(e, scope)?,
+        ast::Expr::Nested(e) => compile_in(e, scope, nested)?,
         ast::Expr::Value(v) => Scalar::Literal(literal(&v.value, false)?),
         ast::Expr::UnaryOp { op, expr } => match (op, &**expr) {
             (UnaryOperator::Minus, ast::Expr::Value(v)) => {
                 Scalar::Literal(literal(&v.value, true)?)
             }
             (UnaryOperator::Minus, e) => Scalar::Neg(b(e)?),
-            (UnaryOperator::Plus, e) => compile(e, scope)?,
+            (UnaryOperator::Plus, e) => compile_in(e, scope, nested)?,
             (UnaryOperator::Not, e) => Scalar::Not(b(e)?),
             _ => return Err("a unary operator outside the model"),
         },
@@ -145,7 +316,7 @@ pub fn compile(e: &ast::Expr, scope: &Scope) -> Result<Scalar, Unsupported> {
             negated,
             global: false,
         } if !list.is_empty() => {
-            let items = list.iter().map(|i| compile(i, scope));
+            let items = list.iter().map(|i| compile_in(i, scope, nested));
             let within = Scalar::In(b(expr)?, items.collect::<Result<_, _>>()?);
             match negated {
                 true => Scalar::Not(Box::new(within)),
@@ -275,6 +446,12 @@ fn logic(
     r: Result<Option<bool>, EvalError>,
     decides: bool,
 ) -> Result<Datum, EvalError> {
+    // What the model does not know (a subquery's error) decides nothing.
+    for side in [&l, &r] {
+        if let Err(EvalError::Unsupported(why)) = side {
+            return Err(EvalError::Unsupported(why));
+        }
+    }
     if matches!(l, Ok(Some(b)) if b == decides) || matches!(r, Ok(Some(b)) if b == decides) {
         return Ok(Datum::Bool(decides));
     }
@@ -331,6 +508,25 @@ impl Scalar {
                 }
                 result
             }
+            Scalar::Subquery(q, left, sub) => {
+                let left = left.as_ref().map(|l| l.eval(row)).transpose();
+                // The engine compares inside the subquery, per key: an error
+                // of its left operand is counted there.
+                let left =
+                    left.map_err(|_| EvalError::Unsupported("an error left of IN, ANY or ALL"))?;
+                let rows = sub.0.rows(row).map_err(EvalError::Unsupported)?;
+                if *q == Quantifier::Exists {
+                    // Its select list is not computed (nor its errors).
+                    return Ok(Datum::Bool(!rows.is_empty()));
+                }
+                let values = rows.into_iter().map(|r| match <[Datum; 1]>::try_from(r) {
+                    Ok([v]) => Ok(v),
+                    Err(_) => Err(EvalError::Unsupported(
+                        "a subquery of other than one column",
+                    )),
+                });
+                quantify(*q, left.as_ref(), values.collect::<Result<_, _>>()?)
+            }
         }
     }
 
@@ -338,4 +534,38 @@ impl Scalar {
     pub fn holds(&self, row: &[Datum]) -> Result<bool, EvalError> {
         Ok(boolean(self.eval(row))? == Some(true))
     }
+}
+
+/// A subquery's value for one outer row from its column's `values`.
+fn quantify(q: Quantifier, left: Option<&Datum>, values: Vec<Datum>) -> Result<Datum, EvalError> {
+    let (cmp, all) = match q {
+        Quantifier::Scalar => {
+            return match values.len() {
+                0 => Ok(Datum::Null),
+                1 => Ok(values.into_iter().next().expect("one")),
+                // An error per key in the engine, beside the rows.
+                _ => Err(EvalError::Unsupported(
+                    "more than one record produced in subquery (counted per key)",
+                )),
+            };
+        }
+        Quantifier::Exists => return Ok(Datum::Bool(!values.is_empty())),
+        Quantifier::Any(cmp) => (cmp, false),
+        Quantifier::All(cmp) => (cmp, true),
+    };
+    let left = left.expect("ANY and ALL have a left operand");
+    // ANY: true decides, else NULL if one is NULL, else false; ALL: false
+    // decides, else NULL, else true.
+    let mut null = false;
+    for v in &values {
+        match compare(cmp, left, v)? {
+            Datum::Bool(b) if b != all => return Ok(Datum::Bool(!all)),
+            Datum::Null => null = true,
+            _ => {}
+        }
+    }
+    Ok(match null {
+        true => Datum::Null,
+        false => Datum::Bool(all),
+    })
 }

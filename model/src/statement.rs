@@ -365,6 +365,10 @@ pub fn from_names(q: &ast::Query) -> Result<Vec<String>, Unsupported> {
             out.push(name(n)?);
         }
     }
+    // A subquery's relations are the view's too: their drops are refused.
+    for sub in crate::query::subqueries(q) {
+        out.extend(from_names(sub)?);
+    }
     Ok(out)
 }
 
@@ -396,6 +400,7 @@ fn target(state: &State, n: &ObjectName) -> Result<(String, Scope, Vec<Type>), U
                     .iter()
                     .map(|(c, _)| (n.clone(), c.clone()))
                     .collect(),
+                ..Scope::default()
             },
             columns.iter().map(|(_, t)| *t).collect(),
         )),

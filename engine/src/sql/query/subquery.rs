@@ -126,7 +126,7 @@ impl Planner<'_> {
                 right_key: s.used,
                 arities: (columns, width + 2),
                 kind: JoinKind::Left,
-                nulls_match: true,
+                nulls_match: !crate::mutation::subquery_null_keys(),
             };
             let (value, present) = (columns + width, columns + width + 1);
             values.push(match default {
