@@ -1,13 +1,13 @@
 //! The scenario of a seed: its tables, then each step drawn by weight from
-//! the kinds in `schema.rs`, `drops.rs`, `reads.rs` and `lag.rs`, then a
-//! finish that leaves nothing outstanding. [`VERSION`] changes whenever this would draw
-//! differently for the same seed.
+//! the kinds in `schema.rs`, `subqueries.rs`, `drops.rs`, `reads.rs` and
+//! `lag.rs`, then a finish that leaves nothing outstanding. [`VERSION`]
+//! changes whenever this would draw differently for the same seed.
 
 use super::scenario::{GenConfig, Scenario};
 use super::state::{block, Generator};
 
 /// Bumped whenever the same seed would generate a different scenario.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// Generates the scenario of `seed`.
 pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
@@ -27,7 +27,7 @@ pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
 
 impl Generator {
     fn step(&mut self) {
-        match self.rng.below(37) {
+        match self.rng.below(41) {
             0..=4 => {
                 let (write, table) = self.write_text();
                 self.push(write, vec![], vec![table]);
@@ -54,7 +54,10 @@ impl Generator {
             30 => self.hold(),
             31 => self.release(),
             36 => self.allow_compaction(),
-            _ => unreachable!("below 37"),
+            37 | 38 => self.subquery_view(),
+            39 => self.subquery_read(),
+            40 => self.outer_join_view(),
+            _ => unreachable!("below 41"),
         }
     }
 

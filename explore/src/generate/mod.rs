@@ -8,7 +8,8 @@
 //!
 //! A facade: a [`Scenario`] and its [`Step`]s are in [`scenario`], the
 //! random source in [`rng`], the generator's state in `state`, the kinds of
-//! step in `schema` (tables, writes, indexes, views), `drops` (of tables,
+//! step in `schema` (tables, writes, indexes, views), `subqueries` (views
+//! and reads with subqueries, views of outer joins), `drops` (of tables,
 //! views and indexes, aimed at what live reads use), `reads` (queries,
 //! peeks, holds, subscribes) and `lag` (paused runtimes), and drawing a
 //! whole scenario in `draw`; `tally` counts the kinds of statement and
@@ -22,6 +23,7 @@ pub mod rng;
 pub mod scenario;
 mod schema;
 mod state;
+mod subqueries;
 pub mod tally;
 #[cfg(test)]
 mod tests;

@@ -28,6 +28,13 @@ impl Generator {
             .map(|_| {
                 let k = self.rng.range(0, keys - 1);
                 let v = self.rng.range(-2, 3);
+                // One value in ten is NULL (since generator version 6), for
+                // the outer joins and the subqueries' join back.
+                let null = |rng: &mut super::rng::Rng, x: i64| match rng.below(10) {
+                    0 => "NULL".to_string(),
+                    _ => x.to_string(),
+                };
+                let (k, v) = (null(&mut self.rng, k), null(&mut self.rng, v));
                 format!("({k}, {v})")
             })
             .collect();
@@ -95,7 +102,7 @@ impl Generator {
     /// Creates view `name` (whose second column is `value`, and which a
     /// join reads as relation `instead` if it has a join's rows) and,
     /// half the time, an index on it.
-    fn add_view(
+    pub fn add_view(
         &mut self,
         name: String,
         sql: String,
@@ -131,7 +138,7 @@ impl Generator {
     /// A join's input: two times in three an indexed relation if there is
     /// one, since a join whose every input is an index is a delta join
     /// under `joins: delta`; never one with a join's rows in it.
-    fn join_input(&mut self) -> Relation {
+    pub fn join_input(&mut self) -> Relation {
         let i = match self.rng.below(3) {
             0 => self.rng.below(self.relations.len()),
             _ => self.indexed_or_any(),

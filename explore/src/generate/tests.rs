@@ -47,7 +47,13 @@ fn no_join_reads_a_join() {
                 continue;
             };
             let name = sql.split_whitespace().nth(2).expect("a name").to_string();
-            let reads_joined = step.uses.iter().any(|u| joined.contains(u));
+            // A subquery's view keeps its outer relation's rows (its first
+            // use); its subquery reads a join-free relation.
+            let uses = match sql.contains("(SELECT") {
+                true => &step.uses[..1],
+                false => &step.uses[..],
+            };
+            let reads_joined = uses.iter().any(|u| joined.contains(u));
             if sql.contains(" JOIN ") {
                 assert!(!reads_joined, "seed {seed}: {sql}");
                 joined.push(name);
@@ -254,6 +260,7 @@ fn every_kind_is_generated_but_those_withheld() {
         .strip_prefix("generated: directives ")
         .expect("the tally's line");
     let counts = counts.replacen("; statements ", ", ", 1);
+    let counts = counts.replacen("; forms ", ", ", 1);
     let mut seen = 0;
     for item in counts.split(", ") {
         let (kind, count) = item.rsplit_once(' ').expect("kind count");
