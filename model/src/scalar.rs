@@ -2,7 +2,10 @@
 //! columns, then evaluated row by row with the engine's observable rules
 //! (32/64-bit integers that overflow at their own width, division by zero
 //! as an evaluation error, three-valued logic where a deciding operand beats
-//! an error). Written from docs/semantics.md's rules, not from the engine's code.
+//! an error), and subqueries, evaluated for each outer row through the
+//! [`Nested`] and [`Rows`] that `query.rs` implements (it comes after this
+//! module). Written from docs/semantics.md's rules, not from the engine's
+//! code.
 
 use engine::repr::Datum;
 use sqlparser::ast::{self, BinaryOperator, CastKind, DataType, UnaryOperator, Value};
