@@ -2,12 +2,14 @@
 //!
 //! Relations are referred to by `GlobalId`; columns by position. A plan is
 //! resolved against the catalog once, when planned, so rendering never looks
-//! up names.
+//! up names; `resolver` says what the planner asks of the catalog.
 
 mod deep;
 mod func;
+mod resolver;
 
 pub use func::{Func, TrimSide};
+pub use resolver::Resolver;
 
 use crate::packed::PackedRow;
 use crate::recursion::grown;
@@ -585,30 +587,6 @@ impl ObjectKind {
             ObjectKind::Index => "index",
             ObjectKind::Introspection => "source",
         }
-    }
-}
-
-/// What the planner needs to know about the catalog.
-pub trait Resolver {
-    /// Resolves a relation, index or view name: unqualified, exactly as
-    /// given (an unquoted name was folded to lower case before).
-    fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)>;
-    /// The columns of a relation (table, view or introspection relation).
-    fn columns(&self, id: GlobalId) -> Option<Vec<Column>>;
-    /// The name of an object, for default index names.
-    fn name(&self, id: GlobalId) -> Option<String>;
-    /// Whether an object of this name exists (for CREATE name clashes).
-    fn exists(&self, name: &str) -> bool {
-        self.resolve(name).is_some()
-    }
-    /// Whether a system variable (`sql::constraints`) is on.
-    fn enabled(&self, _flag: &str) -> bool {
-        false
-    }
-    /// A relation's keys; `None` for a view over a table with keys, whose
-    /// keys Materialize infers and the engine does not.
-    fn keys(&self, _id: GlobalId) -> Option<Vec<Vec<usize>>> {
-        Some(vec![])
     }
 }
 
