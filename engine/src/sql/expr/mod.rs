@@ -37,6 +37,7 @@ pub(super) use aggregate::Grouping;
 use call_syntax::special_form;
 pub(super) use float::value_as_float;
 use functions::is_scalar_function;
+use names::not_a_column;
 pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;
 pub(super) use scope::{Scope, ScopeItem};
@@ -526,29 +527,6 @@ const RESERVED: &[&str] = &[
     "window",
     "with",
 ];
-
-/// A name that is no column, refused if it is one of SQL's functions called
-/// without parentheses (`current_user`): else `e`.
-fn not_a_column(name: String, e: String) -> String {
-    const NILADIC: &[&str] = &[
-        "current_catalog",
-        "current_date",
-        "current_role",
-        "current_schema",
-        "current_time",
-        "current_timestamp",
-        "current_user",
-        "localtime",
-        "localtimestamp",
-        "session_user",
-        "system_user",
-        "user",
-    ];
-    match NILADIC.contains(&name.as_str()) {
-        true => unsupported(format!("function {name}")),
-        false => e,
-    }
-}
 
 /// A function call's plain positional arguments.
 fn plain_args(f: &Function) -> Result<Vec<&Expr>, String> {

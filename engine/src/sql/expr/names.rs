@@ -2,7 +2,8 @@
 //! GROUP BY, to a key, or to an expression equal to a key), or, past the
 //! scope, to a column of an enclosing query's row (a correlated
 //! subquery's outer reference), counting which of the two each was; and
-//! the name an expression gives its output column when it has no alias.
+//! the name an expression gives its output column when it has no alias;
+//! and what a name that is no column is (`not_a_column`).
 
 use sqlparser::ast::{Expr, Value};
 
@@ -12,6 +13,7 @@ use super::scope::Found;
 use super::typed::scalar_type;
 use super::{function_name, is_scalar_function, special_form, ExprContext, Typed};
 use crate::plan::ScalarExpr;
+use crate::repr::unsupported;
 
 impl ExprContext<'_> {
     /// The scope's column `i`; under GROUP BY it must be a key.
@@ -122,5 +124,28 @@ pub(in crate::sql) fn output_name(e: &Expr) -> String {
             (_, Err(_)) => "?column?".into(),
         },
         _ => "?column?".into(),
+    }
+}
+
+/// A name that is no column, refused if it is one of SQL's functions called
+/// without parentheses (`current_user`): else `e`.
+pub(super) fn not_a_column(name: String, e: String) -> String {
+    const NILADIC: &[&str] = &[
+        "current_catalog",
+        "current_date",
+        "current_role",
+        "current_schema",
+        "current_time",
+        "current_timestamp",
+        "current_user",
+        "localtime",
+        "localtimestamp",
+        "session_user",
+        "system_user",
+        "user",
+    ];
+    match NILADIC.contains(&name.as_str()) {
+        true => unsupported(format!("function {name}")),
+        false => e,
     }
 }
