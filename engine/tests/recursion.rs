@@ -12,6 +12,7 @@
 use engine::repr::Datum;
 use engine::{Config, Engine, JoinPlan, Outcome};
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 const LIMIT: &str = "exceeded recursion limit of 512";
 
@@ -367,7 +368,12 @@ fn any_shape() -> impl Strategy<Value = Shape> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig {
+        cases: 40,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(0x7a5c_0004),
+        ..ProptestConfig::default()
+    })]
 
     /// Any shape at any size, around the limit and past it, answers or is
     /// refused as it must. An inner join is one join of all its inputs side

@@ -68,6 +68,7 @@ impl Annotation<'_> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use proptest::test_runner::RngSeed;
     use std::collections::BTreeMap;
 
     /// A command as the Actions runner reads it (`ActionCommand.TryParseV2`):
@@ -137,6 +138,12 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig {
+            failure_persistence: None,
+            rng_seed: RngSeed::Fixed(0x7a5c_0005),
+            ..ProptestConfig::default()
+        })]
+
         /// Whatever the file, title and message, the command is one line
         /// and the runner reads back exactly them.
         #[test]
