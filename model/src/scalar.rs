@@ -7,10 +7,13 @@
 //! module). Written from docs/semantics.md's rules, not from the engine's
 //! code.
 
+mod strict;
+
 use engine::repr::Datum;
 use sqlparser::ast::{self, BinaryOperator, CastKind, DataType, UnaryOperator, Value};
 use std::cell::Cell;
 use std::rc::Rc;
+use strict::strict;
 
 /// Why the model makes no claim: the construct lies outside what it models.
 pub type Unsupported = &'static str;
@@ -469,14 +472,8 @@ impl Scalar {
         match self {
             Scalar::Column(i) => Ok(row[*i].clone()),
             Scalar::Literal(d) => Ok(d.clone()),
-            Scalar::Arith(op, l, r) => {
-                let l = l.eval(row)?;
-                arith(*op, &l, &r.eval(row)?)
-            }
-            Scalar::Cmp(op, l, r) => {
-                let l = l.eval(row)?;
-                compare(*op, &l, &r.eval(row)?)
-            }
+            Scalar::Arith(op, l, r) => strict(l, r, row, |l, r| arith(*op, l, r)),
+            Scalar::Cmp(op, l, r) => strict(l, r, row, |l, r| compare(*op, l, r)),
             Scalar::And(l, r) => logic(boolean(l.eval(row)), boolean(r.eval(row)), false),
             Scalar::Or(l, r) => logic(boolean(l.eval(row)), boolean(r.eval(row)), true),
             Scalar::Not(e) => Ok(boolean(e.eval(row))?.map_or(Datum::Null, |b| Datum::Bool(!b))),
@@ -501,9 +498,7 @@ impl Scalar {
                 // NULL if any comparison is NULL (`1 IN (2, NULL)`).
                 let mut result = Ok(Datum::Bool(false));
                 for item in items {
-                    let equal = e
-                        .eval(row)
-                        .and_then(|l| compare(Cmp::Eq, &l, &item.eval(row)?));
+                    let equal = strict(e, item, row, |l, r| compare(Cmp::Eq, l, r));
                     result = logic(boolean(result), boolean(equal), true);
                     if result == Ok(Datum::Bool(true)) {
                         break;

@@ -199,6 +199,33 @@ fn a_strict_function_stops_at_its_first_null_or_error() {
     assert_eq!(e.0, DIVISION_BY_ZERO);
 }
 
+/// Beside an argument that reads a column, a literal NULL makes a strict
+/// function NULL and a literal error makes any function that error, before
+/// any argument is evaluated: Materialize's optimizer folds them so.
+#[test]
+fn literal_arguments_beside_a_column_decide_first() {
+    let col = ScalarExpr::Column(0);
+    let fails_on_zero = ScalarExpr::Binary(
+        BinaryOp::Div,
+        Box::new(ScalarExpr::Literal(Int32(1))),
+        Box::new(col.clone()),
+    );
+    let error = ScalarExpr::Error("value out of range".to_string());
+    let call = |func, args: Vec<ScalarExpr>| ScalarExpr::Call(func, args).eval(&[Int32(0)]);
+    let to_text = |e: ScalarExpr| ScalarExpr::Cast(crate::repr::ScalarType::Text, Box::new(e));
+    let substr = vec![to_text(fails_on_zero.clone()), ScalarExpr::Literal(Null)];
+    assert_eq!(call(Func::Substr, substr), Ok(Null));
+    let concat = vec![to_text(fails_on_zero), error.clone()];
+    let e = call(Func::Concat, concat).unwrap_err();
+    assert_eq!(e.0, "Evaluation error: value out of range");
+    // Not a strict function: a literal NULL decides nothing.
+    let e = call(
+        Func::Greatest,
+        vec![to_text(col), ScalarExpr::Literal(Null)],
+    );
+    assert_eq!(e, Ok(text("0")));
+}
+
 #[test]
 fn the_functions_that_take_nulls_evaluate_every_argument() {
     let null = ScalarExpr::Literal(Null);

@@ -8,8 +8,12 @@
 //! evaluated, so neither are their errors). `concat` and the arguments of
 //! `concat_ws` after its separator, `greatest` and `least` take NULLs:
 //! every argument is evaluated, the first error wins, and NULLs are skipped.
+//! Before any of that, a call with some literal operands and some not is
+//! what the real system's optimizer makes of it (`literals.rs`): NULL if
+//! it is strict and one is a literal NULL, else a literal error operand.
 
 use super::errors::{int4_out_of_range, int8_out_of_range_of};
+use super::literals::literal_operands;
 use crate::plan::{Func, ScalarExpr, TrimSide};
 use crate::repr::{DataflowError, Datum};
 
@@ -19,6 +23,13 @@ const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
 
 /// `func` of `args` over `row`.
 pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
+    let propagates_nulls = !matches!(
+        func,
+        Func::Concat | Func::ConcatWs | Func::Greatest | Func::Least
+    );
+    if let Some(decided) = literal_operands(args, propagates_nulls) {
+        return decided.map_err(|what| DataflowError::eval(&what));
+    }
     match func {
         Func::Concat => concat(&evaluate_all(args, row)?, None),
         Func::ConcatWs => match args.split_first() {

@@ -8,9 +8,11 @@ mod cast;
 mod chars;
 mod errors;
 mod float;
+mod fold;
 #[cfg(test)]
 mod function_tests;
 mod functions;
+mod literals;
 mod scalar;
 #[cfg(test)]
 mod tests;

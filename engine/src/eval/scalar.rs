@@ -11,6 +11,7 @@ use super::errors::{
 };
 use super::float;
 use super::functions::call;
+use super::literals::literal_operands;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::recursion::grown;
 use crate::repr::chars::padded;
@@ -19,8 +20,12 @@ use crate::repr::{DataflowError, Datum};
 impl ScalarExpr {
     /// Evaluates the expression over `row`.
     ///
-    /// Arithmetic and comparisons evaluate both operands (left first, so the
-    /// left error wins), then return NULL if either is NULL. AND and OR follow
+    /// Arithmetic and comparisons are strict, as the real system's binary
+    /// functions: the left operand first, and an error or NULL there is the
+    /// result, the right operand unevaluated; then the right. Before that, a
+    /// literal NULL operand beside one that is not a literal makes NULL, and
+    /// else a literal error operand that error, as the real system's
+    /// optimizer folds them (`fold.rs`, `literals.rs`). AND and OR follow
     /// three-valued logic in which a deciding operand (false for AND, true
     /// for OR) wins over NULL *and* over an error on the other side, in either
     /// order, as in the real system: `b <> 0 AND a / b > 0` never fails.
@@ -67,11 +72,17 @@ impl ScalarExpr {
             ScalarExpr::Binary(BinaryOp::And, l, r) => logical(false, l, r, row),
             ScalarExpr::Binary(BinaryOp::Or, l, r) => logical(true, l, r, row),
             ScalarExpr::Binary(op, l, r) => {
-                let (l, r) = (l.eval(row)?, r.eval(row)?);
-                if l == Datum::Null || r == Datum::Null {
+                if let Some(decided) = literal_operands([&**l, &**r], true) {
+                    return decided.map_err(|what| DataflowError::eval(&what));
+                }
+                let l = l.eval(row)?;
+                if l == Datum::Null {
                     return Ok(Datum::Null);
                 }
-                binary(*op, l, r)
+                match r.eval(row)? {
+                    Datum::Null => Ok(Datum::Null),
+                    r => binary(*op, l, r),
+                }
             }
         }
     }

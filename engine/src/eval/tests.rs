@@ -65,9 +65,57 @@ fn null_propagation() {
         ScalarExpr::Unary(UnaryOp::Neg, lit(Null)).eval(&[]),
         Ok(Null)
     );
-    // An error in an operand wins over a NULL in the other.
+    // The left operand decides first: a NULL there hides the right's error.
     let e = ScalarExpr::Binary(BinaryOp::Add, lit(Null), failing());
+    assert_eq!(e.eval(&[]), Ok(Null));
+    let e = ScalarExpr::Binary(BinaryOp::Add, failing(), lit(Null));
     assert_eq!(e.eval(&[]), err("Evaluation error: division by zero"));
+}
+
+/// Strict operators as Materialize evaluates them: folded first (what reads
+/// no column becomes a literal or a literal error), then a literal NULL
+/// beside a column is NULL and else a literal error is that error, then the
+/// left operand decides before the right is evaluated.
+#[test]
+fn strict_operands_fold_and_decide_left_to_right() {
+    let col = |i| Box::new(ScalarExpr::Column(i));
+    let bin = |op, l, r| Box::new(ScalarExpr::Binary(op, l, r));
+    let div0 = err("Evaluation error: division by zero");
+    // Folding: a constant subtree becomes a literal, or a literal error.
+    assert_eq!(
+        bin(BinaryOp::Add, lit(Int(1)), lit(Int(2))).fold(),
+        ScalarExpr::Literal(Int(3))
+    );
+    assert_eq!(
+        failing().fold(),
+        ScalarExpr::Error("division by zero".to_string())
+    );
+    assert_eq!(
+        bin(BinaryOp::Add, col(0), failing()).fold(),
+        ScalarExpr::Binary(
+            BinaryOp::Add,
+            col(0),
+            Box::new(ScalarExpr::Error("division by zero".to_string()))
+        )
+    );
+    // `a / b + NULL`: NULL on every row, where `a / b` fails too.
+    let e = bin(BinaryOp::Add, bin(BinaryOp::Div, col(0), col(1)), lit(Null)).fold();
+    assert_eq!(e.eval(&[Int(1), Int(0)]), Ok(Null));
+    // `a + 1 / 0`: the error on every row, where `a` is NULL too.
+    let e = bin(BinaryOp::Add, col(0), failing()).fold();
+    assert_eq!(e.eval(&[Null]), div0);
+    // `a + 1 / b`, unfolded at run time: NULL on the left decides.
+    let right = || bin(BinaryOp::Div, lit(Int(1)), col(1));
+    let e = bin(BinaryOp::Add, col(0), right()).fold();
+    assert_eq!(e.eval(&[Null, Int(0)]), Ok(Null));
+    assert_eq!(e.eval(&[Int(1), Int(0)]), div0);
+    assert_eq!(e.eval(&[Int(1), Null]), Ok(Null));
+    // The other way round the error decides.
+    let e = bin(BinaryOp::Add, right(), col(0)).fold();
+    assert_eq!(e.eval(&[Null, Int(0)]), div0);
+    // A comparison is strict the same way.
+    let e = bin(BinaryOp::Lt, bin(BinaryOp::Div, col(0), col(1)), lit(Null)).fold();
+    assert_eq!(e.eval(&[Int(1), Int(0)]), Ok(Null));
 }
 
 #[test]

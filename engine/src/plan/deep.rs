@@ -3,7 +3,8 @@
 //! it needs: a plan is cloned whole to every worker, and a lowered plan
 //! nests up to the recursion limit with an expression nesting up to it
 //! again inside, deeper than a derived clone's frames fit in a small
-//! thread's stack in a debug build.
+//! thread's stack in a debug build. And `map_children`, one level of a
+//! rewrite of an expression (`remap_columns`, `eval::fold`).
 
 use super::{RelationPlan, ScalarExpr};
 use crate::recursion::grown;
@@ -23,6 +24,32 @@ impl ScalarExpr {
                 es.iter().collect()
             }
         })
+    }
+}
+
+impl ScalarExpr {
+    /// The expression with `f` applied to each of its direct children.
+    pub fn map_children(self, f: &mut dyn FnMut(ScalarExpr) -> ScalarExpr) -> ScalarExpr {
+        let mut all = |es: Vec<ScalarExpr>| es.into_iter().map(&mut *f).collect::<Vec<_>>();
+        match self {
+            e @ (ScalarExpr::Column(_) | ScalarExpr::Literal(_) | ScalarExpr::Error(_)) => e,
+            ScalarExpr::Or(es) => ScalarExpr::Or(all(es)),
+            ScalarExpr::Coalesce(es) => ScalarExpr::Coalesce(all(es)),
+            ScalarExpr::Call(func, es) => ScalarExpr::Call(func, all(es)),
+            ScalarExpr::Unary(op, e) => ScalarExpr::Unary(op, Box::new(f(*e))),
+            ScalarExpr::Cast(t, e) => ScalarExpr::Cast(t, Box::new(f(*e))),
+            ScalarExpr::Binary(op, l, r) => {
+                let l = Box::new(f(*l));
+                ScalarExpr::Binary(op, l, Box::new(f(*r)))
+            }
+            ScalarExpr::Case { whens, els } => {
+                let whens = whens.into_iter().map(|(c, t)| (f(c), f(t))).collect();
+                ScalarExpr::Case {
+                    whens,
+                    els: Box::new(f(*els)),
+                }
+            }
+        }
     }
 }
 

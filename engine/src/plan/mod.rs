@@ -52,29 +52,9 @@ pub enum ScalarExpr {
 impl ScalarExpr {
     /// The expression with every column `c` read as column `f(c)`.
     pub fn remap_columns(self, f: &dyn Fn(usize) -> usize) -> ScalarExpr {
-        let b = |e: Box<ScalarExpr>| Box::new(e.remap_columns(f));
         match self {
             ScalarExpr::Column(c) => ScalarExpr::Column(f(c)),
-            e @ (ScalarExpr::Literal(_) | ScalarExpr::Error(_)) => e,
-            ScalarExpr::Unary(op, e) => ScalarExpr::Unary(op, b(e)),
-            ScalarExpr::Binary(op, l, r) => ScalarExpr::Binary(op, b(l), b(r)),
-            ScalarExpr::Cast(t, e) => ScalarExpr::Cast(t, b(e)),
-            ScalarExpr::Case { whens, els } => ScalarExpr::Case {
-                whens: whens
-                    .into_iter()
-                    .map(|(c, t)| (c.remap_columns(f), t.remap_columns(f)))
-                    .collect(),
-                els: b(els),
-            },
-            ScalarExpr::Or(es) => {
-                ScalarExpr::Or(es.into_iter().map(|e| e.remap_columns(f)).collect())
-            }
-            ScalarExpr::Coalesce(es) => {
-                ScalarExpr::Coalesce(es.into_iter().map(|e| e.remap_columns(f)).collect())
-            }
-            ScalarExpr::Call(func, es) => {
-                ScalarExpr::Call(func, es.into_iter().map(|e| e.remap_columns(f)).collect())
-            }
+            e => e.map_children(&mut |e| e.remap_columns(f)),
         }
     }
 }

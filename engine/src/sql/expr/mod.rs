@@ -127,6 +127,12 @@ impl<'a> ExprContext<'a> {
             Ok(t) if self.depth == 0 && t.expr.nesting() > RECURSION_LIMIT => {
                 Err(recursion_limit_error())
             }
+            // The whole expression, folded once as Materialize's optimizer
+            // folds it: its answers depend on it (`eval::fold`).
+            Ok(t) if self.depth == 0 => Ok(Typed {
+                expr: t.expr.fold(),
+                ..t
+            }),
             planned => planned,
         }
     }

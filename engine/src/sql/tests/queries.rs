@@ -190,7 +190,8 @@ fn select_without_from() {
             rows: vec![vec![]],
             arity: 0,
         }),
-        exprs: vec![bin(BinaryOp::Div, int(1), int(0))],
+        // Folded to a literal error, as Materialize's optimizer folds it.
+        exprs: vec![ScalarExpr::Error("division by zero".to_string())],
     };
     assert_eq!(s.plan, plan);
     assert_eq!(s.columns, vec![col("?column?", Int, false)]);
