@@ -3,6 +3,7 @@
 
 use super::catalog::{self, Catalog, Detail, IndexDetail};
 use super::contents::Contents;
+use super::keys::KeyCounts;
 use super::Engine;
 use crate::api::Outcome;
 use crate::eval::passes;
@@ -46,6 +47,9 @@ impl Engine {
                     .runtime
                     .broadcast(Command::CreateTable { id, now });
                 self.announce(id, now);
+                if !keys.is_empty() {
+                    self.table_keys.insert(id, KeyCounts::new(keys.clone()));
+                }
                 self.catalog.insert(catalog::Entry {
                     id,
                     name,
@@ -153,6 +157,9 @@ impl Engine {
         updates.retain(|(_, diff)| *diff != 0);
         let contents = self.table_rows.get_mut(&table).expect("table exists");
         contents.write(&updates);
+        if let Some(counts) = self.table_keys.get_mut(&table) {
+            counts.write(&updates);
+        }
         self.runtimes[self.maintenance()]
             .runtime
             .command(0, Command::Write { table, updates });
@@ -288,6 +295,7 @@ impl Engine {
             Detail::Index(_) => self.drop_index_dataflow(id),
             Detail::Table { .. } => {
                 self.table_rows.remove(&id);
+                self.table_keys.remove(&id);
                 self.runtimes[self.maintenance()]
                     .runtime
                     .broadcast(Command::DropTable { id });

@@ -72,6 +72,8 @@ pub struct Engine {
     reports: BTreeMap<u64, Vec<WorkerReport>>,
     /// Current contents of every table, to turn UPDATE/DELETE into updates.
     table_rows: BTreeMap<GlobalId, contents::Contents>,
+    /// How many rows hold each value of each key, for every keyed table.
+    table_keys: BTreeMap<GlobalId, keys::KeyCounts>,
     next_dataflow: u64,
     next_request: u64,
     registry: Arc<Registry>,
@@ -114,6 +116,7 @@ impl Engine {
             subscribes: BTreeMap::new(),
             reports: BTreeMap::new(),
             table_rows: BTreeMap::new(),
+            table_keys: BTreeMap::new(),
             next_dataflow: 0,
             next_request: 0,
             registry,
