@@ -2,6 +2,7 @@
 //! frontier of one timestamp that says how far a collection is complete.
 
 pub mod chars;
+pub mod decimal;
 mod float;
 mod numeric;
 
@@ -34,7 +35,7 @@ pub enum Datum {
     Bool(bool),
     Int32(i32),
     Int64(i64),
-    /// An exact decimal (`avg` of integers), as the real system's `numeric`.
+    /// An exact decimal, as the real system's `numeric`.
     Numeric(Numeric),
     Text(String),
     /// A `real` (float4), ordered as docs/semantics.md's "Floats" says.
@@ -51,6 +52,7 @@ impl Datum {
             (Datum::Int32(_), ScalarType::Int32)
                 | (Datum::Int64(_), ScalarType::Int64)
                 | (Datum::Numeric(_), ScalarType::Numeric)
+                | (Datum::Numeric(_), ScalarType::NumericScale(_))
                 | (Datum::Text(_), ScalarType::Text)
                 | (Datum::Text(_), ScalarType::Char(_) | ScalarType::VarChar(_))
                 | (Datum::Bool(_), ScalarType::Bool)
@@ -96,8 +98,12 @@ pub enum ScalarType {
     Int32,
     /// `bigint`, `int8`: 64 bits.
     Int64,
-    /// `numeric`: exact decimals (`Numeric`).
+    /// `numeric`, `decimal`: exact decimals (`Numeric`).
     Numeric,
+    /// `numeric(p, s)`, `numeric(p)` (`s` 0): a column's `numeric` whose
+    /// values are rounded to at most `s` places on assignment (the real
+    /// system's `max_scale`; its precision `p` is only checked).
+    NumericScale(u8),
     Text,
     Bool,
     /// `char(n)`, `character(n)` (`char` is `char(1)`), and `bpchar`
@@ -118,7 +124,7 @@ impl ScalarType {
         match self {
             ScalarType::Int32 => "int4",
             ScalarType::Int64 => "int8",
-            ScalarType::Numeric => "numeric",
+            ScalarType::Numeric | ScalarType::NumericScale(_) => "numeric",
             ScalarType::Text => "text",
             ScalarType::Bool => "bool",
             ScalarType::Char(_) => "bpchar",
@@ -153,7 +159,7 @@ impl ScalarType {
         match self {
             ScalarType::Int32 => "integer",
             ScalarType::Int64 => "bigint",
-            ScalarType::Numeric => "numeric",
+            ScalarType::Numeric | ScalarType::NumericScale(_) => "numeric",
             ScalarType::Text => "text",
             ScalarType::Bool => "boolean",
             ScalarType::Char(_) => "char",
@@ -182,6 +188,7 @@ impl ScalarType {
         match self {
             ScalarType::Char(_) => ScalarType::Char(None),
             ScalarType::VarChar(_) => ScalarType::VarChar(None),
+            ScalarType::NumericScale(_) => ScalarType::Numeric,
             other => other,
         }
     }

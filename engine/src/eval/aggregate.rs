@@ -25,10 +25,11 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
     match func {
         AggregateFunc::CountAll => count(values.iter()),
         AggregateFunc::Count => count(non_null()),
-        AggregateFunc::Sum => {
+        AggregateFunc::Sum | AggregateFunc::SumInt64 => {
             // Accumulated wide so that only the total can overflow, whatever
             // order the values come in.
-            // The sum of `integer`s is a `bigint`, as in PostgreSQL.
+            // The sum of `integer`s is a `bigint`, as in PostgreSQL; of
+            // `bigint`s a `numeric`, which holds any sum of them exactly.
             let mut sum: Option<i128> = None;
             for (d, m) in non_null() {
                 let i = match d {
@@ -43,10 +44,11 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
                         .ok_or_else(sum_out_of_range)?,
                 );
             }
-            sum.map_or(Ok(Datum::Null), |s| {
-                i64::try_from(s)
+            sum.map_or(Ok(Datum::Null), |s| match func {
+                AggregateFunc::SumInt64 => Ok(Datum::Numeric(Numeric::from_i128(s))),
+                _ => i64::try_from(s)
                     .map(Datum::Int64)
-                    .map_err(|_| sum_out_of_range())
+                    .map_err(|_| sum_out_of_range()),
             })
         }
         AggregateFunc::Avg => {
@@ -93,8 +95,10 @@ pub fn average(sum: i128, n: i128) -> Result<Numeric, DataflowError> {
 pub fn empty_aggregate(func: AggregateFunc) -> Datum {
     match func {
         AggregateFunc::CountAll | AggregateFunc::Count => Datum::Int64(0),
-        AggregateFunc::Sum | AggregateFunc::Avg | AggregateFunc::Min | AggregateFunc::Max => {
-            Datum::Null
-        }
+        AggregateFunc::Sum
+        | AggregateFunc::SumInt64
+        | AggregateFunc::Avg
+        | AggregateFunc::Min
+        | AggregateFunc::Max => Datum::Null,
     }
 }

@@ -1,8 +1,8 @@
 //! Casts between the engine's scalar types and strings read as a type,
 //! with the real system's texts.
 
-use super::float;
-use crate::repr::{Datum, Numeric, ScalarType, F32, F64};
+use super::{float, numeric};
+use crate::repr::{Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
 pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
@@ -17,9 +17,11 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Text => Ok(Datum::Text(s.to_string())),
         ScalarType::Int32 => s.trim().parse().map(Datum::Int32).map_err(invalid),
         ScalarType::Int64 => s.trim().parse().map(Datum::Int64).map_err(invalid),
-        ScalarType::Numeric => Numeric::parse(s.trim())
-            .map(Datum::Numeric)
-            .ok_or_else(|| format!("invalid input syntax for type numeric: \"{s}\"")),
+        ScalarType::Numeric => numeric::parse(s).map(Datum::Numeric),
+        ScalarType::NumericScale(_) => {
+            let n = numeric::parse(s).map(Datum::Numeric)?;
+            cast(n, to)
+        }
         ScalarType::Bool => parse_bool(s)
             .map(Datum::Bool)
             .ok_or_else(|| format!("invalid input syntax for type boolean: \"{s}\"")),
@@ -46,8 +48,8 @@ fn parse_bool(s: &str) -> Option<bool> {
 /// implicit) between the types the engine knows: PostgreSQL's, and
 /// `bigint` to `boolean`, which PostgreSQL lacks (docs/semantics.md,
 /// "Where the real system and PostgreSQL differ"), and the casts of
-/// floats (`float::castable`). `boolean` to `bigint` and the numeric
-/// casts other than to a float are not known here, so not implemented.
+/// floats (`float::castable`) and numerics (`numeric::castable`).
+/// `boolean` to `bigint` is not known here, so not implemented.
 /// The string types cast as `text` does, to and from each other too.
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
@@ -55,6 +57,7 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     let (from, to) = (text(from), text(to));
     from == to
         || float::castable(from, to)
+        || numeric::castable(from, to)
         || matches!(
             (from, to),
             (Int32 | Int64, Int32 | Int64)
@@ -68,6 +71,9 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
 /// `d` converted to `to` (a cast the planner checked with [`castable`]).
 pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
     if let Some(converted) = float::cast(&d, to) {
+        return converted;
+    }
+    if let Some(converted) = numeric::cast(&d, to) {
         return converted;
     }
     let range = |t: ScalarType, v: i64| format!("\"{v}\" {} out of range", t.name());
@@ -85,7 +91,6 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         (Datum::Int64(i), ScalarType::Bool) => Datum::Bool(i != 0),
         (Datum::Bool(b), ScalarType::Int32) => Datum::Int32(b.into()),
         (Datum::Bool(b), ScalarType::Bool) => Datum::Bool(b),
-        (Datum::Numeric(n), ScalarType::Numeric) => Datum::Numeric(n),
         (d, to) => return Err(format!("cannot cast {d} to {}", to.name())),
     })
 }

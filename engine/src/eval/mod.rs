@@ -13,6 +13,7 @@ mod fold;
 mod function_tests;
 mod functions;
 mod literals;
+mod numeric;
 mod scalar;
 #[cfg(test)]
 mod tests;
@@ -21,4 +22,5 @@ pub use aggregate::{aggregate, average, empty_aggregate};
 pub use cast::{cast, castable, parse_as};
 pub use chars::assign;
 pub use errors::{int8_out_of_range, sum_out_of_range};
+pub use numeric::parse as parse_numeric;
 pub use scalar::passes;

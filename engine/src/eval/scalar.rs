@@ -12,6 +12,7 @@ use super::errors::{
 use super::float;
 use super::functions::call;
 use super::literals::literal_operands;
+use super::numeric;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::recursion::grown;
 use crate::repr::chars::padded;
@@ -99,6 +100,7 @@ fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
         (UnaryOp::Assign(to), d) => assign(d, to).map_err(|e| DataflowError::eval(&e)),
         (UnaryOp::PadChar(length), d) => Ok(padded(d, length)),
         (UnaryOp::Not, Datum::Bool(b)) => Ok(Datum::Bool(!b)),
+        (UnaryOp::Neg, Datum::Numeric(n)) => Ok(numeric::negate(n)),
         (UnaryOp::Neg, Datum::Int32(i)) => i
             .checked_neg()
             .map(Datum::Int32)
@@ -177,6 +179,9 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
                 return result;
             }
             match (&l, &r) {
+                (Datum::Numeric(a), Datum::Numeric(b)) => {
+                    numeric::arithmetic(op, *a, *b).expect("an arithmetic operator")
+                }
                 (Datum::Int32(a), Datum::Int32(b)) => {
                     let wide = arithmetic(op, i64::from(*a), i64::from(*b))?;
                     i32::try_from(wide).map(Datum::Int32).map_err(|_| match op {

@@ -9,7 +9,7 @@ use proptest::test_runner::RngSeed;
 use super::*;
 
 /// Datums chosen to meet every edge of the order: NULL, both widths and
-/// their extremes, negatives, numerics of every sign and magnitude,
+/// their extremes, negatives, numerics of every sign and magnitude and NaN,
 /// text prefixes, the empty text, long text (a row on the heap), and
 /// floats at their edges (`-0` beside `0`, the infinities, NaN of
 /// either sign, which packs as the one NaN).
@@ -45,6 +45,7 @@ fn datums() -> Vec<Datum> {
         numeric(1, 38),
         Datum::Numeric(Numeric::quotient(2, 3)),
         Datum::Numeric(Numeric::quotient(-7, 3)),
+        Datum::Numeric(Numeric::NAN),
         Datum::Text(String::new()),
         Datum::Text("a".into()),
         Datum::Text("a\0".into()),
@@ -120,6 +121,7 @@ fn datum() -> impl Strategy<Value = Datum> {
         any::<i64>().prop_map(Datum::Int64),
         (-300i128..300, 1i128..40)
             .prop_map(|(num, den)| Datum::Numeric(Numeric::quotient(num, den))),
+        Just(Datum::Numeric(Numeric::NAN)),
         "[ab\\x00é]{0,4}".prop_map(Datum::Text),
         "[a-z]{20,30}".prop_map(Datum::Text),
         any::<f32>().prop_map(|f| Datum::Float32(F32::new(f))),

@@ -98,7 +98,11 @@ pub enum AggregateFunc {
     CountAll,
     /// `count(expr)`: counts non-NULL values.
     Count,
+    /// `sum(expr)` of `integer`s: a `bigint`.
     Sum,
+    /// `sum(expr)` of `bigint`s: a `numeric`, as Materialize's `SumInt64`
+    /// (the exact sum, which no `bigint` overflow can stop).
+    SumInt64,
     /// `avg(expr)` of integers: a `numeric` (`eval::average`).
     Avg,
     Min,

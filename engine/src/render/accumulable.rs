@@ -23,7 +23,7 @@ use timely::dataflow::operators::generic::operator::Operator;
 
 use crate::eval::{average, int8_out_of_range, sum_out_of_range};
 use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
-use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
+use crate::repr::{DataflowError, Datum, Diff, Numeric, Row, Timestamp};
 
 /// A row's contribution: its multiplicity, then per aggregate the
 /// multiplicity of a non-NULL argument and the argument times it.
@@ -39,6 +39,7 @@ pub fn applies(aggregates: &[Aggregate]) -> bool {
                 AggregateFunc::CountAll
                     | AggregateFunc::Count
                     | AggregateFunc::Sum
+                    | AggregateFunc::SumInt64
                     | AggregateFunc::Avg
             )
     })
@@ -134,6 +135,7 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
             AggregateFunc::Count => int8(non_null)?,
             _ if non_null == 0 => Datum::Null,
             AggregateFunc::Sum => Datum::Int64(i64::try_from(sum).map_err(|_| sum_out_of_range())?),
+            AggregateFunc::SumInt64 => Datum::Numeric(Numeric::from_i128(sum)),
             AggregateFunc::Avg => Datum::Numeric(average(sum, non_null)?),
             AggregateFunc::Min | AggregateFunc::Max => {
                 unreachable!("min and max do not accumulate")

@@ -6,7 +6,11 @@
 //! (docs/semantics.md, "Where the real system and PostgreSQL differ").
 //!
 //! Kept as its digits, so that equal values are equal structs: the derived
-//! `Eq` and `Hash` are the value's, and `Ord` compares values.
+//! `Eq` and `Hash` are the value's, and `Ord` compares values. `NaN` is one
+//! value, above every number, as in the real system's `OrderedDecimal`.
+//! Arithmetic goes through the real system's decimal library
+//! (`repr/decimal.rs`); this type is what rows hold, as its rows hold a
+//! reduced decimal.
 
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -28,6 +32,9 @@ pub struct Numeric {
     exponent: i16,
 }
 
+/// The `len` that marks `NaN`.
+const NAN_LEN: u8 = u8::MAX;
+
 impl Numeric {
     /// Zero.
     const ZERO: Numeric = Numeric {
@@ -36,6 +43,36 @@ impl Numeric {
         digits: [0; 20],
         exponent: 0,
     };
+
+    /// Not a number: `'NaN'::numeric`.
+    pub const NAN: Numeric = Numeric {
+        negative: false,
+        len: NAN_LEN,
+        digits: [0; 20],
+        exponent: 0,
+    };
+
+    /// Whether it is `NaN`.
+    pub fn is_nan(&self) -> bool {
+        self.len == NAN_LEN
+    }
+
+    /// Whether it is less than zero.
+    pub fn is_negative(&self) -> bool {
+        self.negative
+    }
+
+    /// The value `±digits × 10^exponent` (digits most significant first),
+    /// reduced; `None` beyond 39 significant digits or places.
+    pub fn from_parts(negative: bool, digits: &[u8], exponent: i32) -> Option<Numeric> {
+        Numeric::from_digits(negative, digits, exponent)
+    }
+
+    /// Its sign, significant digits (most significant first) and the power
+    /// of ten of the last; `None` for `NaN`.
+    pub fn parts(&self) -> Option<(bool, Vec<u8>, i32)> {
+        (!self.is_nan()).then(|| (self.negative, self.digits(), i32::from(self.exponent)))
+    }
 
     /// The value `±digits × 10^exponent` (digits most significant first),
     /// reduced; `None` beyond 39 significant digits or places.
@@ -118,6 +155,12 @@ impl Numeric {
         Numeric::from_digits(negative, &digits, -places).expect("rounded to fit")
     }
 
+    /// `n` exactly: an `i128` has at most 39 digits (the real system's
+    /// `sum` of `bigint`s).
+    pub fn from_i128(n: i128) -> Numeric {
+        Numeric::quotient(n, 1)
+    }
+
     /// The size of [`Numeric::to_bytes`].
     pub const BYTES: usize = 24;
 
@@ -143,7 +186,7 @@ impl Numeric {
         }
     }
 
-    fn is_zero(&self) -> bool {
+    pub fn is_zero(&self) -> bool {
         self.len == 0
     }
 
@@ -201,6 +244,12 @@ fn cut(digits: &[u8], keep: usize, places: i32) -> (Vec<u8>, i32) {
 /// Ordered by value.
 impl Ord for Numeric {
     fn cmp(&self, other: &Self) -> Ordering {
+        match (self.is_nan(), other.is_nan()) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => return Ordering::Greater,
+            (false, true) => return Ordering::Less,
+            (false, false) => {}
+        }
         let sign = |n: &Numeric| match (n.is_zero(), n.negative) {
             (true, _) => 0,
             (false, true) => -1,
@@ -229,6 +278,9 @@ impl PartialOrd for Numeric {
 
 impl fmt::Display for Numeric {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_nan() {
+            return f.write_str("NaN");
+        }
         if self.is_zero() {
             return f.write_str("0");
         }
@@ -280,6 +332,9 @@ mod tests {
         assert!(n("2") > n("1.99"));
         assert!(n("100") > n("99.9"));
         assert!(n("-100") < n("-99.9"));
+        assert!(Numeric::NAN > n(&"9".repeat(39)) && Numeric::NAN == Numeric::NAN);
+        let nan = Numeric::from_bytes(Numeric::NAN.to_bytes());
+        assert_eq!((nan, nan.to_string()), (Numeric::NAN, "NaN".into()));
     }
 
     #[test]

@@ -274,10 +274,22 @@ fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
     // assignment cast does (a `bigint` too large fails when evaluated), and
     // anything is converted to text; a float is converted to an integer
     // or the other float (rounded, or failing when evaluated).
-    let numbers = |typ: ScalarType| typ.is_integer() || typ.is_float();
+    // A `numeric` column takes any number, rounded to its scale, and a
+    // numeric is converted to an integer or a float (rounded, or failing
+    // when evaluated), as the real system's assignment casts do.
+    let numeric = |typ: ScalarType| typ.without_length() == ScalarType::Numeric;
+    let numbers = |typ: ScalarType| typ.is_integer() || typ.is_float() || numeric(typ);
+    if numeric(column.typ) {
+        let t = t.coerce(ScalarType::Numeric)?;
+        return match t.typ {
+            Some(typ) if numbers(typ) => Ok(t.cast(column.typ).expr),
+            _ => Err(mismatch(&t.type_name())),
+        };
+    }
     let t = match t.typ {
         Some(typ) if typ.is_integer() && column.typ.is_integer() => t.cast(column.typ),
         Some(typ) if typ.is_float() && numbers(column.typ) => t.cast(column.typ),
+        Some(typ) if numeric(typ) && numbers(column.typ) => t.cast(column.typ),
         Some(_) if column.typ == ScalarType::Text && !t.is_string_literal() => t.cast(column.typ),
         _ => t,
     };

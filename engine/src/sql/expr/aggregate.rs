@@ -24,7 +24,7 @@ pub struct Grouping {
 impl ExprContext<'_> {
     pub fn aggregate(
         &mut self,
-        func: AggregateFunc,
+        mut func: AggregateFunc,
         arg: Option<&Expr>,
         distinct: bool,
     ) -> Result<Typed, String> {
@@ -63,9 +63,18 @@ impl ExprContext<'_> {
         };
         let (arg, typ, nullable) = match func {
             AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
-            // sum(integer) is a bigint, as in the real system (sum(bigint)
-            // is a numeric there, a bigint here: docs/semantics.md, "Types").
-            AggregateFunc::Sum => (summed(arg)?, Some(ScalarType::Int64), true),
+            // As the real system's overloads: sum(integer) is a bigint,
+            // sum(bigint) a numeric (its `SumInt64`).
+            AggregateFunc::Sum | AggregateFunc::SumInt64 => {
+                let arg = summed(arg)?;
+                match arg.typ {
+                    Some(ScalarType::Int64) => {
+                        func = AggregateFunc::SumInt64;
+                        (arg, Some(ScalarType::Numeric), true)
+                    }
+                    _ => (arg, Some(ScalarType::Int64), true),
+                }
+            }
             AggregateFunc::Avg => (summed(arg)?, Some(ScalarType::Numeric), true),
             AggregateFunc::Min | AggregateFunc::Max => {
                 if arg.is_unknown() {
@@ -100,7 +109,7 @@ impl ExprContext<'_> {
 fn function_of(func: AggregateFunc) -> &'static str {
     match func {
         AggregateFunc::CountAll | AggregateFunc::Count => "count",
-        AggregateFunc::Sum => "sum",
+        AggregateFunc::Sum | AggregateFunc::SumInt64 => "sum",
         AggregateFunc::Avg => "avg",
         AggregateFunc::Min => "min",
         AggregateFunc::Max => "max",

@@ -14,6 +14,7 @@ mod chars;
 mod float;
 mod functions;
 mod names;
+mod numeric;
 mod overloads;
 mod refusal;
 mod scope;
@@ -431,12 +432,7 @@ impl<'a> ExprContext<'a> {
     }
 
     fn unary(&mut self, op: &UnaryOperator, e: &Expr) -> Result<Typed, String> {
-        // Only the integers' and floats' signs are here; the real system
-        // has numeric's.
-        let int = |t: &str| match t {
-            "numeric" => unsupported(format!("operator {op} numeric")),
-            _ => format!("operator does not exist: {op} {t}"),
-        };
+        let int = |t: &str| format!("operator does not exist: {op} {t}");
         match op {
             // `-5` is a literal, so that `-9223372036854775808` is one too.
             UnaryOperator::Minus => match e {

@@ -19,7 +19,7 @@ impl ExprContext<'_> {
     /// The scope's column `i`; under GROUP BY it must be a key.
     pub fn column_at(&self, i: usize) -> Result<Typed, String> {
         let item = &self.scope.items[i];
-        let typed = Typed::new(ScalarExpr::Column(i), item.column.typ, item.column.nullable);
+        let typed = Typed::of_column(ScalarExpr::Column(i), &item.column);
         let Some(grouping) = &self.grouping else {
             return Ok(typed);
         };

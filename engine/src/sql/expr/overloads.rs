@@ -107,6 +107,7 @@ impl Param {
 fn category_of(t: ScalarType) -> Category {
     match t {
         ScalarType::Int32 | ScalarType::Int64 | ScalarType::Numeric => Category::Numeric,
+        ScalarType::NumericScale(_) => Category::Numeric,
         ScalarType::Float32 | ScalarType::Float64 => Category::Numeric,
         ScalarType::Text | ScalarType::Char(_) | ScalarType::VarChar(_) => Category::String,
         ScalarType::Bool => Category::Boolean,

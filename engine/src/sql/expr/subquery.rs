@@ -357,7 +357,7 @@ impl ExprContext<'_> {
                 Ok(Kind::Exists { filter: None })
             })?,
             false => self.nested(text, q, Reads::Values, |output, width| {
-                let value = |c: &Column| Typed::new(ScalarExpr::Column(width), c.typ, c.nullable);
+                let value = |c: &Column| Typed::of_column(ScalarExpr::Column(width), c);
                 let cmp = compare(&output.iter().map(value).collect::<Vec<_>>())?;
                 Ok(match cmp.nullable {
                     true => Kind::Quantified { cmp: cmp.expr, all },

@@ -10,6 +10,7 @@ use super::chars::{chars_type, compared_as, implicit, like_operand, unified, Ope
 use super::float::{
     common_float, float_literal, float_type, implicit_to_float, numeric_literal, widest_float,
 };
+use super::numeric::{common_numeric, is_numeric, literal_value, numeric_type};
 use crate::eval::{cast, parse_as};
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, Column, Datum, ScalarType};
@@ -33,9 +34,14 @@ impl Typed {
         }
     }
 
-    /// `expr`, of column `c`'s type.
+    /// `expr`, of column `c`'s type (a `numeric(p, s)` read is a
+    /// `numeric`: its scale binds only what is assigned to it).
     pub fn of_column(expr: ScalarExpr, c: &Column) -> Typed {
-        Typed::new(expr, c.typ, c.nullable)
+        let typ = match c.typ {
+            ScalarType::NumericScale(_) => ScalarType::Numeric,
+            t => t,
+        };
+        Typed::new(expr, typ, c.nullable)
     }
 
     pub fn type_name(&self) -> Cow<'static, str> {
@@ -96,6 +102,7 @@ impl Typed {
                 Ok(Typed::new(ScalarExpr::Literal(parse_as(s, to)?), to, false))
             }
             (_, Some(ScalarType::Int32)) if to == ScalarType::Int64 => Ok(self.cast(to)),
+            (_, Some(from)) if from.is_integer() && to == ScalarType::Numeric => Ok(self.cast(to)),
             (_, Some(from)) if implicit_to_float(from, to) => Ok(self.cast(to)),
             _ => Ok(self),
         }
@@ -133,17 +140,20 @@ impl Typed {
     }
 
     /// `self` converted to `to`; a literal is converted now when it can be.
+    /// A cast to a `numeric(p, s)` is a `numeric` (rounded to its scale).
     pub fn cast(self, to: ScalarType) -> Typed {
         if self.typ == Some(to) {
             return self;
         }
+        let typ = to.without_length();
+        let typ = if is_numeric(typ) { typ } else { to };
         if let ScalarExpr::Literal(d) = &self.expr {
             if let Ok(d) = cast(d.clone(), to) {
-                return Typed::new(ScalarExpr::Literal(d), to, self.nullable);
+                return Typed::new(ScalarExpr::Literal(d), typ, self.nullable);
             }
         }
         let expr = ScalarExpr::Cast(to, Box::new(self.expr));
-        Typed::new(expr, to, self.nullable)
+        Typed::new(expr, typ, self.nullable)
     }
 
     /// `self` as an integer of either width, or the error `mismatch(type name)`.
@@ -155,9 +165,10 @@ impl Typed {
         }
     }
 
-    /// `self` as an integer or a float, or the error `mismatch(type name)`.
+    /// `self` as an integer, a float or a numeric, or the error
+    /// `mismatch(type name)`.
     pub fn expect_signed(self, mismatch: impl FnOnce(&str) -> String) -> Result<Typed, String> {
-        match self.typ.is_some_and(ScalarType::is_float) {
+        match self.typ.is_some_and(|t| t.is_float() || is_numeric(t)) {
             true => Ok(self),
             false => self.expect_integer(mismatch),
         }
@@ -184,6 +195,9 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     }
     if let Some(float) = float_type(t) {
         return float;
+    }
+    if let Some(numeric) = numeric_type(t) {
+        return numeric;
     }
     match t {
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
@@ -217,20 +231,19 @@ pub fn literal(v: &Value) -> Result<Typed, String> {
 }
 
 /// An integer literal is an `integer` if it fits one, else a `bigint`, as
-/// in PostgreSQL.
+/// in PostgreSQL; one with a point or an exponent, or beyond a `bigint`,
+/// is a `numeric`, as in the real system.
 pub fn int_literal(n: &str) -> Result<Typed, String> {
-    // A literal with a point or an exponent, or beyond a bigint, is a
-    // numeric in the real system.
-    let numeric = || unsupported(format!("numeric literal: {n}"));
-    if n.contains(['.', 'e', 'E']) {
-        return Err(numeric());
-    }
+    let numeric = || -> Result<(Datum, ScalarType), String> {
+        Ok((Datum::Numeric(literal_value(n)?), ScalarType::Numeric))
+    };
     let (datum, typ) = match n.parse::<i32>() {
+        _ if n.contains(['.', 'e', 'E']) => numeric()?,
         Ok(i) => (Datum::Int32(i), ScalarType::Int32),
-        Err(_) => n
-            .parse()
-            .map(|i| (Datum::Int64(i), ScalarType::Int64))
-            .map_err(|_| numeric())?,
+        Err(_) => match n.parse() {
+            Ok(i) => (Datum::Int64(i), ScalarType::Int64),
+            Err(_) => numeric()?,
+        },
     };
     Ok(Typed::new(ScalarExpr::Literal(datum), typ, false))
 }
@@ -268,20 +281,14 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
             r.type_name()
         )
     };
-    // The real system has numeric arithmetic and mixes numeric with the
-    // integers; the engine has neither (its numeric is `avg`'s result).
-    let arithmetic = matches!(
-        plan_op,
-        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod
-    );
-    let numeric = [&l, &r].iter().any(|t| t.typ == Some(ScalarType::Numeric));
+    // A float beside integers or numerics makes them that float; else a
+    // numeric beside integers makes them numerics.
     let float = common_float(l.typ, r.typ);
-    if numeric && float.is_none() && (arithmetic || l.typ != r.typ) {
-        return Err(unsupported(format!("operator {op} of numeric")));
-    }
+    let known = |t: &Typed| t.typ.filter(|_| !t.is_string_literal());
+    let numeric = float.or_else(|| common_numeric([known(&l), known(&r)]));
     let (l, r, typ) = match plan_op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
-            let to = float.unwrap_or_else(|| integer_type(&l, &r));
+            let to = numeric.unwrap_or_else(|| integer_type(&l, &r));
             let (l, r) = (l.coerce(to)?, r.coerce(to)?);
             if l.typ != Some(to) || r.typ != Some(to) {
                 return Err(no_operator(&l, &r));
@@ -308,7 +315,7 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
                 l.typ.or(r.typ)
             };
             let target = match target {
-                _ if float.is_some() => float,
+                _ if numeric.is_some() => numeric,
                 Some(t) if t.is_integer() => Some(integer_type(&l, &r)),
                 t => t,
             };
@@ -355,6 +362,7 @@ pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
     let target = match typed().next() {
         None => ScalarType::Text,
         Some(_) if widest_float(typed()).is_some() => widest_float(typed()).expect("a float"),
+        Some(_) if common_numeric(typed().map(Some)).is_some() => ScalarType::Numeric,
         Some(t) if typed().all(ScalarType::is_integer) && t.is_integer() => {
             if typed().any(|t| t == ScalarType::Int64) {
                 ScalarType::Int64
@@ -369,11 +377,6 @@ pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
         .map(|v| v.coerce(target))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(other) = values.iter().find(|v| v.typ != Some(target)) {
-        // The real system casts the integers to `numeric`; the engine has
-        // no such cast, so it refuses rather than fail where that answers.
-        if [target, other.typ.unwrap_or(target)].contains(&ScalarType::Numeric) {
-            return Err(unsupported(format!("{what} of numeric and another type")));
-        }
         return Err(format!(
             "{what} types {} and {} cannot be matched",
             target.name(),

@@ -204,14 +204,6 @@ fn what_the_engine_does_not_implement_is_refused_by_name() {
             "unsupported: function character_length",
         ),
         (
-            "SELECT greatest(avg(a), 1) FROM t",
-            "unsupported: greatest of numeric and another type",
-        ),
-        (
-            "SELECT pg_typeof(l) FROM widths",
-            "unsupported: function pg_typeof: of a bigint other than a literal, cast or count",
-        ),
-        (
             "SELECT nullif(1)",
             "unsupported: syntax: nullif of 1 arguments",
         ),

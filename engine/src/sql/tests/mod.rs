@@ -8,6 +8,7 @@ mod expressions;
 mod floats;
 mod forms;
 mod functions;
+mod numerics;
 mod properties;
 mod queries;
 mod statements;
