@@ -167,8 +167,9 @@ pub enum SkipReason {
     /// system's limit of 512; PostgreSQL's limit lies elsewhere.
     RecursionLimit,
     /// The real system's `numeric` differs from PostgreSQL's: no display
-    /// scale (`1.75`, not `1.7500000000000000`) and 39 significant digits
-    /// in a division; the engine answers as the real system does.
+    /// scale (`1.75`, not `1.7500000000000000`), 39 significant digits
+    /// in a division, 39 digits and places at most, a precision not
+    /// enforced, no infinity; the engine answers as the real system does.
     MzNumeric,
     /// The real system casts a `bigint` to a `boolean`; PostgreSQL refuses.
     MzCast,

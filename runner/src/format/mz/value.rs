@@ -31,6 +31,8 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
         (Type::Text, Datum::Text(s)) => s.clone(),
         // "This is so wrong, but sqlite needs it."
         (Type::Integer, Datum::Text(_)) => "0".to_string(),
+        // `NaN` rounds and rescales to itself.
+        (Type::Integer | Type::Real, Datum::Numeric(n)) if n.is_nan() => n.to_string(),
         (Type::Integer, Datum::Numeric(n)) => {
             let rounding = match mode {
                 Mode::Standard => Rounding::Down,
@@ -104,8 +106,10 @@ impl Decimal {
         }
     }
 
-    /// Rounded to at most `places` fraction digits; reduced (no trailing
-    /// fraction zeros), and a zero is never negative.
+    /// Rounded to at most `places` fraction digits, and a zero is never
+    /// negative (`munge_numeric`). A value with more places keeps all
+    /// `places` of them, trailing zeros too, as the library's `rescale`
+    /// does (`2.0004` is `2.000`); the engine's numerics have none else.
     fn round(mut self, places: usize, rounding: Rounding) -> Decimal {
         if self.scale > places {
             let cut = self.digits.len() - (self.scale - places);
@@ -131,10 +135,6 @@ impl Decimal {
                     }
                 }
             }
-        }
-        while self.scale > 0 && self.digits.last() == Some(&0) {
-            self.digits.pop();
-            self.scale -= 1;
         }
         if self.digits.iter().all(|d| *d == 0) {
             self.negative = false;
@@ -170,7 +170,10 @@ mod tests {
     use engine::repr::Numeric;
 
     fn numeric(s: &str) -> Datum {
-        Datum::Numeric(Numeric::parse(s).unwrap())
+        Datum::Numeric(match s {
+            "NaN" => Numeric::NAN,
+            s => Numeric::parse(s).unwrap(),
+        })
     }
 
     #[test]
@@ -190,13 +193,16 @@ mod tests {
     fn numerics_by_mode() {
         let f = |s: &str, t, m| format(&numeric(s), t, m).unwrap();
         assert_eq!(f("2.3335", Type::Real, Mode::Standard), "2.334");
-        assert_eq!(f("2.0004", Type::Real, Mode::Standard), "2");
+        assert_eq!(f("2.0004", Type::Real, Mode::Standard), "2.000");
+        assert_eq!(f("-0.0001", Type::Real, Mode::Standard), "0.000");
+        assert_eq!(f("NaN", Type::Real, Mode::Standard), "NaN");
+        assert_eq!(f("NaN", Type::Integer, Mode::Standard), "NaN");
         assert_eq!(f("1.75", Type::Real, Mode::Standard), "1.75");
         assert_eq!(f("2.3335", Type::Real, Mode::Cockroach), "2.3335");
         assert_eq!(f("-1.9", Type::Integer, Mode::Standard), "-1");
         assert_eq!(f("-0.5", Type::Integer, Mode::Standard), "0");
         assert_eq!(f("-2.5", Type::Integer, Mode::Cockroach), "-3");
-        assert_eq!(f("9.9996", Type::Real, Mode::Standard), "10");
+        assert_eq!(f("9.9996", Type::Real, Mode::Standard), "10.000");
         assert_eq!(f("0.333", Type::Text, Mode::Standard), "0.333");
     }
 
