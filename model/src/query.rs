@@ -480,27 +480,25 @@ fn reduce(
         Func::Max => values.into_iter().max().unwrap_or(Datum::Null),
         Func::Sum if values.is_empty() => Datum::Null,
         Func::Sum => {
-            let mut sum: i64 = 0;
+            // Exact in 128 bits; the real system's sum of bigints is a
+            // numeric (its `SumInt64`), of integers a bigint.
+            let (mut sum, mut bigints) = (0i128, false);
             for v in values {
-                let v = match v {
-                    Datum::Int32(i) => i as i64,
-                    Datum::Int64(i) => i,
+                sum += match v {
+                    Datum::Int32(i) => i128::from(i),
+                    Datum::Int64(i) => {
+                        bigints = true;
+                        i128::from(i)
+                    }
                     _ => return Err("sum of a non-integer"),
                 };
-                match sum.checked_add(v) {
-                    Some(s) => sum = s,
-                    None => {
-                        // The real system's sum of bigints is a numeric: the
-                        // engine refuses a sum past 64 bits.
-                        errs.push(
-                            "unsupported: sum beyond the range of a bigint (a numeric in the real system)"
-                                .into(),
-                        );
-                        return Ok(Datum::Null);
-                    }
+            }
+            match bigints {
+                true => Datum::Numeric(engine::repr::Numeric::from_i128(sum)),
+                false => {
+                    Datum::Int64(i64::try_from(sum).map_err(|_| "a sum of integers past 64 bits")?)
                 }
             }
-            Datum::Int64(sum)
         }
     })
 }
