@@ -315,6 +315,9 @@ mod tests {
         );
         assert_eq!(c(f(0.1), ScalarType::Numeric), Ok(num("0.1")));
         assert_eq!(c(f(1e-50), ScalarType::Numeric), Ok(num("0")));
+        // Past 255 places the real system's munge fails.
+        let overflow = Err("numeric field overflow".into());
+        assert_eq!(c(f(1e-307), ScalarType::Numeric), overflow);
         assert_eq!(
             c(f(1e50), ScalarType::Numeric),
             Err("numeric field overflow".into())

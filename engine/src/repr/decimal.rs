@@ -47,7 +47,11 @@ pub fn munge(n: &mut Dec) -> Result<(), String> {
         if n.exponent() >= 0 {
             return Err(format!("numeric value {n} exceed maximum precision {max}"));
         }
-        let places = scale(n) - (current - max);
+        // The real system takes the scale as a `u8` first: past 255
+        // places it fails (`'1e-307'::float8::numeric` overflows).
+        let current_scale = u8::try_from(scale(n))
+            .map_err(|_| format!("numeric value {n} exceed maximum precision {max}"))?;
+        let places = u32::from(current_scale) - (current - max);
         rescale(n, u8::try_from(places).expect("at most 39 places"))?;
     }
     if (n.is_zero() || n.is_nan()) && n.is_negative() {
