@@ -129,11 +129,20 @@ impl<'a> ExprContext<'a> {
                 Err(recursion_limit_error())
             }
             // The whole expression, folded once as Materialize's optimizer
-            // folds it: its answers depend on it (`eval::fold`).
-            Ok(t) if self.depth == 0 => Ok(Typed {
-                expr: t.expr.fold(),
-                ..t
-            }),
+            // folds it: its answers depend on it (`eval::fold`). A text
+            // folded into a literal stays a text, never a string literal
+            // of unknown type (`'a'::text`, `upper('a')`).
+            Ok(t) if self.depth == 0 => {
+                let string_literal = t.is_string_literal();
+                let folded = Typed {
+                    expr: t.expr.fold(),
+                    ..t
+                };
+                Ok(match string_literal {
+                    true => folded,
+                    false => folded.typed(),
+                })
+            }
             planned => planned,
         }
     }

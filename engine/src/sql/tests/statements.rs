@@ -176,6 +176,17 @@ fn insert_errors() {
         err("INSERT INTO t VALUES (1 / 0)"),
         "Evaluation error: division by zero"
     );
+    // A text made by a cast or a call is a text once folded, not a string
+    // literal that an integer column would read.
+    for sql in [
+        "INSERT INTO t VALUES ('1'::text)",
+        "INSERT INTO t VALUES (upper('1'))",
+    ] {
+        assert_eq!(
+            err(sql),
+            "column \"a\" is of type integer but expression is of type text"
+        );
+    }
     assert_eq!(
         err("INSERT INTO t VALUES (1, 'a', true, 4)"),
         "INSERT has more expressions than target columns"
