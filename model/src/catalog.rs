@@ -9,14 +9,7 @@ use engine::repr::{Datum, Row, Timestamp};
 use sqlparser::ast;
 use std::collections::BTreeMap;
 
-/// A column type the model stores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Type {
-    Int,
-    BigInt,
-    Text,
-    Bool,
-}
+pub use crate::types::Type;
 
 #[derive(Clone, Debug)]
 pub enum Kind {
@@ -165,6 +158,7 @@ impl State {
         }
         Ok(Relation {
             columns: vec!["export_id".into(), "count".into()],
+            types: vec![],
             rows,
             errs: vec![],
         })
@@ -194,6 +188,7 @@ impl State {
             .collect();
         Ok(Relation {
             columns: vec!["id".into(), "name".into(), "type".into()],
+            types: vec![],
             rows,
             errs: vec![],
         })
@@ -245,6 +240,7 @@ impl Catalog for At<'_> {
                     .ok_or("a table read before it existed")?;
                 Ok(Relation {
                     columns: columns.iter().map(|(n, _)| n.clone()).collect(),
+                    types: columns.iter().map(|(_, t)| Some(*t)).collect(),
                     rows,
                     errs: vec![],
                 })

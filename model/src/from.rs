@@ -7,6 +7,7 @@
 
 use crate::relation::{Catalog, Relation};
 use crate::scalar::{compile, ident, Cmp, EvalError, Scalar, Scope, Unsupported};
+use crate::types::{is_string_type, Type};
 use engine::repr::{Datum, Row};
 use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor};
 
@@ -52,6 +53,7 @@ pub fn from(items: &[ast::TableWithJoins], catalog: &dyn Catalog) -> Result<Prod
                 let own = joins(empty(), item, catalog)?;
                 let (scope, rows, errs) = product;
                 let named = Named {
+                    types: own.0.all_types(),
                     columns: own.0.columns,
                     rows: own.1,
                     errs: own.2,
@@ -95,6 +97,7 @@ fn joins(
 /// A join's right side: its columns (qualified), rows and errors.
 struct Named {
     columns: Vec<(String, String)>,
+    types: Vec<Option<Type>>,
     rows: Vec<Row>,
     errs: Vec<String>,
     qualified_only: Vec<usize>,
@@ -120,10 +123,12 @@ fn named(factor: &TableFactor, catalog: &dyn Catalog) -> Result<Named, Unsupport
     };
     let Relation {
         columns,
+        types,
         rows,
         errs,
     } = catalog.relation(&ident(base))?;
     Ok(Named {
+        types,
         columns: columns
             .into_iter()
             .map(|c| (qualifier.clone(), c))
@@ -198,6 +203,9 @@ fn join(
     errs.extend(right.errs.iter().cloned());
     let pairs = using(&scope, &right, constraint)?;
     let mut both = scope.clone();
+    both.types = scope.all_types();
+    both.types
+        .extend((0..rw).map(|i| right.types.get(i).copied().flatten()));
     both.columns.extend(right.columns.iter().cloned());
     let shifted = right.qualified_only.iter().map(|i| i + lw);
     both.qualified_only.extend(shifted);
@@ -272,7 +280,24 @@ fn join(
     let hidden: Vec<usize> = hidden.collect();
     let shift = |v: &[usize]| v.iter().map(|i| i + m).collect::<Vec<_>>();
     let names = pairs.iter().map(|(n, _, _)| (String::new(), n.clone()));
+    // A joined column of a char or varchar: the model does not trim it.
+    if pairs
+        .iter()
+        .any(|(_, l, r)| is_string_type(both.type_at(*l)) || is_string_type(both.type_at(lw + r)))
+    {
+        return Err("USING or NATURAL on a char or varchar column");
+    }
+    // The engine refuses an outer join of two types (`integer` beside
+    // `bigint` too); the model knows a column's type only from a table.
+    let alike = |l: usize, r: usize| {
+        both.type_at(l)
+            .is_some_and(|t| both.type_at(lw + r) == Some(t))
+    };
+    if kind != Kind::Inner && !pairs.iter().all(|(_, l, r)| alike(*l, *r)) {
+        return Err("an outer join USING columns the model does not know to be of one type");
+    }
     let scope = Scope {
+        types: vec![None; m].into_iter().chain(both.all_types()).collect(),
         columns: names.chain(both.columns).collect(),
         qualified_only: shift(&both.qualified_only)
             .into_iter()

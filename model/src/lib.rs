@@ -5,7 +5,9 @@
 //! Agreement between configurations cannot catch a bug in code they share;
 //! a disagreement with this model can.
 //!
-//! Layers, each using only those before it: [`scalar`] (expressions),
+//! Layers, each using only those before it: [`types`] (column types),
+//! [`ops`] (operators and failures), [`floats`] (float values), [`functions`] (scalar functions),
+//! [`scalar`] (expressions),
 //! [`relation`] (a relation's rows and errors, the catalog a query reads),
 //! [`from`] (FROM: joins inner and outer, by nested loops),
 //! [`query`] (SELECT over whole collections, subqueries per outer row),
@@ -16,13 +18,17 @@
 
 pub mod catalog;
 pub mod check;
+pub mod floats;
 pub mod from;
+pub mod functions;
+pub mod ops;
 pub mod parse;
 pub mod query;
 pub mod relation;
 pub mod scalar;
 pub mod session;
 pub mod statement;
+pub mod types;
 
 pub use check::{check, Mismatch};
 pub use session::{Expectation, Model};

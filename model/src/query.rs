@@ -13,6 +13,7 @@ use crate::from::{failed, from};
 use crate::scalar::{
     compile, compile_in, ident, EvalError, Nested, Rows, Scalar, Scope, Sub, Unsupported,
 };
+use crate::types::{is_string_type, Type};
 use engine::repr::{Datum, Row};
 use sqlparser::ast::{
     self, Distinct, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, SelectItem,
@@ -218,7 +219,11 @@ impl Select {
             rows = kept;
         }
         let mut out = match &self.shape {
-            Shape::Project(exprs, columns) => project(exprs, columns, rows, errs)?,
+            Shape::Project(exprs, columns) => {
+                let mut r = project(exprs, columns, rows, errs)?;
+                r.types = exprs.iter().map(|e| column_type(e, &self.scope)).collect();
+                r
+            }
             Shape::Group(projection, keys) => group(projection, keys, &self.scope, rows, errs)?,
         };
         if self.distinct {
@@ -226,6 +231,15 @@ impl Select {
             out.rows.dedup();
         }
         Ok(out)
+    }
+}
+
+/// An output column's type where it is a column's (a `char` read through a
+/// view stays one); `None` for anything computed.
+fn column_type(e: &Scalar, scope: &Scope) -> Option<Type> {
+    match e {
+        Scalar::Column(i) => scope.type_at(*i),
+        _ => None,
     }
 }
 
@@ -267,6 +281,9 @@ struct Subquery {
 impl Rows for Subquery {
     fn rows(&self, outer: &[Datum]) -> Result<Vec<Row>, Unsupported> {
         let r = self.select.run(outer)?;
+        if r.types.iter().any(|t| is_string_type(*t)) {
+            return Err("a subquery of a char or varchar column");
+        }
         match r.errs.is_empty() {
             true => Ok(r.rows),
             false => Err("an error inside a subquery (counted per key by the engine)"),
@@ -345,6 +362,7 @@ fn project(
     }
     Ok(Relation {
         columns: columns.to_vec(),
+        types: vec![],
         rows: out,
         errs,
     })
@@ -406,6 +424,7 @@ fn group(
         .collect::<Result<Vec<_>, _>>()?;
     let mut outputs = vec![];
     let mut columns = vec![];
+    let mut types = vec![];
     for (item, name) in items(projection, scope)? {
         let ItemExpr::Ast(e) = item else {
             return Err("`*` in a grouped SELECT");
@@ -413,10 +432,17 @@ fn group(
         outputs.push(match aggregate(e) {
             Some(a) => {
                 let (func, arg) = a?;
-                Output::Aggregate(func, arg.map(|a| compile(a, scope)).transpose()?)
+                let arg = arg.map(|a| compile(a, scope)).transpose()?;
+                // `min` and `max` keep their argument's type.
+                types.push(match (func, &arg) {
+                    (Func::Min | Func::Max, Some(a)) => column_type(a, scope),
+                    _ => None,
+                });
+                Output::Aggregate(func, arg)
             }
             None => {
                 let c = compile(e, scope)?;
+                types.push(column_type(&c, scope));
                 Output::Key(
                     keys.iter()
                         .position(|k| *k == c)
@@ -454,6 +480,7 @@ fn group(
     }
     Ok(Relation {
         columns,
+        types,
         rows: out,
         errs,
     })
@@ -476,6 +503,24 @@ fn reduce(
     }
     Ok(match func {
         Func::Count => Datum::Int64(values.len() as i64),
+        Func::Min | Func::Max if values.iter().any(crate::floats::is_float) => {
+            // Floats by SQL's order, `-0` just below `0` (`floats.rs`).
+            let mut best: Option<Datum> = None;
+            for v in values {
+                let o = match &best {
+                    None => std::cmp::Ordering::Less,
+                    Some(b) => crate::floats::extreme_order(&v, b)
+                        .ok_or("min or max of floats beside other values")?,
+                };
+                if best.is_none()
+                    || (o.is_lt() && func == Func::Min)
+                    || (o.is_gt() && func == Func::Max)
+                {
+                    best = Some(v);
+                }
+            }
+            best.unwrap_or(Datum::Null)
+        }
         Func::Min => values.into_iter().min().unwrap_or(Datum::Null),
         Func::Max => values.into_iter().max().unwrap_or(Datum::Null),
         Func::Sum if values.is_empty() => Datum::Null,

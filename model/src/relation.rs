@@ -4,12 +4,16 @@
 //! clause (`from.rs`) and the SELECT around it both use them.
 
 use crate::scalar::Unsupported;
+use crate::types::Type;
 use engine::repr::{Datum, Row};
 
 /// A relation's contents at one time: rows and errors, both multisets.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Relation {
     pub columns: Vec<String>,
+    /// Each column's type where a table's column gave it (a view's column
+    /// that is one's keeps it); `None` for any other.
+    pub types: Vec<Option<Type>>,
     pub rows: Vec<Row>,
     pub errs: Vec<String>,
 }

@@ -62,10 +62,15 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                 let typ = match &c.data_type {
                     DataType::Text => Type::Text,
                     DataType::Boolean | DataType::Bool => Type::Bool,
-                    t => match crate::scalar::int_type(t) {
-                        Some(false) => Type::Int,
-                        Some(true) => Type::BigInt,
-                        None => return Err("a column type outside the model"),
+                    DataType::Char(n) | DataType::Character(n) => Type::Char(Some(length(n)?)),
+                    DataType::Varchar(n) | DataType::CharacterVarying(n) => {
+                        Type::VarChar(n.as_ref().map(|_| length(n)).transpose()?)
+                    }
+                    t => match (crate::scalar::int_type(t), crate::scalar::float_type(t)) {
+                        (Some(false), _) => Type::Int,
+                        (Some(true), _) => Type::BigInt,
+                        (_, Some(wide)) => Type::Float(wide),
+                        _ => return Err("a column type outside the model"),
                     },
                 };
                 columns.push((ident(&c.name), typ));
@@ -400,6 +405,7 @@ fn target(state: &State, n: &ObjectName) -> Result<(String, Scope, Vec<Type>), U
                     .iter()
                     .map(|(c, _)| (n.clone(), c.clone()))
                     .collect(),
+                types: columns.iter().map(|(_, t)| Some(*t)).collect(),
                 ..Scope::default()
             },
             columns.iter().map(|(_, t)| *t).collect(),
@@ -428,6 +434,58 @@ fn commit(state: &mut State, table: &str, rows: Vec<Row>) {
     }
 }
 
+/// A `char(n)` or `varchar(n)` length: 1 to 10485759, the default 1 (a
+/// `char`'s; a `varchar` without one is `None` before this).
+fn length(n: &Option<ast::CharacterLength>) -> Result<u32, Unsupported> {
+    match n {
+        None => Ok(1),
+        Some(ast::CharacterLength::IntegerLength { length, unit: None })
+            if (1..=10_485_759).contains(length) =>
+        {
+            Ok(*length as u32)
+        }
+        Some(_) => Err("a string length outside the model"),
+    }
+}
+
+/// A value assigned to a `char(n)` (`typ` "character") or `varchar(n)`
+/// column: its text, cut to `n` characters if all it cuts is ASCII
+/// whitespace, else `value too long for type character(n)`; a `char`'s
+/// then kept without its trailing whitespace. A `char` holding a
+/// character below a blank is no claim: blank padded and trimmed, it
+/// would sort otherwise.
+fn chars(v: Datum, n: Option<u32>, typ: &str) -> Result<String, EvalError> {
+    let text = match v {
+        Datum::Text(s) => s,
+        Datum::Int32(_) | Datum::Int64(_) | Datum::Bool(_) => v.to_string(),
+        _ => {
+            return Err(EvalError::Unsupported(
+                "a value of another type than its column",
+            ))
+        }
+    };
+    let text = match n.and_then(|n| text.char_indices().nth(n as usize)) {
+        Some((at, _)) if text[at..].chars().all(|c| c.is_ascii_whitespace()) => text[..at].into(),
+        Some(_) => {
+            let n = n.expect("a length");
+            return Err(EvalError::Error(format!(
+                "Evaluation error: value too long for type {typ}({n})"
+            )));
+        }
+        None => text,
+    };
+    if typ == "character varying" {
+        return Ok(text);
+    }
+    let kept = text.trim_end().to_string();
+    match kept.chars().any(|c| c < ' ') {
+        true => Err(EvalError::Unsupported(
+            "a char holding a character below a blank",
+        )),
+        false => Ok(kept),
+    }
+}
+
 /// `v` stored in a column of type `t` (integers convert with a range check).
 fn assign(t: Type, v: Datum) -> Result<Datum, EvalError> {
     let narrow = |i: i64| {
@@ -443,6 +501,17 @@ fn assign(t: Type, v: Datum) -> Result<Datum, EvalError> {
         (Type::BigInt, Datum::Int64(i)) => Ok(Datum::Int64(i)),
         (Type::Text, Datum::Text(s)) => Ok(Datum::Text(s)),
         (Type::Bool, Datum::Bool(b)) => Ok(Datum::Bool(b)),
+        (Type::Char(n), v) => chars(v, n, "character").map(|kept| {
+            // Held blank padded, as it is shown.
+            let n = n.map_or(0, |n| n as usize);
+            Datum::Text(format!("{kept:<n$}"))
+        }),
+        (Type::VarChar(n), v) => chars(v, n, "character varying").map(Datum::Text),
+        // An integer or a float of the column's width or narrower becomes
+        // the column's float (a `double precision` into a `real` column is
+        // no claim).
+        (Type::Float(wide), v @ (Datum::Int32(_) | Datum::Int64(_) | Datum::Float32(_)))
+        | (Type::Float(wide @ true), v @ Datum::Float64(_)) => crate::floats::cast(&v, wide),
         _ => Err(EvalError::Unsupported(
             "a value of another type than its column",
         )),
@@ -469,10 +538,18 @@ fn insert(state: &mut State, i: &ast::Insert) -> Result<Printed, Unsupported> {
         }
         let mut new = vec![Datum::Null; types.len()];
         for (c, e) in row.content.iter().enumerate() {
-            match compile(e, &none)?
-                .eval(&[])
-                .and_then(|v| assign(types[c], v))
-            {
+            // A numeric or string literal into a float column is read as
+            // that float.
+            let value = match (compile(e, &none)?, types[c]) {
+                (Scalar::Decimal(t), Type::Float(wide)) => {
+                    crate::floats::numeric_literal(&t, wide).map_err(EvalError::Unsupported)
+                }
+                (Scalar::Literal(Datum::Text(t)), Type::Float(wide)) => {
+                    crate::floats::parse(&t, wide).map_err(EvalError::Unsupported)
+                }
+                (e, _) => e.eval(&[]),
+            };
+            match value.and_then(|v| assign(types[c], v)) {
                 Ok(v) => new[c] = v,
                 Err(e) => return failed(e),
             }

@@ -111,7 +111,7 @@ fn the_model_claims_the_subquery_and_join_scenarios() {
         ("subqueries/scalar.dd", 23),
         ("subqueries/quantified.dd", 25),
         ("joins/outer.dd", 29),
-        ("joins/using_natural.dd", 35),
+        ("joins/using_natural.dd", 34),
     ] {
         assert!(mismatches(file).is_empty(), "{file}");
         let claimed = claims(file);
@@ -147,5 +147,23 @@ fn the_model_catches_null_keys_lost_in_the_join_back() {
         assert!(found.iter().all(|f| f.contains("NULL 0")), "{found:?}");
     } else {
         assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+}
+
+/// The model restates the scalar functions, floats and `char`/`varchar`
+/// (model/src/functions.rs, floats.rs, statement.rs): it claims most of
+/// their scenarios' directives, and every claim holds on the live engine.
+#[test]
+fn the_model_claims_the_function_float_and_char_scenarios() {
+    for (file, at_least) in [
+        ("functions/integers.dd", 19),
+        ("functions/strings.dd", 26),
+        ("types/floats.dd", 36),
+        ("types/chars.dd", 7),
+        ("types/char_errors.dd", 3),
+    ] {
+        assert!(mismatches(file).is_empty(), "{file}");
+        let claimed = claims(file);
+        assert!(claimed >= at_least, "{file}: {claimed} claims");
     }
 }

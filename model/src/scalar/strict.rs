@@ -1,8 +1,8 @@
-//! How a strict operator meets NULLs and errors, restated from
+//! How a strict operator meets a literal NULL or error, restated from
 //! docs/semantics.md ("Scalar functions"): Materialize folds what reads no
 //! column before anything runs, so a literal NULL operand beside one that
-//! reads a column is NULL and else a literal error operand is that error;
-//! then, row by row, the left operand decides first, the right unevaluated.
+//! reads a column is NULL, and else a literal error operand is that error.
+//! (Row by row the left operand then decides first: `eval.rs`, `operands`.)
 
 use super::{EvalError, Scalar};
 use engine::repr::Datum;
@@ -12,40 +12,35 @@ use engine::repr::Datum;
 fn reads_no_column(e: &Scalar) -> bool {
     match e {
         Scalar::Column(_) | Scalar::Subquery(..) => false,
-        Scalar::Literal(_) => true,
+        Scalar::Literal(_) | Scalar::Decimal(_) => true,
         Scalar::Arith(_, l, r) | Scalar::Cmp(_, l, r) | Scalar::And(l, r) | Scalar::Or(l, r) => {
             reads_no_column(l) && reads_no_column(r)
         }
-        Scalar::Not(e) | Scalar::Neg(e) | Scalar::IsNull(e, _) | Scalar::ToInt(e, _) => {
-            reads_no_column(e)
-        }
+        Scalar::Not(e)
+        | Scalar::Neg(e)
+        | Scalar::IsNull(e, _)
+        | Scalar::ToInt(e, _)
+        | Scalar::ToFloat(e, _)
+        | Scalar::Trim(e) => reads_no_column(e),
         Scalar::In(e, items) => reads_no_column(e) && items.iter().all(reads_no_column),
+        Scalar::Call(_, args) => args.iter().all(reads_no_column),
     }
 }
 
-/// `f` of `l` and `r` over `row`, as a strict operator.
-pub fn strict(
-    l: &Scalar,
-    r: &Scalar,
-    row: &[Datum],
-    f: impl FnOnce(&Datum, &Datum) -> Result<Datum, EvalError>,
-) -> Result<Datum, EvalError> {
+/// A strict operator of `l` and `r` decided by a literal operand beside one
+/// that reads a column: NULL, or the literal's error; `None` otherwise.
+pub fn literal_operands(l: &Scalar, r: &Scalar) -> Option<Result<Datum, EvalError>> {
     let (l_literal, r_literal) = (reads_no_column(l), reads_no_column(r));
-    if l_literal != r_literal {
-        let literal = if l_literal { l } else { r };
-        // Literal, so the row is never read.
-        let folded = literal.eval(&[]);
-        if folded == Ok(Datum::Null) || folded.is_err() {
-            return folded;
-        }
+    if l_literal == r_literal {
+        return None;
     }
-    let l = l.eval(row)?;
-    if l == Datum::Null {
-        return Ok(Datum::Null);
+    let literal = if l_literal { l } else { r };
+    // Literal, so the row is never read. Where the model cannot value it
+    // alone (a numeric literal typed by its neighbour) it is neither NULL
+    // nor an error, and decides nothing.
+    match literal.eval(&[]) {
+        Ok(Datum::Null) => Some(Ok(Datum::Null)),
+        Err(e @ EvalError::Error(_)) => Some(Err(e)),
+        _ => None,
     }
-    let r = r.eval(row)?;
-    if r == Datum::Null {
-        return Ok(Datum::Null);
-    }
-    f(&l, &r)
 }

@@ -7,28 +7,14 @@
 //! module). Written from docs/semantics.md's rules, not from the engine's
 //! code.
 
-mod strict;
-
+use crate::functions::{self, Func};
+use crate::types::{is_string_type, Type};
 use engine::repr::Datum;
 use sqlparser::ast::{self, BinaryOperator, CastKind, DataType, UnaryOperator, Value};
 use std::cell::Cell;
 use std::rc::Rc;
-use strict::strict;
 
-/// Why the model makes no claim: the construct lies outside what it models.
-pub type Unsupported = &'static str;
-
-/// A failed evaluation: an error the engine carries as data, or a case the
-/// model does not decide (a read that hits it makes no claim).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EvalError {
-    Error(String),
-    Unsupported(Unsupported),
-}
-
-fn error(text: &str) -> EvalError {
-    EvalError::Error(format!("Evaluation error: {text}"))
-}
+pub use crate::ops::{error, Arith, Cmp, EvalError, Unsupported};
 
 /// The columns an expression can name: `(qualifier, name)` per position.
 /// A subquery's scope lists the enclosing queries' columns first, each
@@ -47,6 +33,9 @@ pub struct Scope {
     /// The outermost enclosing level a name compiled in this scope found,
     /// if any: the subquery is correlated.
     pub reached: Rc<Cell<Option<usize>>>,
+    /// Each position's column type where a table or view gave it (a
+    /// `char`'s comparisons trim it); shorter than `columns` where not.
+    pub types: Vec<Option<Type>>,
 }
 
 impl Scope {
@@ -87,6 +76,16 @@ impl Scope {
         Err("a column the model cannot resolve")
     }
 
+    /// The type of the column at position `i`, where known.
+    pub fn type_at(&self, i: usize) -> Option<Type> {
+        self.types.get(i).copied().flatten()
+    }
+
+    /// Every position's type, `None` where not known.
+    pub fn all_types(&self) -> Vec<Option<Type>> {
+        (0..self.columns.len()).map(|i| self.type_at(i)).collect()
+    }
+
     /// The scope of a subquery whose own columns are `own`'s, inside this
     /// one.
     pub fn nested(&self, own: &Scope) -> Scope {
@@ -105,6 +104,11 @@ impl Scope {
             unstarred: shift(&own.unstarred),
             levels,
             reached: Rc::default(),
+            types: self
+                .all_types()
+                .into_iter()
+                .chain(own.all_types())
+                .collect(),
         }
     }
 }
@@ -148,25 +152,6 @@ pub trait Nested {
     fn subquery(&self, q: &ast::Query, scope: &Scope) -> Result<Sub, Unsupported>;
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arith {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Mod,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
 /// A compiled scalar expression over a row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Scalar {
@@ -185,6 +170,17 @@ pub enum Scalar {
     In(Box<Scalar>, Vec<Scalar>),
     /// A subquery evaluated for each outer row, with its left operand.
     Subquery(Quantifier, Option<Box<Scalar>>, Sub),
+    /// A scalar function's call (`functions.rs`).
+    Call(Func, Vec<Scalar>),
+    /// `CAST(x AS real)` (false) or `AS double precision` (true).
+    ToFloat(Box<Scalar>, bool),
+    /// A `char`'s (or a `varchar` or string literal beside one) value
+    /// without its trailing whitespace, as `char` comparisons take it.
+    Trim(Box<Scalar>),
+    /// A literal a float beside it types (`floats.rs`): a numeric literal
+    /// (`1.5`, `-0`) or, beside a float, a string literal; `-0` elsewhere
+    /// is the integer 0, anything else no claim.
+    Decimal(String),
 }
 
 /// An identifier as the engine folds it (unquoted: lower case).
@@ -250,7 +246,7 @@ pub fn compile_in(
                 true => Quantifier::All(Cmp::Ne),
                 false => Quantifier::Any(Cmp::Eq),
             };
-            Scalar::Subquery(q, Some(b(expr)?), sub(subquery)?)
+            Scalar::Subquery(q, Some(unstring(b(expr)?, scope)?), sub(subquery)?)
         }
         ast::Expr::AnyOp {
             left,
@@ -279,7 +275,7 @@ pub fn compile_in(
                 ast::Expr::AllOp { .. } => Quantifier::All(cmp),
                 _ => Quantifier::Any(cmp),
             };
-            Scalar::Subquery(quantifier, Some(b(left)?), sub(q)?)
+            Scalar::Subquery(quantifier, Some(unstring(b(left)?, scope)?), sub(q)?)
         }
         ast::Expr::Identifier(i) => Scalar::Column(scope.resolve(None, &ident(i))?),
         ast::Expr::CompoundIdentifier(parts) => match parts.as_slice() {
@@ -287,18 +283,17 @@ pub fn compile_in(
             _ => return Err("a column name of more than two parts"),
         },
         ast::Expr::Nested(e) => compile_in(e, scope, nested)?,
-        ast::Expr::Value(v) => Scalar::Literal(literal(&v.value, false)?),
+        ast::Expr::Value(v) => literal(&v.value, false)?,
         ast::Expr::UnaryOp { op, expr } => match (op, &**expr) {
-            (UnaryOperator::Minus, ast::Expr::Value(v)) => {
-                Scalar::Literal(literal(&v.value, true)?)
-            }
+            (UnaryOperator::Minus, ast::Expr::Value(v)) => literal(&v.value, true)?,
             (UnaryOperator::Minus, e) => Scalar::Neg(b(e)?),
             (UnaryOperator::Plus, e) => compile_in(e, scope, nested)?,
             (UnaryOperator::Not, e) => Scalar::Not(b(e)?),
             _ => return Err("a unary operator outside the model"),
         },
         ast::Expr::BinaryOp { left, op, right } => {
-            let (l, r) = (b(left)?, b(right)?);
+            let (l, r) = beside(b(left)?, b(right)?)?;
+            let (l, r) = chars_compared(l, r, scope);
             match op {
                 BinaryOperator::Plus => Scalar::Arith(Arith::Add, l, r),
                 BinaryOperator::Minus => Scalar::Arith(Arith::Sub, l, r),
@@ -323,7 +318,15 @@ pub fn compile_in(
             global: false,
         } if !list.is_empty() => {
             let items = list.iter().map(|i| compile_in(i, scope, nested));
-            let within = Scalar::In(b(expr)?, items.collect::<Result<_, _>>()?);
+            let items: Vec<Scalar> = items.collect::<Result<_, _>>()?;
+            let e = b(expr)?;
+            if std::iter::once(&*e)
+                .chain(&items)
+                .any(|s| string_typed(s, scope))
+            {
+                return Err("IN of a char or varchar");
+            }
+            let within = Scalar::In(e, items);
             match negated {
                 true => Scalar::Not(Box::new(within)),
                 false => within,
@@ -336,10 +339,37 @@ pub fn compile_in(
             expr,
             data_type,
             format: None,
-        } => match int_type(data_type) {
-            Some(wide) => Scalar::ToInt(b(expr)?, wide),
-            None => return Err("a cast outside int and bigint"),
+        } => match (int_type(data_type), float_type(data_type)) {
+            (Some(wide), _) => Scalar::ToInt(b(expr)?, wide),
+            (_, Some(wide)) => Scalar::ToFloat(b(expr)?, wide),
+            _ => return Err("a cast outside int, bigint and the floats"),
         },
+        ast::Expr::Function(f) => call(f, scope, nested)?,
+        // `substr(x, a[, n])`, `SUBSTRING(x FROM a [FOR n])`; not `SUBSTR(x
+        // FROM a)` nor `SUBSTRING(x FOR n)`, which the engine refuses.
+        ast::Expr::Substring {
+            expr,
+            substring_from: Some(from),
+            substring_for,
+            special,
+            shorthand,
+        } if *special || !*shorthand => {
+            let mut args = vec![
+                compile_in(expr, scope, nested)?,
+                compile_in(from, scope, nested)?,
+            ];
+            if let Some(n) = substring_for {
+                args.push(compile_in(n, scope, nested)?);
+            }
+            typed_call(Func::Substr, args, scope)?
+        }
+        ast::Expr::Position { expr, r#in } => {
+            let args = vec![
+                compile_in(r#in, scope, nested)?,
+                compile_in(expr, scope, nested)?,
+            ];
+            typed_call(Func::Strpos, args, scope)?
+        }
         _ => return Err("an expression outside the model"),
     })
 }
@@ -353,217 +383,149 @@ pub fn int_type(t: &DataType) -> Option<bool> {
     }
 }
 
-fn literal(v: &Value, negative: bool) -> Result<Datum, Unsupported> {
-    match v {
-        Value::Number(n, false) if negative => int_literal(&format!("-{n}")),
-        Value::Number(n, false) => int_literal(n),
-        Value::Null if !negative => Ok(Datum::Null),
-        Value::Boolean(b) if !negative => Ok(Datum::Bool(*b)),
-        Value::SingleQuotedString(s) if !negative => Ok(Datum::Text(s.clone())),
-        _ => Err("a literal outside the model"),
+/// `Some(false)` for `real`, `Some(true)` for `double precision`.
+pub fn float_type(t: &DataType) -> Option<bool> {
+    use ast::ExactNumberInfo::None as Bare;
+    match t {
+        DataType::Real | DataType::Float4 => Some(false),
+        DataType::DoublePrecision | DataType::Float8 | DataType::Float(Bare) => Some(true),
+        _ => None,
     }
 }
 
-/// An integer operand: its value and whether it is a `bigint`.
-fn int(d: &Datum) -> Result<(i64, bool), EvalError> {
-    match d {
-        Datum::Int32(i) => Ok((*i as i64, false)),
-        Datum::Int64(i) => Ok((*i, true)),
-        _ => Err(EvalError::Unsupported("arithmetic on a non-integer")),
-    }
-}
-
-/// `value` at the given width, or the real system's overflow error:
-/// `numeric field overflow` for a sum, difference or product, else
-/// `"<what>" integer out of range` (or `bigint`), naming the value or the
-/// operation (`what`) that overflowed.
-fn at_width(value: Option<i64>, wide: bool, what: &str, sum: bool) -> Result<Datum, EvalError> {
-    let range = |t: &str| match sum {
-        true => error("numeric field overflow"),
-        false => error(&format!("\"{what}\" {t} out of range")),
-    };
-    match (value, wide) {
-        (Some(v), true) => Ok(Datum::Int64(v)),
-        (Some(v), false) => i32::try_from(v)
-            .map(Datum::Int32)
-            .map_err(|_| range("integer")),
-        (None, true) => Err(range("bigint")),
-        (None, false) => Err(range("integer")),
-    }
-}
-
-fn arith(op: Arith, l: &Datum, r: &Datum) -> Result<Datum, EvalError> {
-    if *l == Datum::Null || *r == Datum::Null {
-        return Ok(Datum::Null);
-    }
-    let ((a, wa), (b, wb)) = (int(l)?, int(r)?);
-    let wide = wa || wb;
-    if matches!(op, Arith::Div | Arith::Mod) && b == 0 {
-        return Err(error("division by zero"));
-    }
-    // Narrow operands compute in 32 bits so that `i32::MIN / -1` overflows.
-    let value = match op {
-        Arith::Add => a.checked_add(b),
-        Arith::Sub => a.checked_sub(b),
-        Arith::Mul => a.checked_mul(b),
-        Arith::Div if wide => a.checked_div(b),
-        Arith::Mod if wide => a.checked_rem(b),
-        Arith::Div => (a as i32).checked_div(b as i32).map(i64::from),
-        Arith::Mod => (a as i32).checked_rem(b as i32).map(i64::from),
-    };
-    let what = match op {
-        Arith::Mod => format!("{a} % {b}"),
-        _ => format!("{a} / {b}"),
-    };
-    let sum = matches!(op, Arith::Add | Arith::Sub | Arith::Mul);
-    at_width(value, wide, &what, sum)
-}
-
-fn compare(op: Cmp, l: &Datum, r: &Datum) -> Result<Datum, EvalError> {
-    let ordering = match (l, r) {
-        (Datum::Null, _) | (_, Datum::Null) => return Ok(Datum::Null),
-        (Datum::Text(a), Datum::Text(b)) => a.cmp(b),
-        (Datum::Bool(a), Datum::Bool(b)) => a.cmp(b),
-        (a, b) => int(a)?.0.cmp(&int(b)?.0),
-    };
-    use std::cmp::Ordering::*;
-    Ok(Datum::Bool(match op {
-        Cmp::Eq => ordering == Equal,
-        Cmp::Ne => ordering != Equal,
-        Cmp::Lt => ordering == Less,
-        Cmp::Le => ordering != Greater,
-        Cmp::Gt => ordering == Greater,
-        Cmp::Ge => ordering != Less,
+fn literal(v: &Value, negative: bool) -> Result<Scalar, Unsupported> {
+    let sign = if negative { "-" } else { "" };
+    Ok(Scalar::Literal(match v {
+        // A point, an exponent or `-0`: a literal a float beside it types.
+        Value::Number(n, false) if n.contains(['.', 'e', 'E']) || (negative && n == "0") => {
+            return Ok(Scalar::Decimal(format!("{sign}{n}")));
+        }
+        Value::Number(n, false) => int_literal(&format!("{sign}{n}"))?,
+        Value::Null if !negative => Datum::Null,
+        Value::Boolean(b) if !negative => Datum::Bool(*b),
+        Value::SingleQuotedString(s) if !negative => Datum::Text(s.clone()),
+        _ => return Err("a literal outside the model"),
     }))
 }
 
-fn boolean(d: Result<Datum, EvalError>) -> Result<Option<bool>, EvalError> {
-    match d? {
-        Datum::Bool(b) => Ok(Some(b)),
-        Datum::Null => Ok(None),
-        _ => Err(EvalError::Unsupported("a non-boolean used as a condition")),
+/// Whether `s` is a float whatever its operands' values (a column's type
+/// is not tracked, so a column is not).
+fn static_float(s: &Scalar) -> bool {
+    match s {
+        Scalar::ToFloat(..) => true,
+        Scalar::Arith(_, l, r) => static_float(l) || static_float(r),
+        Scalar::Neg(e) => static_float(e),
+        _ => false,
     }
 }
 
-/// Three-valued AND (`decides` false) or OR (`decides` true): an operand
-/// equal to `decides` decides, even beside an error; then errors; then NULL.
-fn logic(
-    l: Result<Option<bool>, EvalError>,
-    r: Result<Option<bool>, EvalError>,
-    decides: bool,
-) -> Result<Datum, EvalError> {
-    // What the model does not know (a subquery's error) decides nothing.
-    for side in [&l, &r] {
-        if let Err(EvalError::Unsupported(why)) = side {
-            return Err(EvalError::Unsupported(why));
-        }
-    }
-    if matches!(l, Ok(Some(b)) if b == decides) || matches!(r, Ok(Some(b)) if b == decides) {
-        return Ok(Datum::Bool(decides));
-    }
-    match (l?, r?) {
-        (Some(_), Some(_)) => Ok(Datum::Bool(!decides)),
-        _ => Ok(Datum::Null),
-    }
-}
-
-impl Scalar {
-    pub fn eval(&self, row: &[Datum]) -> Result<Datum, EvalError> {
-        match self {
-            Scalar::Column(i) => Ok(row[*i].clone()),
-            Scalar::Literal(d) => Ok(d.clone()),
-            Scalar::Arith(op, l, r) => strict(l, r, row, |l, r| arith(*op, l, r)),
-            Scalar::Cmp(op, l, r) => strict(l, r, row, |l, r| compare(*op, l, r)),
-            Scalar::And(l, r) => logic(boolean(l.eval(row)), boolean(r.eval(row)), false),
-            Scalar::Or(l, r) => logic(boolean(l.eval(row)), boolean(r.eval(row)), true),
-            Scalar::Not(e) => Ok(boolean(e.eval(row))?.map_or(Datum::Null, |b| Datum::Bool(!b))),
-            Scalar::Neg(e) => match e.eval(row)? {
-                Datum::Null => Ok(Datum::Null),
-                d => {
-                    let (v, wide) = int(&d)?;
-                    at_width(v.checked_neg(), wide, &v.to_string(), false)
-                }
-            },
-            Scalar::IsNull(e, is) => Ok(Datum::Bool((e.eval(row)? == Datum::Null) == *is)),
-            Scalar::ToInt(e, wide) => match e.eval(row)? {
-                Datum::Null => Ok(Datum::Null),
-                d => {
-                    let v = int(&d)?.0;
-                    at_width(Some(v), *wide, &v.to_string(), false)
-                }
-            },
-            Scalar::In(e, items) => {
-                // The OR of the equalities, item after item: an equal item
-                // decides, even beside an error; else the first error; else
-                // NULL if any comparison is NULL (`1 IN (2, NULL)`).
-                let mut result = Ok(Datum::Bool(false));
-                for item in items {
-                    let equal = strict(e, item, row, |l, r| compare(Cmp::Eq, l, r));
-                    result = logic(boolean(result), boolean(equal), true);
-                    if result == Ok(Datum::Bool(true)) {
-                        break;
-                    }
-                }
-                result
-            }
-            Scalar::Subquery(q, left, sub) => {
-                let left = left.as_ref().map(|l| l.eval(row)).transpose();
-                // The engine compares inside the subquery, per key: an error
-                // of its left operand is counted there.
-                let left =
-                    left.map_err(|_| EvalError::Unsupported("an error left of IN, ANY or ALL"))?;
-                let rows = sub.0.rows(row).map_err(EvalError::Unsupported)?;
-                if *q == Quantifier::Exists {
-                    // Its select list is not computed (nor its errors).
-                    return Ok(Datum::Bool(!rows.is_empty()));
-                }
-                let values = rows.into_iter().map(|r| match <[Datum; 1]>::try_from(r) {
-                    Ok([v]) => Ok(v),
-                    Err(_) => Err(EvalError::Unsupported(
-                        "a subquery of other than one column",
-                    )),
-                });
-                quantify(*q, left.as_ref(), values.collect::<Result<_, _>>()?)
-            }
-        }
-    }
-
-    /// Whether the row passes: true keeps it, false and NULL drop it.
-    pub fn holds(&self, row: &[Datum]) -> Result<bool, EvalError> {
-        Ok(boolean(self.eval(row))? == Some(true))
-    }
-}
-
-/// A subquery's value for one outer row from its column's `values`.
-fn quantify(q: Quantifier, left: Option<&Datum>, values: Vec<Datum>) -> Result<Datum, EvalError> {
-    let (cmp, all) = match q {
-        Quantifier::Scalar => {
-            return match values.len() {
-                0 => Ok(Datum::Null),
-                1 => Ok(values.into_iter().next().expect("one")),
-                // An error per key in the engine, beside the rows.
-                _ => Err(EvalError::Unsupported(
-                    "more than one record produced in subquery (counted per key)",
-                )),
-            };
-        }
-        Quantifier::Exists => return Ok(Datum::Bool(!values.is_empty())),
-        Quantifier::Any(cmp) => (cmp, false),
-        Quantifier::All(cmp) => (cmp, true),
+/// A binary operator's operands, a literal beside a float typed by it:
+/// a string literal beside one becomes a literal the float reads; a
+/// numeric literal (other than `-0`) beside anything else is no claim.
+fn beside(l: Box<Scalar>, r: Box<Scalar>) -> Result<(Box<Scalar>, Box<Scalar>), Unsupported> {
+    let typed = |x: Box<Scalar>, other: &Scalar| match *x {
+        Scalar::Literal(Datum::Text(t)) if static_float(other) => Ok(Box::new(Scalar::Decimal(t))),
+        Scalar::Decimal(t) if !static_float(other) && t != "-0" => Err("a numeric literal"),
+        x => Ok(Box::new(x)),
     };
-    let left = left.expect("ANY and ALL have a left operand");
-    // ANY: true decides, else NULL if one is NULL, else false; ALL: false
-    // decides, else NULL, else true.
-    let mut null = false;
-    for v in &values {
-        match compare(cmp, left, v)? {
-            Datum::Bool(b) if b != all => return Ok(Datum::Bool(!all)),
-            Datum::Null => null = true,
-            _ => {}
-        }
-    }
-    Ok(match null {
-        true => Datum::Null,
-        false => Datum::Bool(all),
-    })
+    let l = typed(l, &r)?;
+    let r = typed(r, &l)?;
+    Ok((l, r))
 }
+
+/// Whether `s` is a column of type `char` or `varchar`.
+fn string_typed(s: &Scalar, scope: &Scope) -> bool {
+    matches!(s, Scalar::Column(i) if is_string_type(scope.type_at(*i)))
+}
+
+/// `s`, unless it is a `char` or `varchar` column (left of `IN`, `ANY` or
+/// `ALL` of a subquery, whose comparison the model does not type).
+fn unstring(s: Box<Scalar>, scope: &Scope) -> Result<Box<Scalar>, Unsupported> {
+    match string_typed(&s, scope) {
+        true => Err("a char or varchar left of a subquery's comparison"),
+        false => Ok(s),
+    }
+}
+
+/// The operands of a comparison as `char` rules take them: a `char`
+/// column trimmed, and beside it a `varchar` column or a string literal
+/// trimmed too (they are compared as `char`s); beside anything else (a
+/// `text`) the `char` alone, its kept value against the other as is.
+fn chars_compared(l: Box<Scalar>, r: Box<Scalar>, scope: &Scope) -> (Box<Scalar>, Box<Scalar>) {
+    let kind = |s: &Scalar| match s {
+        Scalar::Column(i) => scope.type_at(*i),
+        Scalar::Literal(Datum::Text(_)) => Some(Type::VarChar(None)),
+        _ => None,
+    };
+    let (kl, kr) = (kind(&l), kind(&r));
+    let char = |k: Option<Type>| matches!(k, Some(Type::Char(_)));
+    let trim = |s: Box<Scalar>, own: Option<Type>, other: Option<Type>| match char(own)
+        || (char(other) && is_string_type(own))
+    {
+        true => Box::new(Scalar::Trim(s)),
+        false => s,
+    };
+    (trim(l, kl, kr), trim(r, kr, kl))
+}
+
+/// A call to a scalar function the model has (`mod` is `%`).
+fn call(
+    f: &ast::Function,
+    scope: &Scope,
+    nested: Option<&dyn Nested>,
+) -> Result<Scalar, Unsupported> {
+    let ast::FunctionArguments::List(list) = &f.args else {
+        return Err("a call without an argument list");
+    };
+    if f.filter.is_some()
+        || f.over.is_some()
+        || f.null_treatment.is_some()
+        || !f.within_group.is_empty()
+        || !matches!(f.parameters, ast::FunctionArguments::None)
+        || list.duplicate_treatment.is_some()
+        || !list.clauses.is_empty()
+    {
+        return Err("a call with a clause outside the model");
+    }
+    let [ast::ObjectNamePart::Identifier(name)] = f.name.0.as_slice() else {
+        return Err("a qualified function name");
+    };
+    let mut args = vec![];
+    for a in &list.args {
+        let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) = a else {
+            return Err("a function argument outside the model");
+        };
+        args.push(compile_in(e, scope, nested)?);
+    }
+    let name = ident(name);
+    if let (Some("mod"), [_, _]) = (Some(name.as_str()), args.as_slice()) {
+        let mut args = args.into_iter().map(Box::new);
+        let (l, r) = (args.next().expect("two"), args.next().expect("two"));
+        let (l, r) = beside(l, r)?;
+        return Ok(Scalar::Arith(Arith::Mod, l, r));
+    }
+    let func = functions::lookup(&name, args.len()).ok_or("a function outside the model")?;
+    typed_call(func, args, scope)
+}
+
+/// A call whose overload the model can tell without types: no argument is
+/// a numeric literal, nor a NULL literal (which Materialize resolves by the
+/// overloads alone) but to `concat` and `concat_ws`, which take any type.
+fn typed_call(func: Func, args: Vec<Scalar>, scope: &Scope) -> Result<Scalar, Unsupported> {
+    if args.iter().any(|a| string_typed(a, scope)) {
+        // The engine refuses a call over a `char` or `varchar`.
+        return Err("a function of a char or varchar");
+    }
+    let any = matches!(func, Func::Concat | Func::ConcatWs);
+    let null = |a: &Scalar| !any && *a == Scalar::Literal(Datum::Null);
+    if args
+        .iter()
+        .any(|a| null(a) || matches!(a, Scalar::Decimal(_)))
+    {
+        return Err("a NULL or numeric literal as a function's argument");
+    }
+    Ok(Scalar::Call(func, args))
+}
+
+mod eval;
+mod strict;
