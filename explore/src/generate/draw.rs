@@ -1,5 +1,5 @@
 //! The scenario of a seed: its tables, then each step drawn by weight from
-//! the kinds in `schema.rs`, `subqueries.rs`, `drops.rs`, `reads.rs` and
+//! the kinds in `schema.rs`, `subqueries.rs`, `functions.rs`, `drops.rs`, `reads.rs` and
 //! `lag.rs`, then a finish that leaves nothing outstanding. [`VERSION`]
 //! changes whenever this would draw differently for the same seed.
 
@@ -7,7 +7,7 @@ use super::scenario::{GenConfig, Scenario};
 use super::state::{block, Generator};
 
 /// Bumped whenever the same seed would generate a different scenario.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// Generates the scenario of `seed`.
 pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
@@ -27,7 +27,7 @@ pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
 
 impl Generator {
     fn step(&mut self) {
-        match self.rng.below(41) {
+        match self.rng.below(45) {
             0..=4 => {
                 let (write, table) = self.write_text();
                 self.push(write, vec![], vec![table]);
@@ -57,7 +57,10 @@ impl Generator {
             37 | 38 => self.subquery_view(),
             39 => self.subquery_read(),
             40 => self.outer_join_view(),
-            _ => unreachable!("below 41"),
+            41 | 42 => self.function_view(),
+            43 => self.function_read(),
+            44 => self.char_table(),
+            _ => unreachable!("below 45"),
         }
     }
 

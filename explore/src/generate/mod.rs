@@ -9,7 +9,8 @@
 //! A facade: a [`Scenario`] and its [`Step`]s are in [`scenario`], the
 //! random source in [`rng`], the generator's state in `state`, the kinds of
 //! step in `schema` (tables, writes, indexes, views), `subqueries` (views
-//! and reads with subqueries, views of outer joins), `drops` (of tables,
+//! and reads with subqueries, views of outer joins), `functions` (views
+//! and reads calling scalar functions and computing with floats), `drops` (of tables,
 //! views and indexes, aimed at what live reads use), `reads` (queries,
 //! peeks, holds, subscribes) and `lag` (paused runtimes), and drawing a
 //! whole scenario in `draw`; `tally` counts the kinds of statement and
@@ -17,6 +18,7 @@
 
 mod draw;
 mod drops;
+mod functions;
 mod lag;
 mod reads;
 pub mod rng;

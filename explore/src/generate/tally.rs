@@ -46,7 +46,8 @@ const STATEMENTS: &[&str] = &[
 
 /// The forms of a statement's text counted apart, by name, each where its
 /// words appear (a statement may show several): the subqueries and join
-/// forms of issue 35, which hide inside a `CREATE VIEW` or a `SELECT`.
+/// forms of issue 35, which hide inside a `CREATE VIEW` or a `SELECT`
+/// (since version 7 also its scalar functions and floats).
 /// `NOT IN` and `NOT EXISTS` count under `IN` and `EXISTS` too.
 const FORMS: &[(&str, &str)] = &[
     ("scalar-subquery", ", (SELECT "),
@@ -61,6 +62,28 @@ const FORMS: &[(&str, &str)] = &[
     ("FULL-JOIN", " FULL JOIN "),
     ("USING", " USING ("),
     ("NATURAL", " NATURAL "),
+    ("concat", "CONCAT("),
+    ("concat_ws", "CONCAT_WS("),
+    ("length", "LENGTH("),
+    ("substr", "SUBSTR("),
+    ("upper", "UPPER("),
+    ("reverse", "REVERSE("),
+    ("strpos", "STRPOS("),
+    ("replace", "REPLACE("),
+    ("left", "LEFT("),
+    ("btrim", "BTRIM("),
+    ("repeat", "REPEAT("),
+    ("abs", "ABS("),
+    ("mod", "MOD("),
+    ("greatest", "GREATEST("),
+    ("least", "LEAST("),
+    ("nullif", "NULLIF("),
+    ("double-precision", "::FLOAT8"),
+    ("real", "::REAL"),
+    ("NaN", "'NAN'"),
+    ("minus-zero", " * -0"),
+    ("char", " CHAR(3)"),
+    ("varchar", " VARCHAR(3)"),
 ];
 
 /// The forms' names, as the tally's line lists them.
