@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 11] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -27,6 +27,8 @@ pub const NAMES: [&str; 9] = [
     "no-draining",
     "drain-past-empty-since",
     "subquery-null-keys",
+    "nan-below-numbers",
+    "concat-null",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -90,6 +92,16 @@ pub fn drain_past_empty_since() -> bool {
 /// gets the subquery's value over no rows instead of its own.
 pub fn subquery_null_keys() -> bool {
     on("subquery-null-keys")
+}
+/// SQL's comparison operators put a float NaN below every number instead
+/// of above (`min`, `max`, `ORDER BY` and arrangements keep their order).
+pub fn nan_below_numbers() -> bool {
+    on("nan-below-numbers")
+}
+/// `concat` of a NULL argument is NULL, as a strict function's would be,
+/// instead of skipping it.
+pub fn concat_null() -> bool {
+    on("concat-null")
 }
 
 #[cfg(test)]

@@ -31,7 +31,12 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
         return decided.map_err(|what| DataflowError::eval(&what));
     }
     match func {
-        Func::Concat => concat(&evaluate_all(args, row)?, None),
+        Func::Concat => match evaluate_all(args, row)? {
+            values if crate::mutation::concat_null() && values.contains(&Datum::Null) => {
+                Ok(Datum::Null)
+            }
+            values => concat(&values, None),
+        },
         Func::ConcatWs => match args.split_first() {
             Some((separator, rest)) => match separator.eval(row)? {
                 Datum::Null => Ok(Datum::Null),

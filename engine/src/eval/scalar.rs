@@ -158,6 +158,15 @@ fn any(operands: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
     }
 }
 
+/// Whether `d` is a float NaN (for the mutation `nan-below-numbers`).
+fn is_nan(d: &Datum) -> bool {
+    match d {
+        Datum::Float32(f) => f.get().is_nan(),
+        Datum::Float64(f) => f.get().is_nan(),
+        _ => false,
+    }
+}
+
 /// A binary operator other than AND/OR on non-NULL operands.
 fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
     use std::cmp::Ordering::*;
@@ -165,7 +174,11 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
         if std::mem::discriminant(&l) != std::mem::discriminant(&r) {
             return Err(type_error("comparison", &r));
         }
-        Ok(Datum::Bool(accept.contains(&l.sql_cmp(&r))))
+        let mut o = l.sql_cmp(&r);
+        if crate::mutation::nan_below_numbers() && is_nan(&l) != is_nan(&r) {
+            o = o.reverse();
+        }
+        Ok(Datum::Bool(accept.contains(&o)))
     };
     match op {
         BinaryOp::Eq => ord(&[Equal]),
