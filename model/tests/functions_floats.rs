@@ -1,26 +1,13 @@
-//! The model's scalar functions and floats against answers computed by
-//! hand from docs/semantics.md's "Scalar functions" and "Floats" (and
-//! Materialize's float functions), directive by directive: each claim, and
-//! each place it must make none.
+//! The model's scalar functions, floats and char/varchar against answers
+//! computed by hand from docs/semantics.md's "Scalar functions", "Floats"
+//! and "char and varchar" (and Materialize's float functions), directive by
+//! directive: each claim, and each place it must make none.
 
 use model::{Expectation, Model};
 use runner::format::directive::Command;
 
-fn query(m: &mut Model, sql: &str) -> Expectation {
-    m.expect(&Command::Query {
-        sql: sql.into(),
-        sort: true,
-    })
-}
-
-fn claim(lines: &[&str]) -> Expectation {
-    Expectation::Claim(lines.iter().map(|l| l.to_string()).collect())
-}
-
-fn ok(m: &mut Model, sql: &str) {
-    let done = m.expect(&Command::Statement { sql: sql.into() });
-    assert_eq!(done, claim(&["ok"]), "{sql}");
-}
+mod common;
+use common::{claim, ok, query};
 
 fn no_claim(e: Expectation) -> bool {
     matches!(e, Expectation::NoClaim(_))

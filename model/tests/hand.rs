@@ -4,24 +4,8 @@ use engine::Role;
 use model::{Expectation, Model};
 use runner::format::directive::Command;
 
-fn statement(m: &mut Model, sql: &str) -> Expectation {
-    m.expect(&Command::Statement { sql: sql.into() })
-}
-
-fn query(m: &mut Model, sql: &str) -> Expectation {
-    m.expect(&Command::Query {
-        sql: sql.into(),
-        sort: true,
-    })
-}
-
-fn claim(lines: &[&str]) -> Expectation {
-    Expectation::Claim(lines.iter().map(|l| l.to_string()).collect())
-}
-
-fn ok(m: &mut Model, sql: &str) {
-    assert_eq!(statement(m, sql), claim(&["ok"]), "{sql}");
-}
+mod common;
+use common::{claim, ok, query, statement};
 
 const DIV_ZERO: &str = "error: Evaluation error: division by zero";
 
