@@ -139,6 +139,8 @@ pub struct Subquery {
     /// Its text: the select list's duplicates are planned once, as the
     /// real system does.
     text: String,
+    /// Its columns, which a duplicate planned as this one has too.
+    output: Vec<Column>,
 }
 
 /// The subqueries planned in one clause, in order; their values are the
@@ -255,7 +257,7 @@ impl ExprContext<'_> {
         };
         if subqueries.dedupe {
             if let Some(j) = subqueries.planned.iter().position(|s| s.text == text) {
-                return Ok((SUBQUERY_COLUMN + j, vec![]));
+                return Ok((SUBQUERY_COLUMN + j, subqueries.planned[j].output.clone()));
             }
         }
         let nested = subqueries.nested;
@@ -281,6 +283,7 @@ impl ExprContext<'_> {
             used: used.into_iter().collect(),
             name: output.first().map(|c| c.name.clone()),
             text,
+            output: output.clone(),
         });
         Ok((SUBQUERY_COLUMN + planned.len() - 1, output))
     }

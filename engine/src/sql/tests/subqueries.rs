@@ -100,6 +100,20 @@ fn subquery_columns_and_errors() {
         "column \"nope\" does not exist"
     );
     assert!(plan("SELECT (SELECT b FROM u) FROM t", &catalog()).is_ok());
+    // A subquery written twice is planned once, and is of its type both
+    // times (the second was once taken for a text: `integer + text`).
+    let types = |sql| {
+        select(sql)
+            .columns
+            .into_iter()
+            .map(|c| c.typ)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(types("SELECT (SELECT d FROM u) + (SELECT d FROM u)"), [Int]);
+    assert_eq!(
+        types("SELECT (SELECT d FROM u), (SELECT d FROM u), 1 IN (SELECT d FROM u)"),
+        [Int, Int, Bool]
+    );
 }
 
 #[test]
