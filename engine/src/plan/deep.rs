@@ -1,5 +1,5 @@
-//! The plan's recursive types as trees: how deep one nests, measured
-//! without recursing, and `Clone`, one level at a time on a stack grown as
+//! The plan's recursive types as trees: how deep one nests and whether a
+//! plan reads a `Let`, walked without recursing, and `Clone`, one level at a time on a stack grown as
 //! it needs: a plan is cloned whole to every worker, and a lowered plan
 //! nests up to the recursion limit with an expression nesting up to it
 //! again inside, deeper than a derived clone's frames fit in a small
@@ -56,7 +56,25 @@ impl ScalarExpr {
 impl RelationPlan {
     /// How deep the plan nests (a leaf is 1), counting its inputs only.
     pub fn nesting(&self) -> usize {
-        nesting(self, |plan| match plan {
+        nesting(self, RelationPlan::inputs)
+    }
+
+    /// Whether the plan reads the `Let` named `id` anywhere (a `Local`),
+    /// walked with a stack of its own.
+    pub fn reads_local(&self, id: usize) -> bool {
+        let mut stack = vec![self];
+        while let Some(plan) = stack.pop() {
+            if matches!(plan, RelationPlan::Local { id: read, .. } if *read == id) {
+                return true;
+            }
+            stack.extend(plan.inputs());
+        }
+        false
+    }
+
+    /// The plan's direct inputs (a `Let`'s are its value and its body).
+    fn inputs(&self) -> Vec<&RelationPlan> {
+        match self {
             RelationPlan::Get(_)
             | RelationPlan::Constant { .. }
             | RelationPlan::GenerateSeries { .. }
@@ -66,13 +84,15 @@ impl RelationPlan {
             | RelationPlan::Project { input, .. }
             | RelationPlan::Reduce { input, .. }
             | RelationPlan::Distinct { input }
+            | RelationPlan::Negate { input }
+            | RelationPlan::Threshold { input }
             | RelationPlan::TopK { input, .. } => vec![input],
             RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
                 inputs.iter().collect()
             }
             RelationPlan::EquiJoin { left, right, .. } => vec![left, right],
             RelationPlan::Let { value, body, .. } => vec![value, body],
-        })
+        }
     }
 }
 
@@ -153,6 +173,12 @@ impl Clone for RelationPlan {
                 global: *global,
             },
             RelationPlan::Distinct { input } => RelationPlan::Distinct {
+                input: boxed(input),
+            },
+            RelationPlan::Negate { input } => RelationPlan::Negate {
+                input: boxed(input),
+            },
+            RelationPlan::Threshold { input } => RelationPlan::Threshold {
                 input: boxed(input),
             },
             RelationPlan::EquiJoin {

@@ -5,15 +5,16 @@
 //! up names; `resolver` says what the planner asks of the catalog.
 
 mod deep;
+mod finishing;
 mod func;
 mod resolver;
 
+pub use finishing::{compare_rows, with_top_k, Finishing, OrderColumn};
 pub use func::{Func, TrimSide};
 pub use resolver::Resolver;
 
 use crate::packed::PackedRow;
 use crate::recursion::grown;
-use crate::repr::chars::pad_row;
 use crate::repr::{Column, Datum, GlobalId, Row, ScalarType, Timestamp};
 
 /// Scalar expressions. Evaluation may fail (division by zero); the failure
@@ -206,6 +207,12 @@ pub enum RelationPlan {
     Local { id: usize, arity: usize },
     /// Every input's rows and errors (`UNION ALL`); all of one arity.
     Union { inputs: Vec<RelationPlan> },
+    /// The input's rows with their counts negated, its errors as they are:
+    /// the side a set operation subtracts (`EXCEPT`, `INTERSECT`).
+    Negate { input: Box<RelationPlan> },
+    /// The input's rows whose net count is positive, that many times, its
+    /// errors as they are: what is left of a subtraction (`EXCEPT ALL`).
+    Threshold { input: Box<RelationPlan> },
 }
 
 /// Which sides of an `EquiJoin` keep their rows that pair with none.
@@ -242,7 +249,9 @@ impl RelationPlan {
             | RelationPlan::Filter { input, .. }
             | RelationPlan::Project { input, .. }
             | RelationPlan::Reduce { input, .. }
-            | RelationPlan::Distinct { input } => input.reads_any(pred),
+            | RelationPlan::Distinct { input }
+            | RelationPlan::Negate { input }
+            | RelationPlan::Threshold { input } => input.reads_any(pred),
             RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
                 inputs.iter().any(|i| i.reads_any(pred))
             }
@@ -314,6 +323,12 @@ impl RelationPlan {
             RelationPlan::Distinct { input } => RelationPlan::Distinct {
                 input: boxed(input)?,
             },
+            RelationPlan::Negate { input } => RelationPlan::Negate {
+                input: boxed(input)?,
+            },
+            RelationPlan::Threshold { input } => RelationPlan::Threshold {
+                input: boxed(input)?,
+            },
             RelationPlan::EquiJoin {
                 left,
                 right,
@@ -348,76 +363,6 @@ impl RelationPlan {
     }
 }
 
-/// One `ORDER BY` column: ascending or descending, with NULLs first or last.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct OrderColumn {
-    pub column: usize,
-    pub descending: bool,
-    /// PostgreSQL's default: NULLs sort as if larger than every value, so
-    /// last when ascending and first when descending.
-    pub nulls_last: bool,
-}
-
-impl OrderColumn {
-    /// `column` in the given direction with PostgreSQL's default NULL placement.
-    pub fn new(column: usize, descending: bool) -> OrderColumn {
-        OrderColumn {
-            column,
-            descending,
-            nulls_last: !descending,
-        }
-    }
-}
-
-/// Compares two rows by `order`, as SQL's ORDER BY does: NULL placement is
-/// explicit, not the derived order of `Datum` (which puts NULL first and is
-/// the runner's presentation order).
-pub fn compare_rows(order: &[OrderColumn], a: &[Datum], b: &[Datum]) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    for o in order {
-        let (x, y) = (&a[o.column], &b[o.column]);
-        let ordering = match (x == &Datum::Null, y == &Datum::Null) {
-            (true, true) => Ordering::Equal,
-            (true, false) if o.nulls_last => Ordering::Greater,
-            (true, false) => Ordering::Less,
-            (false, true) if o.nulls_last => Ordering::Less,
-            (false, true) => Ordering::Greater,
-            (false, false) if o.descending => y.sql_cmp(x),
-            (false, false) => x.sql_cmp(y),
-        };
-        if ordering.is_ne() {
-            return ordering;
-        }
-    }
-    Ordering::Equal
-}
-
-/// How a finished SELECT's rows are ordered and cut, applied after the read.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Finishing {
-    pub order_by: Vec<OrderColumn>,
-    pub limit: Option<usize>,
-    pub offset: usize,
-    /// The output's types, to show a `char` padded by (`repr::chars::shown`).
-    pub shown: Vec<ScalarType>,
-}
-
-impl Finishing {
-    /// Applies ORDER BY, then OFFSET, then LIMIT. Rows equal under the
-    /// ordering keep the order they come in (a stable sort).
-    pub fn apply(&self, mut rows: Vec<Row>) -> Vec<Row> {
-        if !self.order_by.is_empty() {
-            rows.sort_by(|a, b| compare_rows(&self.order_by, a, b));
-        }
-        let rows = rows.into_iter().skip(self.offset);
-        let rows = rows.map(|row| pad_row(row, &self.shown));
-        match self.limit {
-            Some(limit) => rows.take(limit).collect(),
-            None => rows.collect(),
-        }
-    }
-}
-
 /// The real system's error for a row with NULL in a NOT NULL column.
 pub fn not_null_violation(columns: &[Column], row: &[Datum]) -> Option<String> {
     columns
@@ -430,27 +375,6 @@ pub fn not_null_violation(columns: &[Column], row: &[Datum]) -> Option<String> {
                 c.name
             )
         })
-}
-
-/// `plan` cut by `finishing`'s LIMIT and OFFSET into a top-k, if it has
-/// either (the order alone changes no set of rows).
-pub fn with_top_k(plan: RelationPlan, finishing: Finishing) -> RelationPlan {
-    let Finishing {
-        order_by,
-        limit,
-        offset,
-        shown: _,
-    } = finishing;
-    match limit.is_some() || offset > 0 {
-        true => RelationPlan::TopK {
-            input: Box::new(plan),
-            group_key: Vec::new(),
-            order_by,
-            limit,
-            offset,
-        },
-        false => plan,
-    }
 }
 
 /// `SELECT * FROM x [WHERE ...]`: the shape a fast-path peek can serve when

@@ -75,6 +75,8 @@ pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
         RelationPlan::Map { input, exprs } => arity(input, inputs) + exprs.len(),
         RelationPlan::Filter { input, .. }
         | RelationPlan::Distinct { input }
+        | RelationPlan::Negate { input }
+        | RelationPlan::Threshold { input }
         | RelationPlan::TopK { input, .. } => arity(input, inputs),
         RelationPlan::EquiJoin { arities, .. } => arities.0 + arities.1,
         RelationPlan::Let { body, .. } => arity(body, inputs),

@@ -139,6 +139,14 @@ fn render_within<'s>(
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
             (oks.distinct_core::<Diff>(), errs)
         }
+        RelationPlan::Negate { input } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            (oks.negate(), errs)
+        }
+        RelationPlan::Threshold { input } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            (oks.threshold(|_, count: &Diff| (*count).max(0)), errs)
+        }
         RelationPlan::EquiJoin {
             left,
             right,

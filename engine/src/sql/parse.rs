@@ -3,7 +3,8 @@
 //! literals and comments can contain anything): a trailing `AS OF <int>`,
 //! `CREATE DEFAULT INDEX ON <relation>`, and the postfix `ISNULL` (which
 //! sqlparser would read as a column alias); and Materialize's lexer's limit
-//! on an identifier's length.
+//! on an identifier's length. `WITH MUTUALLY RECURSIVE`, which it does not
+//! parse, is refused by its name.
 //!
 //! sqlparser is not the real system's parser: what it cannot parse may be
 //! the real system's syntax, and its messages are not the real system's.
@@ -205,6 +206,15 @@ fn syntax(tokens: &[TokenWithSpan], message: String) -> String {
     unsupported(format!("syntax {}: {message}", words.join(" ")))
 }
 
+/// Whether the tokens hold Materialize's `WITH MUTUALLY RECURSIVE`, which
+/// sqlparser does not parse: it is refused by that name.
+fn mutually_recursive(tokens: &[TokenWithSpan]) -> bool {
+    let word = |t: &TokenWithSpan, w: &str| matches!(&t.token, Token::Word(x) if x.quote_style.is_none() && x.value.eq_ignore_ascii_case(w));
+    tokens
+        .windows(3)
+        .any(|w| word(&w[0], "with") && word(&w[1], "mutually") && word(&w[2], "recursive"))
+}
+
 /// `at` as a location in the text that starts just after `semicolon`.
 fn relative(at: Location, semicolon: Location) -> Location {
     Location {
@@ -225,10 +235,12 @@ fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
 /// tree given up on a syntax error is dropped there too).
 fn parse_statement(tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
     let head: Vec<TokenWithSpan> = tokens.iter().take(2).cloned().collect();
+    let recursive = mutually_recursive(&tokens);
     let stack = stack_for(&tokens)?;
     with_stack(stack, || parse_tokens(tokens, stack)).map_err(|e| match e {
         // Nesting past the limit is no syntax error, and no refusal.
         Syntax::Error(message) if message == recursion_limit_error() => message,
+        Syntax::Error(_) if recursive => unsupported("WITH MUTUALLY RECURSIVE"),
         Syntax::Error(message) => syntax(&head, message),
         Syntax::Other(message) => message,
     })

@@ -45,8 +45,8 @@ pub(super) use scope::{Scope, ScopeItem};
 pub(super) use subquery::{
     Kind, Nested, Outer, Prefix, Reads, Subqueries, Subquery, SUBQUERY_COLUMN,
 };
-use typed::{binary, cast_literal, int_literal, literal, negate, operands, unify};
-pub(super) use typed::{scalar_type, Typed};
+use typed::{binary, cast_literal, int_literal, literal, negate, operands};
+pub(super) use typed::{scalar_type, unify, Typed};
 pub(super) use walk::{contains_aggregate, contains_subquery};
 
 /// How deep an expression may nest, in the text and once planned: every

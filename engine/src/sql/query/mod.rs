@@ -8,13 +8,15 @@
 mod finishing;
 mod from;
 mod refused;
+mod sets;
 mod subquery;
+mod with;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use sqlparser::ast::{
     Distinct, Expr, GroupByExpr, OrderBy, OrderByKind, Query, Select, SelectItem,
-    SelectItemQualifiedWildcardKind, TableWithJoins, WildcardAdditionalOptions,
+    SelectItemQualifiedWildcardKind, SetExpr, TableWithJoins, WildcardAdditionalOptions,
 };
 
 use super::expr::{
@@ -47,6 +49,7 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
         catalog,
         ids: Cell::new(0),
         quantified: Cell::new(0),
+        ctes: RefCell::new(vec![]),
     };
     planner
         .query(q, None, None, false)
@@ -63,6 +66,8 @@ pub(super) struct Planner<'c> {
     ids: Cell<usize>,
     /// The quantified subqueries (`IN`, `ANY`, `ALL`) planned so far.
     quantified: Cell<usize>,
+    /// The CTEs in scope, innermost last.
+    ctes: RefCell<Vec<with::Cte>>,
 }
 
 /// What a nested query is planned within: the names of the query around
@@ -97,6 +102,19 @@ impl Planner<'_> {
         names: Option<&dyn Outer>,
         in_from: bool,
     ) -> Result<PlannedQuery, String> {
+        if q.with.is_some() {
+            return self.with_query(q, corr, names, in_from);
+        }
+        if !matches!(*q.body, SetExpr::Select(_)) {
+            let body = refused::body_name(&q.body);
+            if corr.is_some() {
+                return Err(unsupported(format!(
+                    "{body} in a subquery in an expression"
+                )));
+            }
+            refused::clauses_of(q)?;
+            return self.set_query(q, names, in_from);
+        }
         let s = select_of(q)?;
         let (limit, offset) = limit(q.limit_clause.as_ref())?;
         let outer = corr.map(|c| c.outer).or(names);

@@ -1,22 +1,83 @@
 //! What of a query the planner refuses before planning it: the clauses
-//! of `Query` and `Select` it does not plan (`select_of`), and the first
-//! construct of a query that planning would refuse (`first_refusal_in`),
+//! of `Query` and `Select` it does not plan (`select_of`, `clauses_of`),
+//! and the first construct of a query that planning would refuse
+//! (`first_refusal_in`, through its CTEs and set operations' branches),
 //! which is reported in place of a real error the real system might
 //! never have reached.
 
-use sqlparser::ast::{GroupByExpr, OrderByKind, Query, Select, SelectFlavor, SetExpr, TableFactor};
+use sqlparser::ast::{
+    Expr, GroupByExpr, OrderByKind, Query, Select, SelectFlavor, SetExpr, TableFactor,
+};
 
 use super::super::expr::first_refusal;
 use super::super::{clauses, forms};
 use super::item_expr;
+use crate::recursion::grown;
 use crate::repr::unsupported;
 
 /// The first construct of `q` that planning refuses, found without planning.
 pub fn first_refusal_in(q: &Query) -> Option<String> {
-    let s = match select_of(q) {
-        Ok(s) => s,
-        Err(e) => return Some(e),
+    if let Some(with) = &q.with {
+        if with.recursive {
+            return Some(unsupported("WITH RECURSIVE"));
+        }
+        if let Some(r) = with
+            .cte_tables
+            .iter()
+            .find_map(|c| first_refusal_in(&c.query))
+        {
+            return Some(r);
+        }
+    }
+    if let Err(e) = clauses_of(q) {
+        return Some(e);
+    }
+    let ordered = match q.order_by.as_ref().map(|o| &o.kind) {
+        Some(OrderByKind::Expressions(exprs)) => exprs.iter().map(|o| &o.expr).collect(),
+        _ => Vec::new(),
     };
+    match &*q.body {
+        SetExpr::Select(s) => match select_clauses(s) {
+            Ok(()) => first_refusal_in_select(s, ordered),
+            Err(e) => Some(e),
+        },
+        body => first_refusal_in_body(body).or_else(|| ordered.into_iter().find_map(first_refusal)),
+    }
+}
+
+/// The first construct of a query body other than a plain SELECT that
+/// planning refuses.
+fn first_refusal_in_body(body: &SetExpr) -> Option<String> {
+    grown(|| match body {
+        SetExpr::Select(s) => select_clauses(s)
+            .err()
+            .or_else(|| first_refusal_in_select(s, vec![])),
+        SetExpr::Query(q) => first_refusal_in(q),
+        SetExpr::SetOperation { left, right, .. } => {
+            first_refusal_in_body(left).or_else(|| first_refusal_in_body(right))
+        }
+        SetExpr::Values(v) => v
+            .rows
+            .iter()
+            .flat_map(|r| &r.content)
+            .find_map(first_refusal),
+        other => Some(unsupported(forms::set_expr(other))),
+    })
+}
+
+/// The name a refusal gives a query body other than a plain SELECT.
+pub fn body_name(body: &SetExpr) -> String {
+    match body {
+        SetExpr::SetOperation { op, .. } => op.to_string(),
+        SetExpr::Values(_) => "VALUES".into(),
+        SetExpr::Query(_) => "a parenthesized query".into(),
+        other => forms::set_expr(other),
+    }
+}
+
+/// The first construct of a SELECT (ordered by `ordered`) that planning
+/// refuses.
+fn first_refusal_in_select(s: &Select, ordered: Vec<&Expr>) -> Option<String> {
     for table in &s.from {
         let factors =
             std::iter::once(&table.relation).chain(table.joins.iter().map(|j| &j.relation));
@@ -60,10 +121,6 @@ pub fn first_refusal_in(q: &Query) -> Option<String> {
         GroupByExpr::Expressions(keys, _) => keys.as_slice(),
         GroupByExpr::All(_) => &[],
     };
-    let ordered = match q.order_by.as_ref().map(|o| &o.kind) {
-        Some(OrderByKind::Expressions(exprs)) => exprs.iter().map(|o| &o.expr).collect(),
-        _ => Vec::new(),
-    };
     s.projection
         .iter()
         .filter_map(item_expr)
@@ -74,14 +131,26 @@ pub fn first_refusal_in(q: &Query) -> Option<String> {
         .find_map(first_refusal)
 }
 
-/// The SELECT of a query, every clause the planner does not plan refused.
-/// `Query` and `Select` are taken apart to their last field, so that a
-/// field a new sqlparser adds cannot go unnoticed: it fails to compile
-/// here until it is planned or refused.
+/// The SELECT of a query without a WITH, every clause the planner does
+/// not plan refused. `Query` and `Select` are taken apart to their last
+/// field, so that a field a new sqlparser adds cannot go unnoticed: it
+/// fails to compile here until it is planned or refused.
 pub fn select_of(q: &Query) -> Result<&Select, String> {
+    clauses_of(q)?;
+    let s = match &*q.body {
+        SetExpr::Select(s) => s,
+        other => return Err(unsupported(body_name(other))),
+    };
+    select_clauses(s)?;
+    Ok(s)
+}
+
+/// Refuses the clauses of `q` the planner does not plan (a WITH is
+/// planned before the rest of the query is).
+pub fn clauses_of(q: &Query) -> Result<(), String> {
     let Query {
-        with,
-        body,
+        with: _,
+        body: _,
         order_by: _,
         limit_clause: _,
         fetch,
@@ -92,7 +161,6 @@ pub fn select_of(q: &Query) -> Result<&Select, String> {
         pipe_operators,
     } = q;
     let refused = [
-        (with.is_some(), "WITH"),
         (fetch.is_some(), "FETCH"),
         (!locks.is_empty(), "FOR UPDATE"),
         (for_clause.is_some(), "FOR XML/JSON"),
@@ -100,15 +168,14 @@ pub fn select_of(q: &Query) -> Result<&Select, String> {
         (format_clause.is_some(), "FORMAT"),
         (!pipe_operators.is_empty(), "pipe operators"),
     ];
-    if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
-        return Err(unsupported(what));
+    match refused.iter().find(|(set, _)| *set) {
+        Some((_, what)) => Err(unsupported(what)),
+        None => Ok(()),
     }
-    let s = match &**body {
-        SetExpr::Select(s) => s,
-        SetExpr::Query(_) => return Err(unsupported("subquery")),
-        SetExpr::SetOperation { op, .. } => return Err(unsupported(op)),
-        other => return Err(unsupported(forms::set_expr(other))),
-    };
+}
+
+/// Refuses the clauses of `s` the planner does not plan.
+fn select_clauses(s: &Select) -> Result<(), String> {
     let Select {
         select_token: _,
         optimizer_hints,
@@ -134,7 +201,7 @@ pub fn select_of(q: &Query) -> Result<&Select, String> {
         window_before_qualify: _,
         value_table_mode,
         flavor,
-    } = &**s;
+    } = s;
     clauses::refuse(&[
         (!optimizer_hints.is_empty(), "optimizer hints"),
         (select_modifiers.is_some(), "SELECT modifiers"),
@@ -151,6 +218,5 @@ pub fn select_of(q: &Query) -> Result<&Select, String> {
         (qualify.is_some(), "QUALIFY"),
         (value_table_mode.is_some(), "SELECT AS VALUE"),
         (*flavor != SelectFlavor::Standard, "FROM before SELECT"),
-    ])?;
-    Ok(s)
+    ])
 }

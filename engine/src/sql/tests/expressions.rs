@@ -224,16 +224,16 @@ fn unknown_names_and_unsupported_syntax() {
         "\"t_a_idx\" is an index not a relation"
     );
     assert_eq!(
-        err("SELECT a FROM t UNION SELECT a FROM u"),
-        "unsupported: UNION"
+        err("SELECT (SELECT a FROM t UNION SELECT a FROM u)"),
+        "unsupported: UNION in a subquery in an expression"
     );
     assert_eq!(
         err("SELECT CASE WHEN true THEN (SELECT 1) END"),
         "unsupported: subqueries in CASE"
     );
     assert_eq!(
-        err("WITH x AS (SELECT 1) SELECT * FROM x"),
-        "unsupported: WITH"
+        err("WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x"),
+        "unsupported: WITH RECURSIVE"
     );
     assert_eq!(
         err("SELECT a FROM t WHERE a = ANY(ARRAY[1])"),

@@ -11,6 +11,7 @@ mod functions;
 mod numerics;
 mod properties;
 mod queries;
+mod sets;
 mod statements;
 mod subqueries;
 mod subscribe;

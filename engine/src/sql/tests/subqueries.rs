@@ -7,7 +7,7 @@ use super::*;
 use crate::plan::JoinKind;
 
 /// Every plan node of `plan`, depth first.
-fn nodes(plan: &RelationPlan) -> Vec<&RelationPlan> {
+pub(super) fn nodes(plan: &RelationPlan) -> Vec<&RelationPlan> {
     let mut out = vec![plan];
     let mut children: Vec<&RelationPlan> = vec![];
     match plan {
@@ -16,6 +16,8 @@ fn nodes(plan: &RelationPlan) -> Vec<&RelationPlan> {
         | RelationPlan::Project { input, .. }
         | RelationPlan::Reduce { input, .. }
         | RelationPlan::Distinct { input }
+        | RelationPlan::Negate { input }
+        | RelationPlan::Threshold { input }
         | RelationPlan::TopK { input, .. } => children.push(input),
         RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
             children.extend(inputs)
@@ -33,7 +35,7 @@ fn nodes(plan: &RelationPlan) -> Vec<&RelationPlan> {
     out
 }
 
-fn gets(plan: &RelationPlan, id: GlobalId) -> usize {
+pub(super) fn gets(plan: &RelationPlan, id: GlobalId) -> usize {
     let read = |n: &&RelationPlan| matches!(n, RelationPlan::Get(g) if *g == id);
     nodes(plan).into_iter().filter(read).count()
 }

@@ -105,6 +105,7 @@ impl From {
                     (inheritance.is_some(), "ONLY"),
                 ])?;
                 let (name, plan, columns) = match args {
+                    None if planner.cte(name).is_some() => planner.cte(name).expect("a CTE"),
                     None => {
                         let (name, id, columns) = relation(planner.catalog, name)?;
                         (name, RelationPlan::Get(id), columns)

@@ -163,9 +163,9 @@ const EXPRS: Table = &[
 /// Query bodies.
 const SET_EXPRS: Table = &[
     ("select", Some(("SELECT 1", Planned))),
-    ("query", Some(("(SELECT 1)", Refused))),
-    ("set operation", Some(("SELECT 1 UNION SELECT 2", Refused))),
-    ("values", Some(("VALUES (1)", Refused))),
+    ("query", Some(("(SELECT 1)", Planned))),
+    ("set operation", Some(("SELECT 1 UNION SELECT 2", Planned))),
+    ("values", Some(("VALUES (1)", Planned))),
     ("insert", None),
     ("update", None),
     ("delete", None),
