@@ -61,6 +61,9 @@ impl ExprContext<'_> {
                 self.refs.set((local + 1, outer));
                 self.column_at(i).map(Some)
             }
+            // A qualifier that names a relation here binds here: a column
+            // it lacks is not looked for in the queries around it.
+            Found::Missing(_) if table.is_some_and(|t| self.scope.has_table(t)) => Ok(None),
             Found::Missing(_) => {
                 let found = match self.outer {
                     Some(o) => o.resolve(table, name)?,

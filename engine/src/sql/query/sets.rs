@@ -16,7 +16,7 @@ use super::super::forms;
 use super::finishing::{limit, order_by};
 use super::{project, PlannedQuery, Planner};
 use crate::plan::{with_top_k, Finishing, RelationPlan, ScalarExpr};
-use crate::recursion::grown;
+use crate::recursion::{grown, RECURSION_LIMIT};
 use crate::repr::{unsupported, Column, ScalarType};
 
 impl Planner<'_> {
@@ -29,14 +29,36 @@ impl Planner<'_> {
         in_from: bool,
     ) -> Result<PlannedQuery, String> {
         let (limit, offset) = limit(q.limit_clause.as_ref())?;
+        if let SetExpr::Query(inner) = &*q.body {
+            // A parenthesized query keeps its own ORDER BY and LIMIT when
+            // nothing outside it has one; it may not have both.
+            if q.order_by.is_none() && q.limit_clause.is_none() {
+                return self.query(inner, None, names, in_from);
+            }
+            let inner = unwrapped(inner);
+            if q.order_by.is_some() && inner.order_by.is_some() {
+                return Err("multiple ORDER BY clauses not allowed".into());
+            }
+            if q.limit_clause.is_some() && inner.limit_clause.is_some() {
+                return Err("multiple LIMIT clauses not allowed".into());
+            }
+        }
         let (plan, columns) = self.set_expr(&q.body, names, in_from)?;
+        // Each set operation nests the plan a level or two deeper; past the
+        // limit Materialize still answers, the engine does not.
+        if plan.nesting() > RECURSION_LIMIT {
+            return Err(unsupported(
+                "set operations nested past the recursion limit",
+            ));
+        }
         let outputs: Vec<(String, Typed)> = columns
             .iter()
             .enumerate()
             .map(|(i, c)| (c.name.clone(), Typed::of_column(ScalarExpr::Column(i), c)))
             .collect();
         let scope = Scope::relation("", columns.clone());
-        let no_aggregates = "aggregate functions are not allowed in ORDER BY clause";
+        let no_aggregates =
+            "aggregate functions are not allowed in ORDER BY clause of a set expression";
         let mut cx = ExprContext::within(&scope, no_aggregates, names);
         cx.site = "in ORDER BY clause";
         let order_by = order_by(&mut cx, q.order_by.as_ref(), &outputs)?;
@@ -158,6 +180,16 @@ impl Planner<'_> {
 }
 
 type Branch = (RelationPlan, Vec<Column>);
+
+/// `q` without the parentheses around it that add nothing of their own.
+fn unwrapped(mut q: &Query) -> &Query {
+    while let (None, None, None, SetExpr::Query(inner)) =
+        (&q.with, &q.order_by, &q.limit_clause, &*q.body)
+    {
+        q = inner;
+    }
+    q
+}
 
 /// Both branches with their columns cast to the types they unify to, and
 /// the columns of the result: the left's names, either side's NULLs.

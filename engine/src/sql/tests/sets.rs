@@ -229,3 +229,38 @@ fn a_cte_is_bound_once_where_it_is_read_and_shadows_a_table() {
         "unknown catalog item 'w'"
     );
 }
+
+#[test]
+fn a_parenthesized_query_keeps_its_finishing_once() {
+    let s = select("(((SELECT a FROM t ORDER BY a DESC LIMIT 2)))");
+    assert_eq!(s.finishing.limit, Some(2));
+    assert_eq!(s.finishing.order_by, vec![OrderColumn::new(0, true)]);
+    for (sql, error) in [
+        ("((SELECT a FROM t ORDER BY a)) ORDER BY a", "multiple ORDER BY clauses not allowed"),
+        ("(SELECT a FROM t LIMIT 1) LIMIT 2", "multiple LIMIT clauses not allowed"),
+        (
+            "SELECT a FROM t UNION SELECT a FROM u ORDER BY sum(a)",
+            "aggregate functions are not allowed in ORDER BY clause of a set expression (function pg_catalog.sum)",
+        ),
+    ] {
+        assert_eq!(err(sql), error, "{sql}");
+    }
+    let deep = vec!["SELECT 1"; 400].join(" UNION ");
+    assert_eq!(
+        err(&deep),
+        unsupported("set operations nested past the recursion limit")
+    );
+}
+
+#[test]
+fn a_qualifier_naming_an_inner_relation_never_reaches_an_outer_one() {
+    // `a2` is `u` inside the subquery, which has no `b`; the outer `a2`'s
+    // `b` is not found through it (Materialize's `column "a2.b" does not
+    // exist`).
+    let sql = "SELECT * FROM t AS a2 WHERE EXISTS (SELECT 1 FROM u AS a2 WHERE a2.b = 'x')";
+    assert!(
+        err(sql).starts_with("column \"a2.b\" does not exist"),
+        "{}",
+        err(sql)
+    );
+}
