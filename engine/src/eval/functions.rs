@@ -14,6 +14,7 @@
 
 use super::errors::{int4_out_of_range, int8_out_of_range_of};
 use super::literals::literal_operands;
+use super::float_functions;
 use crate::plan::{Func, ScalarExpr, TrimSide};
 use crate::repr::{DataflowError, Datum};
 
@@ -74,6 +75,11 @@ fn evaluate_all(args: &[ScalarExpr], row: &[Datum]) -> Result<Vec<Datum>, Datafl
 /// A strict function of non-NULL arguments of the types it was resolved for.
 fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     use Datum::{Int32, Int64, Text};
+    if let Func::Float(f) = func {
+        if let Some(result) = float_functions::apply(f, args) {
+            return result;
+        }
+    }
     Ok(match (func, args) {
         (Func::AbsInt32, [Int32(i)]) => Int32(i.checked_abs().ok_or_else(|| int4_out_of_range(i))?),
         (Func::AbsInt64, [Int64(i)]) => {

@@ -8,6 +8,7 @@ mod cast;
 mod chars;
 mod errors;
 mod float;
+mod float_functions;
 mod fold;
 #[cfg(test)]
 mod function_tests;

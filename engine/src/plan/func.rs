@@ -45,6 +45,57 @@ pub enum Func {
     Greatest,
     /// `least(...)`.
     Least,
+    /// A function of floats (`FloatFunc`), of its one overload's width.
+    Float(FloatFunc),
+}
+
+/// The real system's overloads of the float functions: `real` ones keep
+/// the width (`round(real)` is a `real`), the others take and give a
+/// `double precision`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatFunc {
+    Abs(FloatWidth),
+    /// `round(f)`: to the nearest integer, ties to even.
+    Round(FloatWidth),
+    Trunc(FloatWidth),
+    Ceil(FloatWidth),
+    Floor(FloatWidth),
+    Sqrt,
+    Cbrt,
+    Exp,
+    Ln,
+    /// `log10(f)` and `log(f)`.
+    Log10,
+    /// `power(a, b)` and `pow(a, b)`.
+    Power,
+}
+
+/// Which float a `FloatFunc` takes and gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatWidth {
+    /// `real`.
+    F32,
+    /// `double precision`.
+    F64,
+}
+
+impl FloatFunc {
+    /// The name the real system gives the function.
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatFunc::Abs(_) => "abs",
+            FloatFunc::Round(_) => "round",
+            FloatFunc::Trunc(_) => "trunc",
+            FloatFunc::Ceil(_) => "ceil",
+            FloatFunc::Floor(_) => "floor",
+            FloatFunc::Sqrt => "sqrt",
+            FloatFunc::Cbrt => "cbrt",
+            FloatFunc::Exp => "exp",
+            FloatFunc::Ln => "ln",
+            FloatFunc::Log10 => "log10",
+            FloatFunc::Power => "power",
+        }
+    }
 }
 
 /// Which end `Func::Trim` trims.
@@ -80,6 +131,7 @@ impl Func {
             Func::ConcatWs => "concat_ws",
             Func::Greatest => "greatest",
             Func::Least => "least",
+            Func::Float(f) => f.name(),
         }
     }
 }

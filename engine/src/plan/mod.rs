@@ -10,7 +10,7 @@ mod func;
 mod resolver;
 
 pub use finishing::{compare_rows, with_top_k, Finishing, OrderColumn};
-pub use func::{Func, TrimSide};
+pub use func::{FloatFunc, FloatWidth, Func, TrimSide};
 pub use resolver::Resolver;
 
 use crate::packed::PackedRow;

@@ -1,9 +1,10 @@
 //! SQL's own syntax for some function calls, read as the calls they are:
-//! `SUBSTRING(x FROM a FOR b)`, `POSITION(a IN b)`, `TRIM(... FROM x)`.
+//! `SUBSTRING(x FROM a FOR b)`, `POSITION(a IN b)`, `TRIM(... FROM x)`,
+//! and `CEIL(x)` and `FLOOR(x)`, which sqlparser parses apart.
 //! The planner plans the call (`functions.rs`); the walks that look for
 //! aggregates and refusals look through its arguments.
 
-use sqlparser::ast::{Expr, TrimWhereField};
+use sqlparser::ast::{CeilFloorKind, DateTimeField, Expr, TrimWhereField};
 
 use crate::repr::unsupported;
 
@@ -12,7 +13,10 @@ use crate::repr::unsupported;
 /// `SUBSTRING(x, a, b)`, `SUBSTR(...)`) is `substring(x, a[, b])`,
 /// `POSITION(a IN b)` is `position(a, b)`, `TRIM([BOTH | LEADING |
 /// TRAILING] [chars] FROM x)` is `btrim`, `ltrim` or `rtrim` of `x[,
-/// chars]`. `SUBSTRING(x FOR b)` and the other forms are refused.
+/// chars]`; `CEIL(x)` and `FLOOR(x)` are the calls `ceil(x)` and
+/// `floor(x)`. `SUBSTRING(x FOR b)` and the other forms are refused
+/// (`CEIL(x TO DAY)` and `CEIL(x, 2)` too: sqlparser reads them apart,
+/// where the real system's parser reads a plain call).
 pub fn special_form(e: &Expr) -> Result<(&'static str, Vec<&Expr>), String> {
     match e {
         // The real system's parser reads `SUBSTR(x FROM a)` as a syntax
@@ -50,6 +54,14 @@ pub fn special_form(e: &Expr) -> Result<(&'static str, Vec<&Expr>), String> {
             args.extend(trim_what.as_deref());
             Ok((name, args))
         }
+        Expr::Ceil {
+            expr,
+            field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
+        } => Ok(("ceil", vec![&**expr])),
+        Expr::Floor {
+            expr,
+            field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
+        } => Ok(("floor", vec![&**expr])),
         _ => Err(unsupported(format!("function call form: {e}"))),
     }
 }

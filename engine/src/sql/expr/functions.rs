@@ -9,17 +9,14 @@
 use sqlparser::ast::{BinaryOperator, CaseWhen, Expr, Function, Value};
 
 use super::call_syntax::special_form;
-use super::overloads::{find_match, Param};
+use super::float_functions::{self, plan_argument, take_literal, NumericLiteral};
+use super::overloads::{find_match, Overload, Param};
 use super::typed::{binary, unify, Typed};
 use super::{function_name, plain_args, walk, ExprContext};
 use crate::plan::{Func, ScalarExpr, TrimSide};
 use crate::repr::{unsupported, Datum, ScalarType};
 
-use Param::{Bytes, Char, Float32, Float64, Int16, Int32, Int64, Numeric, Range, Text};
-
-/// An overload: its parameters, and what the engine evaluates it with
-/// and of what type (`None`: the engine does not implement it).
-type Overload = (&'static [Param], Option<(Func, ScalarType)>);
+use Param::{Bytes, Char, Int16, Int32, Int64, Numeric, Range, Text};
 
 const TEXT: ScalarType = ScalarType::Text;
 const INT: ScalarType = ScalarType::Int32;
@@ -47,8 +44,8 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
             (&[Int32], Some((Func::AbsInt32, INT))),
             (&[Int64], Some((Func::AbsInt64, ScalarType::Int64))),
             (&[Numeric], None),
-            (&[Float32], None),
-            (&[Float64], None),
+            float_functions::ABS_REAL,
+            float_functions::ABS_DOUBLE,
         ],
         "length" => &[
             (&[Bytes], None),
@@ -75,7 +72,7 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
         "btrim" => &BTRIM,
         "repeat" => &[(&[Text, Int32], Some((Func::Repeat, TEXT)))],
         "reverse" => &[(&[Text], Some((Func::Reverse, TEXT)))],
-        _ => return None,
+        _ => return float_functions::overloads(name),
     })
 }
 
@@ -130,6 +127,8 @@ impl ExprContext<'_> {
             ("pg_typeof", [arg]) => self.pg_typeof(arg),
             ("greatest" | "least", [_, ..]) => self.extreme(name, args),
             ("concat" | "concat_ws", _) => self.concat(name, args),
+            // The real system's planner rewrites `pow(a, b)` to `power(a, b)`.
+            ("pow", [_, _]) => self.call("power", args),
             // The real system parses these with their own syntax, which
             // takes no other number of arguments.
             ("nullif" | "greatest" | "least", _) => Err(unsupported(format!(
@@ -142,8 +141,13 @@ impl ExprContext<'_> {
                 Err(no_function(name, &types))
             }
             _ => {
-                let planned = self.plan_all(args.iter().copied())?;
-                resolve(name, planned)
+                let (mut planned, mut literals) = (Vec::new(), Vec::new());
+                for arg in args {
+                    let (t, literal) = plan_argument(arg, |e| self.plan(e))?;
+                    planned.push(t);
+                    literals.push(literal);
+                }
+                resolve(name, planned, literals)
             }
         }
     }
@@ -241,9 +245,42 @@ impl ExprContext<'_> {
 }
 
 /// `name(args)` resolved among its overloads: the error texts are the
-/// real system's; an overload the engine lacks is refused by name.
-fn resolve(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
+/// real system's; an overload the engine lacks is refused by name. An
+/// argument that is a numeric literal (`literals`) is read as the float
+/// the chosen overload takes, and otherwise refused as before.
+fn resolve(
+    name: &str,
+    args: Vec<Typed>,
+    literals: Vec<Option<NumericLiteral>>,
+) -> Result<Typed, String> {
     refuse_unmodelled(name, &args)?;
+    let literal_refusal = literals
+        .iter()
+        .flatten()
+        .next()
+        .map(NumericLiteral::refusal);
+    let resolved = choose(name, &args);
+    let (params, func, result) = match (resolved, literal_refusal) {
+        (Ok(chosen), _) => chosen,
+        (Err(_), Some(refusal)) => return Err(refusal),
+        (Err(e), None) => return Err(e),
+    };
+    let nullable = args.iter().any(|a| a.nullable);
+    let mut exprs = Vec::with_capacity(args.len());
+    for ((arg, literal), param) in args.into_iter().zip(literals).zip(params.iter()) {
+        let arg = match literal {
+            Some(literal) => take_literal(literal, *param)?,
+            None => arg,
+        };
+        let to = param.scalar_type().expect("an implemented overload's type");
+        exprs.push(arg.coerce(to)?.cast(to).expr);
+    }
+    Ok(Typed::new(ScalarExpr::Call(func, exprs), result, nullable))
+}
+
+/// The implemented overload `name(args)` resolves to: its parameters,
+/// function and result type.
+fn choose(name: &str, args: &[Typed]) -> Result<(&'static [Param], Func, ScalarType), String> {
     let overloads = overloads(name).expect("a function with overloads");
     let types: Vec<Option<ScalarType>> = args.iter().map(argument_type).collect();
     let lists: Vec<&[Param]> = overloads.iter().map(|(params, _)| *params).collect();
@@ -265,17 +302,7 @@ fn resolve(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
             names.join(", ")
         )));
     };
-    let nullable = args.iter().any(|a| a.nullable);
-    let mut exprs = Vec::with_capacity(args.len());
-    for (arg, param) in args.into_iter().zip(params.iter()) {
-        let to = param.scalar_type().expect("an implemented overload's type");
-        exprs.push(arg.coerce(to)?.cast(to).expr);
-    }
-    Ok(Typed::new(
-        ScalarExpr::Call(*func, exprs),
-        *result,
-        nullable,
-    ))
+    Ok((params, *func, *result))
 }
 
 /// An argument's type for resolution: `None` for a NULL or string literal.
@@ -293,9 +320,11 @@ fn type_name(t: Option<ScalarType>) -> &'static str {
 /// The refusal of a call of `name` with an argument of a type whose
 /// overloads and conversions the function table does not model (the
 /// string types `char` and `varchar`, which Materialize converts to `text`
-/// with rules of their own, and the floats).
+/// with rules of their own, and the floats, but for the functions whose
+/// float overloads `float_functions` has).
 fn refuse_unmodelled(name: &str, args: &[Typed]) -> Result<(), String> {
-    let unmodelled = |t: &ScalarType| t.chars().is_some() || t.is_float();
+    let floats = float_functions::takes_floats(name);
+    let unmodelled = |t: &ScalarType| t.chars().is_some() || (t.is_float() && !floats);
     match args.iter().find_map(|a| a.typ.filter(unmodelled)) {
         Some(t) => Err(unsupported(format!("function {name} of {}", t.name()))),
         None => Ok(()),

@@ -12,6 +12,7 @@ mod aggregate;
 mod call_syntax;
 mod chars;
 mod float;
+mod float_functions;
 mod functions;
 mod names;
 mod numeric;
@@ -190,9 +191,11 @@ impl<'a> ExprContext<'a> {
             }
             Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
             Expr::Function(f) if is_scalar_function(&function_name(f)) => self.function(f),
-            Expr::Substring { .. } | Expr::Position { .. } | Expr::Trim { .. } => {
-                self.special_call(e)
-            }
+            Expr::Substring { .. }
+            | Expr::Position { .. }
+            | Expr::Trim { .. }
+            | Expr::Ceil { .. }
+            | Expr::Floor { .. } => self.special_call(e),
             Expr::Function(f) => {
                 let (func, arg, distinct) = aggregate_call(f)?;
                 self.aggregate(func, arg, distinct)

@@ -110,9 +110,11 @@ pub(in crate::sql) fn output_name(e: &Expr) -> String {
         {
             function_name(f)
         }
-        Expr::Substring { .. } | Expr::Position { .. } | Expr::Trim { .. } => {
-            special_form(e).map_or("?column?".into(), |(name, _)| name.into())
-        }
+        Expr::Substring { .. }
+        | Expr::Position { .. }
+        | Expr::Trim { .. }
+        | Expr::Ceil { .. }
+        | Expr::Floor { .. } => special_form(e).map_or("?column?".into(), |(name, _)| name.into()),
         Expr::Case { .. } => "case".into(),
         // `TRUE` is `'t'::boolean` to the real system, named as a cast is.
         Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => "bool".into(),

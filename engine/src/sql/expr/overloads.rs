@@ -7,7 +7,12 @@
 //! engine's and the others, so that an argument resolves as it does there
 //! even when the overload it picks is one the engine does not implement.
 
+use crate::plan::Func;
 use crate::repr::ScalarType;
+
+/// An overload: its parameters, and what the engine evaluates it with
+/// and of what type (`None`: the engine does not implement it).
+pub type Overload = (&'static [Param], Option<(Func, ScalarType)>);
 
 /// A parameter type of one of the real system's overloads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +48,8 @@ impl Param {
             Param::Int32 => Some(ScalarType::Int32),
             Param::Int64 => Some(ScalarType::Int64),
             Param::Numeric => Some(ScalarType::Numeric),
+            Param::Float32 => Some(ScalarType::Float32),
+            Param::Float64 => Some(ScalarType::Float64),
             Param::Text => Some(ScalarType::Text),
             _ => None,
         }
@@ -85,6 +92,8 @@ impl Param {
                     T::Int32 | T::Int64 | T::Numeric,
                     Param::Numeric | Param::Float32 | Param::Float64
                 )
+                | (T::Float32, Param::Float32 | Param::Float64)
+                | (T::Float64, Param::Float64)
                 | (T::Text, Param::Text | Param::Char)
         )
     }

@@ -134,7 +134,11 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
                 },
             }
         }
-        Expr::Substring { .. } | Expr::Position { .. } | Expr::Trim { .. } => {
+        Expr::Substring { .. }
+        | Expr::Position { .. }
+        | Expr::Trim { .. }
+        | Expr::Ceil { .. }
+        | Expr::Floor { .. } => {
             special_refusal(e).or_else(|| special_args(e).into_iter().find_map(walk))
         }
         Expr::Case {

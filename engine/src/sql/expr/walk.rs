@@ -53,9 +53,11 @@ fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) -> bool {
             any(expr) || matches!(target, InTarget::List(list) if list.iter().any(any))
         }
         Expr::AnyOp { left, .. } | Expr::AllOp { left, .. } => any(left),
-        Expr::Substring { .. } | Expr::Position { .. } | Expr::Trim { .. } => {
-            special_args(e).into_iter().any(any)
-        }
+        Expr::Substring { .. }
+        | Expr::Position { .. }
+        | Expr::Trim { .. }
+        | Expr::Ceil { .. }
+        | Expr::Floor { .. } => special_args(e).into_iter().any(any),
         Expr::Between {
             expr, low, high, ..
         } => any(expr) || any(low) || any(high),

@@ -182,14 +182,7 @@ fn calls_no_overload_takes_are_the_real_systems_errors() {
 fn what_the_engine_does_not_implement_is_refused_by_name() {
     for (sql, e) in [
         // The real system resolves these to overloads the engine lacks.
-        (
-            "SELECT abs(NULL)",
-            "unsupported: function abs: abs(double precision)",
-        ),
-        (
-            "SELECT abs('1')",
-            "unsupported: function abs: abs(double precision)",
-        ),
+        ("SELECT abs(1::smallint)", "unsupported: type smallint"),
         (
             "SELECT length(NULL, 'x')",
             "unsupported: function length: length(bytea, text)",
@@ -198,7 +191,7 @@ fn what_the_engine_does_not_implement_is_refused_by_name() {
             "SELECT abs(avg(a)) FROM t",
             "unsupported: function abs: abs(numeric)",
         ),
-        ("SELECT round(a) FROM t", "unsupported: function round"),
+        ("SELECT sin(a) FROM t", "unsupported: function sin"),
         (
             "SELECT character_length(b) FROM t",
             "unsupported: function character_length",
@@ -213,12 +206,12 @@ fn what_the_engine_does_not_implement_is_refused_by_name() {
         ),
         // An unknown column is not reported before a refused construct.
         (
-            "SELECT upper(nosuch), round(a) FROM t",
-            "unsupported: function round",
+            "SELECT upper(nosuch), sin(a) FROM t",
+            "unsupported: function sin",
         ),
         (
-            "SELECT SUBSTRING(nosuch FROM round(a)) FROM t",
-            "unsupported: function round",
+            "SELECT SUBSTRING(nosuch FROM sin(a)) FROM t",
+            "unsupported: function sin",
         ),
     ] {
         assert_eq!(err(sql), e, "{sql}");
@@ -250,8 +243,8 @@ fn calls_of_chars_and_floats_are_refused() {
             "function upper of varchar(3)",
         ),
         (
-            "SELECT abs(1.5::float8)",
-            "function abs of double precision",
+            "SELECT length(1.5::float8)",
+            "function length of double precision",
         ),
         ("SELECT concat('a', 2::real)", "function concat of real"),
         ("SELECT greatest(1::float4, 2)", "function greatest of real"),

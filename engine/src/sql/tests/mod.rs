@@ -5,6 +5,7 @@ mod aggregates;
 mod chars;
 mod constraints;
 mod expressions;
+mod float_functions;
 mod floats;
 mod forms;
 mod functions;

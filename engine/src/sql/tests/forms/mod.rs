@@ -99,7 +99,7 @@ const EXPRS: Table = &[
         "extract",
         Some(("SELECT EXTRACT(YEAR FROM b) FROM t", Refused)),
     ),
-    ("ceil", Some(("SELECT CEIL(a) FROM t", Refused))),
+    ("ceil", Some(("SELECT CEIL(a, 2) FROM t", Refused))),
     ("floor", Some(("SELECT FLOOR(a TO DAY) FROM t", Refused))),
     (
         "position",
