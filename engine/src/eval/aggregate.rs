@@ -1,8 +1,9 @@
 //! Aggregates over one group's values with their multiplicities (`count`,
-//! `sum`, `avg`, `min`, `max`), `avg`'s exact numeric division, and a
-//! global aggregate's value over no rows.
+//! `sum`, `avg`, `min`, `max`; `sum` of floats in `float_sum`), `avg`'s
+//! exact numeric division, and a global aggregate's value over no rows.
 
 use super::errors::{int8_out_of_range, numeric_out_of_range, sum_out_of_range, type_error};
+use super::float_sum::FloatSum;
 use crate::plan::AggregateFunc;
 use crate::repr::{DataflowError, Datum, Numeric};
 
@@ -71,6 +72,13 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
             }
             average(sum, n).map(Datum::Numeric)
         }
+        AggregateFunc::SumFloat(width) => {
+            let mut sum = FloatSum::default();
+            for (d, m) in non_null() {
+                sum.add(&FloatSum::of(d, i128::from(*m)));
+            }
+            Ok(sum.finish(width))
+        }
         AggregateFunc::Min => Ok(non_null()
             .map(|(d, _)| d)
             .min()
@@ -98,6 +106,7 @@ pub fn empty_aggregate(func: AggregateFunc) -> Datum {
         AggregateFunc::Sum
         | AggregateFunc::SumInt64
         | AggregateFunc::Avg
+        | AggregateFunc::SumFloat(_)
         | AggregateFunc::Min
         | AggregateFunc::Max => Datum::Null,
     }

@@ -10,6 +10,7 @@ mod errors;
 mod float;
 mod float_functions;
 mod fold;
+mod float_sum;
 #[cfg(test)]
 mod function_tests;
 mod functions;
@@ -24,4 +25,5 @@ pub use cast::{cast, castable, parse_as};
 pub use chars::assign;
 pub use errors::{int8_out_of_range, sum_out_of_range};
 pub use numeric::parse as parse_numeric;
+pub use float_sum::FloatSum;
 pub use scalar::passes;

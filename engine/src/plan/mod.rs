@@ -106,6 +106,8 @@ pub enum AggregateFunc {
     SumInt64,
     /// `avg(expr)` of integers: a `numeric` (`eval::average`).
     Avg,
+    /// `sum(expr)` of floats, in fixed point (`eval::FloatSum`).
+    SumFloat(FloatWidth),
     Min,
     Max,
 }

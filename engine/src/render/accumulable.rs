@@ -21,13 +21,19 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Pipeline;
 use timely::dataflow::operators::generic::operator::Operator;
 
-use crate::eval::{average, int8_out_of_range, sum_out_of_range};
+use crate::eval::{average, int8_out_of_range, sum_out_of_range, FloatSum};
 use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
 use crate::repr::{DataflowError, Datum, Diff, Numeric, Row, Timestamp};
 
-/// A row's contribution: its multiplicity, then per aggregate the
-/// multiplicity of a non-NULL argument and the argument times it.
+/// A row's contribution: its multiplicity, then per aggregate `SLOTS`
+/// sums: the multiplicity of a non-NULL argument and the argument times
+/// it; for a `sum` of floats (`eval::FloatSum`), the fixed-point sum in
+/// two halves (so that differential's additions never overflow, where the
+/// real system's wrap), and the counts of infinities and NaNs.
 type Sums = Vec<i128>;
+
+/// The sums kept per aggregate.
+const SLOTS: usize = 7;
 
 /// Whether every aggregate can be reduced from sums.
 pub fn applies(aggregates: &[Aggregate]) -> bool {
@@ -41,6 +47,7 @@ pub fn applies(aggregates: &[Aggregate]) -> bool {
                     | AggregateFunc::Sum
                     | AggregateFunc::SumInt64
                     | AggregateFunc::Avg
+                    | AggregateFunc::SumFloat(_)
             )
     })
 }
@@ -54,7 +61,7 @@ pub fn reduce<'s>(
 ) -> VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff> {
     debug_assert!(applies(&aggregates));
     let arguments = aggregates.clone();
-    let width = 1 + 2 * aggregates.len();
+    let width = 1 + SLOTS * aggregates.len();
     oks.inner
         .unary::<CapacityContainerBuilder<Vec<_>>, _, _, _>(
             Pipeline,
@@ -95,7 +102,7 @@ pub fn reduce<'s>(
 fn add(sums: &mut [i128], row: &[Datum], diff: Diff, aggregates: &[Aggregate]) {
     let diff = i128::from(diff);
     sums[0] += diff;
-    for (aggregate, pair) in aggregates.iter().zip(sums[1..].chunks_exact_mut(2)) {
+    for (aggregate, slots) in aggregates.iter().zip(sums[1..].chunks_exact_mut(SLOTS)) {
         let argument = match &aggregate.expr {
             ScalarExpr::Column(c) => &row[*c],
             ScalarExpr::Literal(d) => d,
@@ -105,11 +112,21 @@ fn add(sums: &mut [i128], row: &[Datum], diff: Diff, aggregates: &[Aggregate]) {
             Datum::Null => (0, 0),
             Datum::Int32(i) => (diff, i128::from(*i) * diff),
             Datum::Int64(i) => (diff, i128::from(*i) * diff),
-            // Only counted: the planner gives sum and avg integers.
+            Datum::Float32(_) | Datum::Float64(_) => {
+                let float = FloatSum::of(argument, 1);
+                let [high, low] = FloatSum::split(float.accum);
+                slots[2] += high * diff;
+                slots[3] += low * diff;
+                slots[4] += float.pos_infs * diff;
+                slots[5] += float.neg_infs * diff;
+                slots[6] += float.nans * diff;
+                (diff, 0)
+            }
+            // Only counted: the planner gives sum and avg numbers.
             _ => (diff, 0),
         };
-        pair[0] += non_null;
-        pair[1] += sum;
+        slots[0] += non_null;
+        slots[1] += sum;
     }
 }
 
@@ -128,8 +145,8 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
             .map_err(|_| int8_out_of_range())
     };
     let mut out = key.clone();
-    for (aggregate, pair) in aggregates.iter().zip(sums[1..].chunks_exact(2)) {
-        let (non_null, sum) = (pair[0], pair[1]);
+    for (aggregate, slots) in aggregates.iter().zip(sums[1..].chunks_exact(SLOTS)) {
+        let (non_null, sum) = (slots[0], slots[1]);
         out.push(match aggregate.func {
             AggregateFunc::CountAll => int8(rows)?,
             AggregateFunc::Count => int8(non_null)?,
@@ -137,6 +154,14 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
             AggregateFunc::Sum => Datum::Int64(i64::try_from(sum).map_err(|_| sum_out_of_range())?),
             AggregateFunc::SumInt64 => Datum::Numeric(Numeric::from_i128(sum)),
             AggregateFunc::Avg => Datum::Numeric(average(sum, non_null)?),
+            AggregateFunc::SumFloat(width) => FloatSum {
+                accum: FloatSum::joined(slots[2], slots[3]),
+                pos_infs: slots[4],
+                neg_infs: slots[5],
+                nans: slots[6],
+                non_nulls: non_null,
+            }
+            .finish(width),
             AggregateFunc::Min | AggregateFunc::Max => {
                 unreachable!("min and max do not accumulate")
             }
@@ -182,7 +207,7 @@ mod tests {
                 3,
             ),
         ];
-        let mut total: Sums = vec![0; 1 + 2 * aggregates.len()];
+        let mut total: Sums = vec![0; 1 + SLOTS * aggregates.len()];
         for (row, diff) in &group {
             add(&mut total, row, *diff, &aggregates);
         }
@@ -202,6 +227,54 @@ mod tests {
             got.expect("in range")[4],
             Int64(-3 * 2 + 10 + 3 * (i64::MAX / 4))
         );
+    }
+
+    /// Sums of floats, with infinities, a NaN, NULLs, multiplicities and
+    /// values beyond an `i128` in fixed point (whose sum wraps), against
+    /// reducing the rows themselves.
+    #[test]
+    fn float_sums_finish_as_the_rows_reduce() {
+        use crate::plan::FloatWidth::{F32 as W32, F64 as W64};
+        use crate::repr::{F32, F64};
+        let d = |f: f64| Datum::Float64(F64::new(f));
+        let r = |f: f32| Datum::Float32(F32::new(f));
+        let aggregates = vec![
+            agg(AggregateFunc::SumFloat(W64), 0),
+            agg(AggregateFunc::SumFloat(W32), 1),
+            agg(AggregateFunc::SumFloat(W64), 2),
+            agg(AggregateFunc::Count, 0),
+        ];
+        let groups: Vec<Vec<(Row, Diff)>> = vec![
+            vec![
+                (vec![d(0.1), r(0.1), d(1e300)], 3),
+                (vec![d(-1e16), r(-2.5), d(1e300)], 1),
+                (vec![Null, Null, Null], 2),
+                (vec![d(1e16), r(1e30), d(-1e301)], 2),
+            ],
+            vec![
+                (vec![d(f64::INFINITY), r(f32::NAN), d(1.0)], 1),
+                (vec![d(f64::NEG_INFINITY), r(f32::INFINITY), d(2.0)], 1),
+            ],
+            vec![(vec![Null, Null, Null], 1)],
+        ];
+        for group in groups {
+            let mut total: Sums = vec![0; 1 + SLOTS * aggregates.len()];
+            for (row, diff) in &group {
+                add(&mut total, row, *diff, &aggregates);
+            }
+            let got = finish(&vec![], &total, &aggregates);
+            let expected: Result<Row, DataflowError> = aggregates
+                .iter()
+                .map(|a| {
+                    let values: Vec<(Datum, i64)> = group
+                        .iter()
+                        .map(|(row, diff)| (a.expr.eval(row).expect("a column"), *diff))
+                        .collect();
+                    aggregate(a.func, &values)
+                })
+                .collect();
+            assert_eq!(got, expected, "{group:?}");
+        }
     }
 
     /// The operator itself: groups by key over times, retractions that
@@ -262,7 +335,7 @@ mod tests {
     #[test]
     fn an_out_of_range_sum_and_a_negative_group_are_errors() {
         let aggregates = vec![agg(AggregateFunc::Sum, 0)];
-        let mut total = vec![0; 3];
+        let mut total = vec![0; 1 + SLOTS];
         add(&mut total, &[Int64(i64::MAX)], 2, &aggregates);
         let got = finish(&vec![], &total, &aggregates);
         assert_eq!(got, Err(sum_out_of_range()));

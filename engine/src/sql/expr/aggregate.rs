@@ -8,7 +8,7 @@ use sqlparser::ast::{
 
 use super::typed::{literal, Typed};
 use super::{function_name, ExprContext};
-use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
+use crate::plan::{Aggregate, AggregateFunc, BinaryOp, FloatWidth, ScalarExpr};
 use crate::repr::{unsupported, ScalarType};
 
 /// The GROUP BY of the query being planned. Under it, expressions are over
@@ -63,6 +63,33 @@ impl ExprContext<'_> {
         };
         let (arg, typ, nullable) = match func {
             AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
+            // A sum of floats is of their type, summed in fixed point, and
+            // an average of floats that sum over their count, as the real
+            // system plans `avg` (docs/semantics.md, "Floats").
+            AggregateFunc::Sum | AggregateFunc::Avg if float_width(&arg).is_some() => {
+                let width = float_width(&arg).expect("a float");
+                let sum = Aggregate {
+                    func: AggregateFunc::SumFloat(width),
+                    expr: arg.expr.clone(),
+                    distinct,
+                };
+                let typ = arg.typ.expect("a float");
+                let sum = ScalarExpr::Column(column(grouping, sum));
+                let expr = match func {
+                    AggregateFunc::Sum => sum,
+                    _ => {
+                        let count = Aggregate {
+                            func: AggregateFunc::Count,
+                            expr: arg.expr,
+                            distinct,
+                        };
+                        let count = ScalarExpr::Column(column(grouping, count));
+                        let count = ScalarExpr::Cast(typ, Box::new(count));
+                        ScalarExpr::Binary(BinaryOp::Div, Box::new(sum), Box::new(count))
+                    }
+                };
+                return Ok(Typed::new(expr, typ, true));
+            }
             // As the real system's overloads: sum(integer) is a bigint,
             // sum(bigint) a numeric (its `SumInt64`).
             AggregateFunc::Sum | AggregateFunc::SumInt64 => {
@@ -76,6 +103,7 @@ impl ExprContext<'_> {
                 }
             }
             AggregateFunc::Avg => (summed(arg)?, Some(ScalarType::Numeric), true),
+            AggregateFunc::SumFloat(_) => unreachable!("planned from Sum"),
             AggregateFunc::Min | AggregateFunc::Max => {
                 if arg.is_unknown() {
                     return Err(unsupported(format!("{name} of an unknown-typed argument")));
@@ -89,19 +117,35 @@ impl ExprContext<'_> {
             expr: arg.expr,
             distinct,
         };
-        let aggregates = &mut grouping.aggregates;
-        let j = aggregates
-            .iter()
-            .position(|a| *a == aggregate)
-            .unwrap_or_else(|| {
-                aggregates.push(aggregate);
-                aggregates.len() - 1
-            });
         Ok(Typed {
-            expr: ScalarExpr::Column(grouping.keys.len() + j),
+            expr: ScalarExpr::Column(column(grouping, aggregate)),
             typ,
             nullable,
         })
+    }
+}
+
+/// The reduce's output column of `aggregate`, added to the grouping's
+/// aggregates unless it is there already.
+fn column(grouping: &mut Grouping, aggregate: Aggregate) -> usize {
+    let aggregates = &mut grouping.aggregates;
+    let j = aggregates
+        .iter()
+        .position(|a| *a == aggregate)
+        .unwrap_or_else(|| {
+            aggregates.push(aggregate);
+            aggregates.len() - 1
+        });
+    grouping.keys.len() + j
+}
+
+/// The width of a float argument, `None` for any other.
+fn float_width(arg: &Typed) -> Option<FloatWidth> {
+    match arg.typ {
+        _ if arg.is_unknown() => None,
+        Some(ScalarType::Float32) => Some(FloatWidth::F32),
+        Some(ScalarType::Float64) => Some(FloatWidth::F64),
+        _ => None,
     }
 }
 
@@ -109,7 +153,7 @@ impl ExprContext<'_> {
 fn function_of(func: AggregateFunc) -> &'static str {
     match func {
         AggregateFunc::CountAll | AggregateFunc::Count => "count",
-        AggregateFunc::Sum | AggregateFunc::SumInt64 => "sum",
+        AggregateFunc::Sum | AggregateFunc::SumInt64 | AggregateFunc::SumFloat(_) => "sum",
         AggregateFunc::Avg => "avg",
         AggregateFunc::Min => "min",
         AggregateFunc::Max => "max",

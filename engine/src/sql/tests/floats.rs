@@ -1,7 +1,8 @@
 //! Planning floats: the type names and `float(p)`, the type of an operator
 //! mixing floats with integers and numeric literals, and what is refused
-//! (a numeric literal where no float makes it one, `sum` and `avg` of
-//! floats, a numeric literal a `numeric` would not hold exactly).
+//! (a numeric literal where no float makes it one, or that a `numeric`
+//! would not hold exactly); `sum` of floats, and `avg` as its quotient by
+//! the count.
 
 use super::*;
 use ScalarType::{Float32, Float64, Numeric};
@@ -57,7 +58,7 @@ fn an_operator_takes_the_wider_float_and_a_real_stays_a_real() {
 }
 
 #[test]
-fn numeric_literals_and_float_aggregates_are_refused_where_not_exact() {
+fn numeric_literals_are_refused_where_not_exact() {
     // Beside no float, a numeric literal is a numeric.
     assert_eq!(types("SELECT 1.5, a + 1.5 FROM t"), [Numeric, Numeric]);
     assert_eq!(
@@ -68,17 +69,48 @@ fn numeric_literals_and_float_aggregates_are_refused_where_not_exact() {
         err("SELECT 9e38::real"),
         "unsupported: numeric literal: 9e38"
     );
-    assert_eq!(
-        err("SELECT sum(a::float8) FROM t"),
-        "unsupported: sum of double precision"
-    );
-    assert_eq!(
-        err("SELECT avg(a::real) FROM t"),
-        "unsupported: avg of real"
-    );
     assert_eq!(types("SELECT a + -0, -0 FROM t"), [Int, Int]);
     let minmax = "SELECT min(a::real), max(a::float8) FROM t";
     assert_eq!(types(minmax), [Float32, Float64]);
+}
+
+/// `sum` of a float is of its type, in fixed point (`SumFloat`); `avg`
+/// is that sum over the count cast to the float, as the real system
+/// plans it, each aggregate computed once.
+#[test]
+fn float_sums_and_their_averages() {
+    use crate::plan::FloatWidth::{F32 as W32, F64 as W64};
+    let s = select("SELECT sum(a::float8), avg(a::real), avg(a::float8), sum(a::real) FROM t");
+    let (real, double) = (
+        ScalarExpr::Cast(Float32, Box::new(c(0))),
+        ScalarExpr::Cast(Float64, Box::new(c(0))),
+    );
+    let reduce = RelationPlan::Reduce {
+        input: get(T),
+        group_key: vec![],
+        aggregates: vec![
+            agg(AggregateFunc::SumFloat(W64), double.clone()),
+            agg(AggregateFunc::SumFloat(W32), real.clone()),
+            agg(AggregateFunc::Count, real),
+            agg(AggregateFunc::Count, double),
+        ],
+        global: true,
+    };
+    let quotient = |sum: usize, count: usize, to: ScalarType| {
+        let count = ScalarExpr::Cast(to, Box::new(c(count)));
+        bin(BinaryOp::Div, c(sum), count)
+    };
+    let plan = RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(reduce),
+            exprs: vec![quotient(1, 2, Float32), quotient(0, 3, Float64)],
+        }),
+        columns: vec![0, 4, 5, 1],
+    };
+    assert_eq!(s.plan, plan);
+    let types: Vec<ScalarType> = s.columns.iter().map(|c| c.typ).collect();
+    assert_eq!(types, [Float64, Float32, Float64, Float32]);
+    assert!(s.columns.iter().all(|c| c.nullable));
 }
 
 /// A fast-path peek never reads a float key alone: `x = 0` must find `-0`.
