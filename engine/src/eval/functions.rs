@@ -13,8 +13,8 @@
 //! it is strict and one is a literal NULL, else a literal error operand.
 
 use super::errors::{int4_out_of_range, int8_out_of_range_of};
-use super::literals::literal_operands;
 use super::float_functions;
+use super::literals::literal_operands;
 use crate::plan::{Func, ScalarExpr, TrimSide};
 use crate::repr::{DataflowError, Datum};
 

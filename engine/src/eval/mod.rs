@@ -9,8 +9,8 @@ mod chars;
 mod errors;
 mod float;
 mod float_functions;
-mod fold;
 mod float_sum;
+mod fold;
 #[cfg(test)]
 mod function_tests;
 mod functions;
@@ -24,6 +24,6 @@ pub use aggregate::{aggregate, average, empty_aggregate};
 pub use cast::{cast, castable, parse_as};
 pub use chars::assign;
 pub use errors::{int8_out_of_range, sum_out_of_range};
-pub use numeric::parse as parse_numeric;
 pub use float_sum::FloatSum;
+pub use numeric::parse as parse_numeric;
 pub use scalar::passes;
