@@ -101,7 +101,7 @@ impl Planner<'_> {
                 self.finished(&q, names, in_from)
             }
             SetExpr::Query(q) => self.finished(q, names, in_from),
-            SetExpr::Values(v) => values(v),
+            SetExpr::Values(v) => values(v, names),
             SetExpr::SetOperation {
                 left,
                 op,
@@ -299,7 +299,7 @@ fn rank(t: ScalarType) -> u8 {
 /// Materialize's `plan_values` does, named `column1`, `column2`, ...
 /// Rows of literals are one constant; any other row is computed in the
 /// dataflow, so that its errors are data.
-fn values(v: &Values) -> Result<(RelationPlan, Vec<Column>), String> {
+fn values(v: &Values, names: Option<&dyn Outer>) -> Result<(RelationPlan, Vec<Column>), String> {
     if v.explicit_row || v.value_keyword {
         return Err(unsupported(format!("VALUES form: {v}")));
     }
@@ -311,7 +311,12 @@ fn values(v: &Values) -> Result<(RelationPlan, Vec<Column>), String> {
         ));
     }
     let scope = Scope::default();
-    let mut cx = ExprContext::plain(&scope, "aggregate functions are not allowed in VALUES");
+    let uncorrelated = Uncorrelated(names);
+    let mut cx = ExprContext::within(
+        &scope,
+        "aggregate functions are not allowed in VALUES",
+        Some(&uncorrelated),
+    );
     let mut columns = vec![];
     let mut planned = vec![];
     for i in 0..width {
@@ -365,4 +370,25 @@ fn values(v: &Values) -> Result<(RelationPlan, Vec<Column>), String> {
         _ => RelationPlan::Union { inputs },
     };
     Ok((plan, columns))
+}
+
+/// The enclosing queries' names as a `VALUES` row sees them: its rows are
+/// planned as constants, never correlated, so a name found around it is
+/// refused, where "does not exist" would be an answer Materialize does not
+/// give (it reads the enclosing row).
+struct Uncorrelated<'a>(Option<&'a dyn Outer>);
+
+impl Outer for Uncorrelated<'_> {
+    fn resolve(&self, table: Option<&str>, name: &str) -> Result<Option<Typed>, String> {
+        match self.0 {
+            Some(outer) if outer.resolve(table, name)?.is_some() => {
+                Err(unsupported("VALUES reading a column of an enclosing query"))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn has_table(&self, table: &str) -> bool {
+        self.0.is_some_and(|outer| outer.has_table(table))
+    }
 }

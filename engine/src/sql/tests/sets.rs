@@ -158,6 +158,16 @@ fn set_operations_fail_in_materializes_words() {
 #[test]
 fn what_is_not_planned_exactly_is_refused_by_name() {
     for (sql, refused) in [
+        // A VALUES row is planned as a constant, never correlated: it may
+        // not read the enclosing row (Materialize does).
+        (
+            "SELECT (SELECT x FROM (VALUES (t.a)) AS v(x)) FROM t",
+            "a subquery in FROM naming an outer query's columns",
+        ),
+        (
+            "SELECT (SELECT x FROM (VALUES (1), (a)) AS v(x) LIMIT 1) FROM t",
+            "a subquery in FROM naming an outer query's columns",
+        ),
         (
             "SELECT v FROM strs UNION SELECT x FROM strs",
             "UNION of char or varchar columns",
