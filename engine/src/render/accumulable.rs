@@ -207,12 +207,26 @@ mod tests {
                 3,
             ),
         ];
+        let (got, expected) = summed_and_reduced(&group, &aggregates);
+        assert_eq!(got, expected);
+        assert_eq!(
+            got.expect("in range")[4],
+            Int64(-3 * 2 + 10 + 3 * (i64::MAX / 4))
+        );
+    }
+
+    /// A group's aggregates finished from its accumulated sums, beside the
+    /// same aggregates reduced from its rows.
+    fn summed_and_reduced(
+        group: &[(Row, Diff)],
+        aggregates: &[Aggregate],
+    ) -> (Result<Row, DataflowError>, Result<Row, DataflowError>) {
         let mut total: Sums = vec![0; 1 + SLOTS * aggregates.len()];
-        for (row, diff) in &group {
-            add(&mut total, row, *diff, &aggregates);
+        for (row, diff) in group {
+            add(&mut total, row, *diff, aggregates);
         }
-        let got = finish(&vec![], &total, &aggregates);
-        let expected: Result<Row, DataflowError> = aggregates
+        let got = finish(&vec![], &total, aggregates);
+        let expected = aggregates
             .iter()
             .map(|a| {
                 let values: Vec<(Datum, i64)> = group
@@ -222,11 +236,7 @@ mod tests {
                 aggregate(a.func, &values)
             })
             .collect();
-        assert_eq!(got, expected);
-        assert_eq!(
-            got.expect("in range")[4],
-            Int64(-3 * 2 + 10 + 3 * (i64::MAX / 4))
-        );
+        (got, expected)
     }
 
     /// Sums of floats, with infinities, a NaN, NULLs, multiplicities and
@@ -258,21 +268,7 @@ mod tests {
             vec![(vec![Null, Null, Null], 1)],
         ];
         for group in groups {
-            let mut total: Sums = vec![0; 1 + SLOTS * aggregates.len()];
-            for (row, diff) in &group {
-                add(&mut total, row, *diff, &aggregates);
-            }
-            let got = finish(&vec![], &total, &aggregates);
-            let expected: Result<Row, DataflowError> = aggregates
-                .iter()
-                .map(|a| {
-                    let values: Vec<(Datum, i64)> = group
-                        .iter()
-                        .map(|(row, diff)| (a.expr.eval(row).expect("a column"), *diff))
-                        .collect();
-                    aggregate(a.func, &values)
-                })
-                .collect();
+            let (got, expected) = summed_and_reduced(&group, &aggregates);
             assert_eq!(got, expected, "{group:?}");
         }
     }
