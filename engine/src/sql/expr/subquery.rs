@@ -52,6 +52,28 @@ impl Outer for Enclosing<'_, '_> {
     }
 }
 
+/// The enclosing queries' names as a query that reads no outer row sees
+/// them (a subquery in FROM, a `VALUES` row): a name found there is
+/// refused as `what` (the real system answers it, reading the outer row),
+/// and one found nowhere is not found.
+pub struct OuterRefused<'a> {
+    pub outer: &'a dyn Outer,
+    pub what: &'static str,
+}
+
+impl Outer for OuterRefused<'_> {
+    fn resolve(&self, table: Option<&str>, name: &str) -> Result<Option<Typed>, String> {
+        match self.outer.resolve(table, name)? {
+            Some(_) => Err(unsupported(self.what)),
+            None => Ok(None),
+        }
+    }
+
+    fn has_table(&self, table: &str) -> bool {
+        self.outer.has_table(table)
+    }
+}
+
 /// Adds the columns `e` reads to `out`.
 fn columns_of(e: &ScalarExpr, out: &mut BTreeSet<usize>) {
     let seen = RefCell::new(BTreeSet::new());

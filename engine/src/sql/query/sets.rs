@@ -11,7 +11,7 @@
 
 use sqlparser::ast::{Query, SetExpr, SetOperator, SetQuantifier, Values};
 
-use super::super::expr::{unify, ExprContext, Nested, Outer, Scope, Typed};
+use super::super::expr::{unify, ExprContext, Nested, Outer, OuterRefused, Scope, Typed};
 use super::super::forms;
 use super::finishing::{limit, order_by};
 use super::{project, PlannedQuery, Planner};
@@ -311,11 +311,15 @@ fn values(v: &Values, names: Option<&dyn Outer>) -> Result<(RelationPlan, Vec<Co
         ));
     }
     let scope = Scope::default();
-    let uncorrelated = Uncorrelated(names);
+    // Its rows are planned as constants, never correlated.
+    let refusing = names.map(|outer| OuterRefused {
+        outer,
+        what: "VALUES reading a column of an enclosing query",
+    });
     let mut cx = ExprContext::within(
         &scope,
         "aggregate functions are not allowed in VALUES",
-        Some(&uncorrelated),
+        refusing.as_ref().map(|r| r as &dyn Outer),
     );
     let mut columns = vec![];
     let mut planned = vec![];
@@ -370,25 +374,4 @@ fn values(v: &Values, names: Option<&dyn Outer>) -> Result<(RelationPlan, Vec<Co
         _ => RelationPlan::Union { inputs },
     };
     Ok((plan, columns))
-}
-
-/// The enclosing queries' names as a `VALUES` row sees them: its rows are
-/// planned as constants, never correlated, so a name found around it is
-/// refused, where "does not exist" would be an answer Materialize does not
-/// give (it reads the enclosing row).
-struct Uncorrelated<'a>(Option<&'a dyn Outer>);
-
-impl Outer for Uncorrelated<'_> {
-    fn resolve(&self, table: Option<&str>, name: &str) -> Result<Option<Typed>, String> {
-        match self.0 {
-            Some(outer) if outer.resolve(table, name)?.is_some() => {
-                Err(unsupported("VALUES reading a column of an enclosing query"))
-            }
-            _ => Ok(None),
-        }
-    }
-
-    fn has_table(&self, table: &str) -> bool {
-        self.0.is_some_and(|outer| outer.has_table(table))
-    }
 }

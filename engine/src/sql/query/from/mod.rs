@@ -10,7 +10,7 @@ use sqlparser::ast::{
     TableWithJoins,
 };
 
-use super::super::expr::{ExprContext, Outer, Prefix, Scope, Typed};
+use super::super::expr::{ExprContext, Outer, OuterRefused, Prefix, Scope, Typed};
 use super::super::{clauses, forms, ident, object_name, relation};
 use super::{filter_plan, Planner};
 use crate::plan::{with_top_k, BinaryOp, RelationPlan, ScalarExpr, SimpleSelect};
@@ -131,7 +131,10 @@ impl From {
                 alias,
                 sample: None,
             } => {
-                let refusing = outer.map(|outer| OuterRefused { outer });
+                let refusing = outer.map(|outer| OuterRefused {
+                    outer,
+                    what: "a subquery in FROM naming an outer query's columns",
+                });
                 let names = refusing.as_ref().map(|r| r as &dyn Outer);
                 let planned = planner.query(subquery, None, names, true)?;
                 let plan = with_top_k(planned.plan, planned.finishing);
@@ -209,28 +212,6 @@ impl From {
             },
         };
         filter_plan(plan, filters)
-    }
-}
-
-/// The enclosing queries' names as a subquery in FROM sees them: it reads
-/// no outer row, so a name found there is refused (PostgreSQL and the real
-/// system answer it), and one found nowhere is not found.
-struct OuterRefused<'a> {
-    outer: &'a dyn Outer,
-}
-
-impl Outer for OuterRefused<'_> {
-    fn resolve(&self, table: Option<&str>, name: &str) -> Result<Option<Typed>, String> {
-        match self.outer.resolve(table, name)? {
-            Some(_) => Err(unsupported(
-                "a subquery in FROM naming an outer query's columns",
-            )),
-            None => Ok(None),
-        }
-    }
-
-    fn has_table(&self, table: &str) -> bool {
-        self.outer.has_table(table)
     }
 }
 
