@@ -215,6 +215,15 @@ fn mutually_recursive(tokens: &[TokenWithSpan]) -> bool {
         .any(|w| word(&w[0], "with") && word(&w[1], "mutually") && word(&w[2], "recursive"))
 }
 
+/// Whether the tokens hold `LIMIT ALL`. sqlparser reads it as no LIMIT
+/// written, where Materialize's parser counts it as one (so that
+/// `(SELECT ... LIMIT 1) LIMIT ALL` is its error): it is refused by name.
+fn limit_all(tokens: &[TokenWithSpan]) -> bool {
+    tokens
+        .windows(2)
+        .any(|w| is_keyword(&w[0], Keyword::LIMIT) && is_keyword(&w[1], Keyword::ALL))
+}
+
 /// `at` as a location in the text that starts just after `semicolon`.
 fn relative(at: Location, semicolon: Location) -> Location {
     Location {
@@ -236,6 +245,9 @@ fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
 fn parse_statement(tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
     let head: Vec<TokenWithSpan> = tokens.iter().take(2).cloned().collect();
     let recursive = mutually_recursive(&tokens);
+    if limit_all(&tokens) {
+        return Err(unsupported("LIMIT ALL"));
+    }
     let stack = stack_for(&tokens)?;
     with_stack(stack, || parse_tokens(tokens, stack)).map_err(|e| match e {
         // Nesting past the limit is no syntax error, and no refusal.

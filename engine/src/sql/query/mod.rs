@@ -7,6 +7,7 @@
 
 mod finishing;
 mod from;
+mod parenthesized;
 mod refused;
 mod sets;
 mod subquery;
@@ -102,6 +103,7 @@ impl Planner<'_> {
         names: Option<&dyn Outer>,
         in_from: bool,
     ) -> Result<PlannedQuery, String> {
+        let q = &*parenthesized::flattened(q)?;
         if q.with.is_some() {
             return self.with_query(q, corr, names, in_from);
         }

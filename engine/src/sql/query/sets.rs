@@ -1,6 +1,7 @@
 //! Query bodies other than a plain SELECT: the set operations (`UNION`,
-//! `EXCEPT`, `INTERSECT`, each with or without `ALL`), `VALUES`, and a
-//! parenthesized query, with ORDER BY and LIMIT over the whole.
+//! `EXCEPT`, `INTERSECT`, each with or without `ALL`) and `VALUES`, with
+//! ORDER BY and LIMIT over the whole; a parenthesized branch keeps its
+//! own LIMIT (`parenthesized` merges parentheses around a whole body).
 //!
 //! Each is planned as Materialize plans it (`plan_set_expr` in its
 //! `sql/src/plan/query.rs`): a union is a concat, the forms without `ALL`
@@ -29,20 +30,6 @@ impl Planner<'_> {
         in_from: bool,
     ) -> Result<PlannedQuery, String> {
         let (limit, offset) = limit(q.limit_clause.as_ref())?;
-        if let SetExpr::Query(inner) = &*q.body {
-            // A parenthesized query keeps its own ORDER BY and LIMIT when
-            // nothing outside it has one; it may not have both.
-            if q.order_by.is_none() && q.limit_clause.is_none() {
-                return self.query(inner, None, names, in_from);
-            }
-            let inner = unwrapped(inner);
-            if q.order_by.is_some() && inner.order_by.is_some() {
-                return Err("multiple ORDER BY clauses not allowed".into());
-            }
-            if q.limit_clause.is_some() && inner.limit_clause.is_some() {
-                return Err("multiple LIMIT clauses not allowed".into());
-            }
-        }
         let (plan, columns) = self.set_expr(&q.body, names, in_from)?;
         // Each set operation nests the plan a level or two deeper; past the
         // limit Materialize still answers, the engine does not.
@@ -180,16 +167,6 @@ impl Planner<'_> {
 }
 
 type Branch = (RelationPlan, Vec<Column>);
-
-/// `q` without the parentheses around it that add nothing of their own.
-fn unwrapped(mut q: &Query) -> &Query {
-    while let (None, None, None, SetExpr::Query(inner)) =
-        (&q.with, &q.order_by, &q.limit_clause, &*q.body)
-    {
-        q = inner;
-    }
-    q
-}
 
 /// Both branches with their columns cast to the types they unify to, and
 /// the columns of the result: the left's names, either side's NULLs.

@@ -247,7 +247,7 @@ fn a_parenthesized_query_keeps_its_finishing_once() {
     assert_eq!(s.finishing.order_by, vec![OrderColumn::new(0, true)]);
     for (sql, error) in [
         ("((SELECT a FROM t ORDER BY a)) ORDER BY a", "multiple ORDER BY clauses not allowed"),
-        ("(SELECT a FROM t LIMIT 1) LIMIT 2", "multiple LIMIT clauses not allowed"),
+        ("(SELECT a FROM t LIMIT 1) LIMIT 2", "multiple LIMIT/FETCH clauses not allowed"),
         (
             "SELECT a FROM t UNION SELECT a FROM u ORDER BY sum(a)",
             "aggregate functions are not allowed in ORDER BY clause of a set expression (function pg_catalog.sum)",
@@ -260,6 +260,52 @@ fn a_parenthesized_query_keeps_its_finishing_once() {
         err(&deep),
         unsupported("set operations nested past the recursion limit")
     );
+}
+
+#[test]
+fn parentheses_merge_into_one_query_as_materializes_parser_merges_them() {
+    // The inner ORDER BY orders the outer LIMIT.
+    let s = select("((SELECT a FROM t ORDER BY a DESC)) LIMIT 1");
+    assert_eq!(s.finishing.limit, Some(1));
+    assert_eq!(s.finishing.order_by, vec![OrderColumn::new(0, true)]);
+    // The outer ORDER BY sees the inner FROM: a qualified name, and a
+    // column not selected, which a plain SELECT refuses too.
+    let s = select("(SELECT a FROM t) ORDER BY t.a DESC");
+    assert_eq!(s.finishing.order_by, vec![OrderColumn::new(0, true)]);
+    assert_eq!(
+        err("(SELECT a FROM t) ORDER BY b"),
+        err("SELECT a FROM t ORDER BY b")
+    );
+    // The inner LIMIT is cut after the outer ORDER BY, not before it.
+    let s = select("(SELECT a FROM t OFFSET 1) ORDER BY a LIMIT 2");
+    assert_eq!((s.finishing.limit, s.finishing.offset), (Some(2), 1));
+    assert_eq!(s.finishing.order_by, vec![OrderColumn::new(0, false)]);
+    let s = select("(SELECT a FROM t LIMIT 1) OFFSET 2");
+    assert_eq!((s.finishing.limit, s.finishing.offset), (Some(1), 2));
+    // So is a WITH's body, and one in FROM.
+    let s = select("(WITH c AS (SELECT a FROM t) SELECT a FROM c) ORDER BY a LIMIT 1");
+    assert_eq!(s.finishing.limit, Some(1));
+    assert!(plan(
+        "SELECT * FROM ((SELECT a FROM t ORDER BY a) LIMIT 2) AS x",
+        &catalog()
+    )
+    .is_ok());
+    for (sql, error) in [
+        (
+            "(SELECT a FROM t LIMIT 1) LIMIT ALL",
+            unsupported("LIMIT ALL"),
+        ),
+        (
+            "(SELECT a FROM t OFFSET 1) OFFSET 2",
+            "multiple OFFSET clauses not allowed".into(),
+        ),
+        (
+            "WITH c AS (SELECT 1) (WITH d AS (SELECT 2) SELECT a FROM t)",
+            "multiple WITH clauses not allowed".into(),
+        ),
+    ] {
+        assert_eq!(err(sql), error, "{sql}");
+    }
 }
 
 #[test]
