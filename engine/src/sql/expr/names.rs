@@ -97,38 +97,62 @@ impl ExprContext<'_> {
     }
 }
 
-/// The name of the output column `e` produces when it has no alias.
-pub(in crate::sql) fn output_name(e: &Expr) -> String {
+/// How good an invented column name is: a low one (a type's name for a
+/// cast, `case`) gives way to a high one found inside it.
+#[derive(PartialEq)]
+enum Quality {
+    Low,
+    High,
+}
+
+/// The name of the output column `e` produces when it has no alias, as
+/// Materialize's `invent_column_name` invents it (PostgreSQL's rules of
+/// high and low quality names), `?column?` when it invents none.
+/// `subquery` names a scalar subquery `(SELECT ...)` by its first column.
+pub(in crate::sql) fn output_name(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> String {
+    invent(e, subquery).map_or("?column?".into(), |(name, _)| name)
+}
+
+fn invent(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> Option<(String, Quality)> {
+    let high = |name: String| Some((name, Quality::High));
     match e {
-        Expr::Identifier(name) => ident(name),
-        Expr::CompoundIdentifier(parts) => parts.last().map_or("?column?".into(), ident),
-        Expr::Nested(inner) => output_name(inner),
+        Expr::Identifier(name) => high(ident(name)),
+        Expr::CompoundIdentifier(parts) => high(ident(parts.last()?)),
+        Expr::Nested(inner) => invent(inner, subquery),
         Expr::Function(f)
             if aggregate_call(f).is_ok()
                 || function_name(f) == "coalesce"
                 || is_scalar_function(&function_name(f)) =>
         {
-            function_name(f)
+            high(function_name(f))
         }
         Expr::Substring { .. }
         | Expr::Position { .. }
         | Expr::Trim { .. }
         | Expr::Ceil { .. }
-        | Expr::Floor { .. } => special_form(e).map_or("?column?".into(), |(name, _)| name.into()),
-        Expr::Case { .. } => "case".into(),
+        | Expr::Floor { .. } => high(special_form(e).ok()?.0.into()),
         // `TRUE` is `'t'::boolean` to the real system, named as a cast is.
-        Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => "bool".into(),
-        Expr::Exists { .. } => "exists".into(),
-        // PostgreSQL names a cast of a column after the column, else after
-        // the type's internal name.
+        Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => high("bool".into()),
+        Expr::Exists { .. } => high("exists".into()),
+        Expr::Subquery(_) => high(subquery(e)?),
+        // A CASE is named by its ELSE, a cast by what it casts, when that
+        // has a high quality name; else `case`, or the type's internal name.
+        Expr::Case { else_result, .. } => {
+            match else_result.as_deref().and_then(|e| invent(e, subquery)) {
+                Some((name, Quality::High)) => high(name),
+                _ => Some(("case".into(), Quality::Low)),
+            }
+        }
         Expr::Cast {
             expr, data_type, ..
-        } => match (&**expr, scalar_type(data_type)) {
-            (Expr::Identifier(_) | Expr::CompoundIdentifier(_), _) => output_name(expr),
-            (_, Ok(t)) => t.internal_name().into(),
-            (_, Err(_)) => "?column?".into(),
+        } => match invent(expr, subquery) {
+            Some((name, Quality::High)) => high(name),
+            _ => Some((
+                scalar_type(data_type).ok()?.internal_name().into(),
+                Quality::Low,
+            )),
         },
-        _ => "?column?".into(),
+        _ => None,
     }
 }
 

@@ -182,6 +182,13 @@ impl<'a> Subqueries<'a> {
             dedupe,
         }
     }
+
+    /// The first column's name of the scalar subquery `e`, planned here.
+    pub fn scalar_name(&self, e: &Expr) -> Option<String> {
+        let text = format!("scalar {e}");
+        let planned = self.planned.iter().find(|s| s.text == text)?;
+        planned.name.clone()
+    }
 }
 
 /// `x [NOT] IN (q)`, `x op ANY|SOME (q)` or `x op ALL (q)`: its operand,

@@ -507,7 +507,7 @@ fn group_by<'s>(s: &'s Select, scope: &Scope) -> Result<Vec<&'s Expr>, String> {
                 .filter(|p| matches!(&s.projection[*p], SelectItem::ExprWithAlias { alias, .. } if ident(alias) == name))
                 .collect();
             match aliased.as_slice() {
-                [] if s.projection.iter().any(|i| matches!(i, SelectItem::UnnamedExpr(e) if output_name(e) == name)) => {
+                [] if s.projection.iter().any(|i| matches!(i, SelectItem::UnnamedExpr(e) if output_name(e, &|_| None) == name)) => {
                     Err(unsupported("GROUP BY the implicit name of a select item"))
                 }
                 [] => Ok(key),
@@ -537,8 +537,9 @@ fn projection(
         let table = match item {
             SelectItem::UnnamedExpr(e) => {
                 let t = cx.plan(e)?;
-                let name = subquery_name(cx, &t).filter(|_| is_scalar_subquery(e));
-                out.push((name.unwrap_or_else(|| output_name(e)), t));
+                let subqueries = cx.subqueries.as_ref();
+                let name = output_name(e, &|q| subqueries?.scalar_name(q));
+                out.push((name, t));
                 continue;
             }
             SelectItem::ExprWithAlias { expr, alias } => {
@@ -574,20 +575,4 @@ fn projection(
         }
     }
     Ok(out)
-}
-
-/// A scalar subquery's column is named after the subquery's own column.
-fn subquery_name(cx: &ExprContext, t: &Typed) -> Option<String> {
-    let ScalarExpr::Column(c) = t.expr else {
-        return None;
-    };
-    let j = c.checked_sub(SUBQUERY_COLUMN)?;
-    cx.subqueries.as_ref()?.planned.get(j)?.name.clone()
-}
-
-fn is_scalar_subquery(e: &Expr) -> bool {
-    match e {
-        Expr::Nested(inner) => is_scalar_subquery(inner),
-        e => matches!(e, Expr::Subquery(_)),
-    }
 }

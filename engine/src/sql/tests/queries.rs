@@ -298,3 +298,33 @@ fn left_join() {
     // The right side's columns become nullable.
     assert_eq!(s.columns, vec![col("a", Int, true), col("d", Int, true)]);
 }
+
+#[test]
+fn invented_column_names_follow_materializes_quality_rules() {
+    // A cast or a CASE takes a high quality name found inside it (a column,
+    // a function, a scalar subquery's column, `bool`, `exists`), else its
+    // own low one: the type's internal name, or `case`.
+    let names =
+        |sql: &str| -> Vec<String> { select(sql).columns.into_iter().map(|c| c.name).collect() };
+    for (item, name) in [
+        ("CASE WHEN c THEN 0 ELSE a END", "a"),
+        ("CASE WHEN c THEN a ELSE 0 END", "case"),
+        ("CASE WHEN c THEN a END", "case"),
+        ("CASE WHEN c THEN 'x' ELSE upper(b) END", "upper"),
+        ("CASE WHEN c THEN 0 ELSE a::bigint END", "a"),
+        ("CASE WHEN c THEN 0 ELSE 1::bigint END", "case"),
+        ("CAST(upper(b) AS text)", "upper"),
+        ("CAST(TRUE AS text)", "bool"),
+        ("CAST(CASE WHEN c THEN 1 END AS bigint)", "int8"),
+        ("CAST(CASE WHEN c THEN 1 ELSE a END AS bigint)", "a"),
+        ("(SELECT d FROM u LIMIT 1)", "d"),
+        ("CAST((SELECT d FROM u LIMIT 1) AS bigint)", "d"),
+        ("-a", "?column?"),
+    ] {
+        assert_eq!(
+            names(&format!("SELECT {item} FROM t")),
+            vec![name],
+            "{item}"
+        );
+    }
+}
