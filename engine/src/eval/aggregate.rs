@@ -1,9 +1,11 @@
 //! Aggregates over one group's values with their multiplicities (`count`,
-//! `sum`, `avg`, `min`, `max`; `sum` of floats in `float_sum`), `avg`'s
+//! `sum`, `avg`, `min`, `max`; `sum` of floats in `float_sum`, of numerics
+//! in `numeric_sum`), `avg`'s
 //! exact numeric division, and a global aggregate's value over no rows.
 
 use super::errors::{int8_out_of_range, numeric_out_of_range, sum_out_of_range, type_error};
 use super::float_sum::FloatSum;
+use super::numeric_sum::NumericSum;
 use crate::plan::AggregateFunc;
 use crate::repr::{DataflowError, Datum, Numeric};
 
@@ -79,6 +81,13 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
             }
             Ok(sum.finish(width))
         }
+        AggregateFunc::SumNumeric => {
+            let mut sum = NumericSum::default();
+            for (d, m) in non_null() {
+                sum.add(&NumericSum::of(d, i128::from(*m)));
+            }
+            sum.finish()
+        }
         AggregateFunc::Min => Ok(non_null()
             .map(|(d, _)| d)
             .min()
@@ -107,6 +116,7 @@ pub fn empty_aggregate(func: AggregateFunc) -> Datum {
         | AggregateFunc::SumInt64
         | AggregateFunc::Avg
         | AggregateFunc::SumFloat(_)
+        | AggregateFunc::SumNumeric
         | AggregateFunc::Min
         | AggregateFunc::Max => Datum::Null,
     }

@@ -15,6 +15,7 @@
 use super::errors::{int4_out_of_range, int8_out_of_range_of};
 use super::float_functions;
 use super::literals::literal_operands;
+use super::numeric_functions;
 use crate::plan::{Func, ScalarExpr, TrimSide};
 use crate::repr::{DataflowError, Datum};
 
@@ -60,6 +61,14 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
                 match arg.eval(row)? {
                     Datum::Null => return Ok(Datum::Null),
                     d => values.push(d),
+                }
+            }
+            if let Func::Numeric(f) = strict {
+                // A literal is a reduced datum in the real system too (a
+                // row holds it), which `round(n, places)` reads.
+                let literal = matches!(args.first(), Some(ScalarExpr::Literal(_)));
+                if let Some(result) = numeric_functions::apply(f, &values, literal) {
+                    return result;
                 }
             }
             apply(strict, &values)

@@ -16,6 +16,8 @@ mod function_tests;
 mod functions;
 mod literals;
 mod numeric;
+mod numeric_functions;
+mod numeric_sum;
 mod scalar;
 #[cfg(test)]
 mod tests;
@@ -26,4 +28,5 @@ pub use chars::assign;
 pub use errors::{int8_out_of_range, sum_out_of_range};
 pub use float_sum::FloatSum;
 pub use numeric::parse as parse_numeric;
+pub use numeric_sum::{NumericSum, LIMBS as NUMERIC_SUM_LIMBS};
 pub use scalar::passes;

@@ -12,7 +12,7 @@ use crate::repr::decimal::{cx_datum, munge, rescale, Dec};
 use crate::repr::{DataflowError, Datum, Numeric, ScalarType, MAX_PRECISION};
 
 /// The real system's texts for a numeric result beyond the context.
-const OVERFLOW: &str = "value out of range: overflow";
+pub(super) const OVERFLOW: &str = "value out of range: overflow";
 const UNDERFLOW: &str = "value out of range: underflow";
 
 /// A result of the library as a row holds it; an infinity (which only an

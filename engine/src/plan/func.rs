@@ -47,6 +47,38 @@ pub enum Func {
     Least,
     /// A function of floats (`FloatFunc`), of its one overload's width.
     Float(FloatFunc),
+    /// A function of `numeric`s (`NumericFunc`).
+    Numeric(NumericFunc),
+}
+
+/// The real system's `numeric` overloads of the rounding functions, each
+/// of a `numeric` (and `round`'s second argument an `integer`), giving a
+/// `numeric` (`eval/numeric_functions.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NumericFunc {
+    Abs,
+    /// `round(n)`: to the nearest integer, half away from zero.
+    Round,
+    /// `round(n, places)`: to `places` places (before the point if
+    /// negative), half away from zero.
+    RoundTo,
+    Trunc,
+    /// `ceil(n)` and `ceiling(n)`.
+    Ceil,
+    Floor,
+}
+
+impl NumericFunc {
+    /// The name the real system gives the function.
+    pub fn name(self) -> &'static str {
+        match self {
+            NumericFunc::Abs => "abs",
+            NumericFunc::Round | NumericFunc::RoundTo => "round",
+            NumericFunc::Trunc => "trunc",
+            NumericFunc::Ceil => "ceil",
+            NumericFunc::Floor => "floor",
+        }
+    }
 }
 
 /// The real system's overloads of the float functions: `real` ones keep
@@ -132,6 +164,7 @@ impl Func {
             Func::Greatest => "greatest",
             Func::Least => "least",
             Func::Float(f) => f.name(),
+            Func::Numeric(f) => f.name(),
         }
     }
 }

@@ -10,7 +10,7 @@ mod func;
 mod resolver;
 
 pub use finishing::{compare_rows, with_top_k, Finishing, OrderColumn};
-pub use func::{FloatFunc, FloatWidth, Func, TrimSide};
+pub use func::{FloatFunc, FloatWidth, Func, NumericFunc, TrimSide};
 pub use resolver::Resolver;
 
 use crate::packed::PackedRow;
@@ -108,6 +108,9 @@ pub enum AggregateFunc {
     Avg,
     /// `sum(expr)` of floats, in fixed point (`eval::FloatSum`).
     SumFloat(FloatWidth),
+    /// `sum(expr)` of `numeric`s, exact and then rounded to a `numeric`
+    /// (`eval::NumericSum`), as Materialize's `SumNumeric`.
+    SumNumeric,
     Min,
     Max,
 }

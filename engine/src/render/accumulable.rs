@@ -21,7 +21,9 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Pipeline;
 use timely::dataflow::operators::generic::operator::Operator;
 
-use crate::eval::{average, int8_out_of_range, sum_out_of_range, FloatSum};
+use crate::eval::{
+    average, int8_out_of_range, sum_out_of_range, FloatSum, NumericSum, NUMERIC_SUM_LIMBS,
+};
 use crate::plan::{Aggregate, AggregateFunc, ScalarExpr};
 use crate::repr::{DataflowError, Datum, Diff, Numeric, Row, Timestamp};
 
@@ -29,11 +31,14 @@ use crate::repr::{DataflowError, Datum, Diff, Numeric, Row, Timestamp};
 /// sums: the multiplicity of a non-NULL argument and the argument times
 /// it; for a `sum` of floats (`eval::FloatSum`), the fixed-point sum in
 /// two halves (so that differential's additions never overflow, where the
-/// real system's wrap), and the counts of infinities and NaNs.
+/// real system's wrap), and the counts of infinities and NaNs; for a `sum`
+/// of numerics (`eval::NumericSum`), its exact sum's limbs in the slots
+/// after those two, and the count of NaNs in the last.
 type Sums = Vec<i128>;
 
 /// The sums kept per aggregate.
 const SLOTS: usize = 7;
+const _: () = assert!(2 + NUMERIC_SUM_LIMBS < SLOTS, "a numeric sum's slots");
 
 /// Whether every aggregate can be reduced from sums.
 pub fn applies(aggregates: &[Aggregate]) -> bool {
@@ -48,6 +53,7 @@ pub fn applies(aggregates: &[Aggregate]) -> bool {
                     | AggregateFunc::SumInt64
                     | AggregateFunc::Avg
                     | AggregateFunc::SumFloat(_)
+                    | AggregateFunc::SumNumeric
             )
     })
 }
@@ -122,6 +128,14 @@ fn add(sums: &mut [i128], row: &[Datum], diff: Diff, aggregates: &[Aggregate]) {
                 slots[6] += float.nans * diff;
                 (diff, 0)
             }
+            Datum::Numeric(_) => {
+                let numeric = NumericSum::of(argument, 1);
+                for (slot, limb) in slots[2..].iter_mut().zip(numeric.limbs) {
+                    *slot += limb * diff;
+                }
+                slots[2 + NUMERIC_SUM_LIMBS] += numeric.nans * diff;
+                (diff, 0)
+            }
             // Only counted: the planner gives sum and avg numbers.
             _ => (diff, 0),
         };
@@ -162,6 +176,16 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
                 non_nulls: non_null,
             }
             .finish(width),
+            AggregateFunc::SumNumeric => {
+                let mut limbs = [0; NUMERIC_SUM_LIMBS];
+                limbs.copy_from_slice(&slots[2..2 + NUMERIC_SUM_LIMBS]);
+                NumericSum {
+                    limbs,
+                    nans: slots[2 + NUMERIC_SUM_LIMBS],
+                    non_nulls: non_null,
+                }
+                .finish()?
+            }
             AggregateFunc::Min | AggregateFunc::Max => {
                 unreachable!("min and max do not accumulate")
             }
@@ -266,6 +290,39 @@ mod tests {
                 (vec![d(f64::NEG_INFINITY), r(f32::INFINITY), d(2.0)], 1),
             ],
             vec![(vec![Null, Null, Null], 1)],
+        ];
+        for group in groups {
+            let (got, expected) = summed_and_reduced(&group, &aggregates);
+            assert_eq!(got, expected, "{group:?}");
+        }
+    }
+
+    /// Sums of numerics, with NaNs, NULLs, multiplicities, values of 39
+    /// places beside values near 10^38, a sum that overflows and one that
+    /// a retraction brings back to zero, against reducing the rows.
+    #[test]
+    fn numeric_sums_finish_as_the_rows_reduce() {
+        let n = |s: &str| Datum::Numeric(crate::eval::parse_numeric(s).expect("a numeric"));
+        let tiny = n(&format!("-0.{}7", "0".repeat(38)));
+        let big = n(&format!("{}.5", "9".repeat(37)));
+        let aggregates = vec![
+            agg(AggregateFunc::SumNumeric, 0),
+            agg(AggregateFunc::SumNumeric, 1),
+            agg(AggregateFunc::Count, 0),
+        ];
+        let groups: Vec<Vec<(Row, Diff)>> = vec![
+            vec![
+                (vec![n("1.25"), big.clone()], 3),
+                (vec![tiny.clone(), tiny.clone()], 2),
+                (vec![Null, Null], 2),
+                (vec![n("-3.75"), n("-12345.678")], 1),
+            ],
+            vec![
+                (vec![n("NaN"), big.clone()], 1),
+                (vec![n("2"), big.clone()], 11),
+            ],
+            vec![(vec![n("1.5"), n("0")], 1), (vec![n("-1.5"), n("0")], 1)],
+            vec![(vec![Null, Null], 1)],
         ];
         for group in groups {
             let (got, expected) = summed_and_reduced(&group, &aggregates);

@@ -63,17 +63,17 @@ impl ExprContext<'_> {
         };
         let (arg, typ, nullable) = match func {
             AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
-            // A sum of floats is of their type, summed in fixed point, and
-            // an average of floats that sum over their count, as the real
-            // system plans `avg` (docs/semantics.md, "Floats").
-            AggregateFunc::Sum | AggregateFunc::Avg if float_width(&arg).is_some() => {
-                let width = float_width(&arg).expect("a float");
+            // A sum of floats is of their type, summed in fixed point, of
+            // numerics a numeric, summed exactly; an average of either is
+            // that sum over their count, as the real system plans `avg`
+            // (docs/semantics.md, "Floats" and "Numeric").
+            AggregateFunc::Sum | AggregateFunc::Avg if accumulated(&arg).is_some() => {
+                let (sum_func, typ) = accumulated(&arg).expect("a float or a numeric");
                 let sum = Aggregate {
-                    func: AggregateFunc::SumFloat(width),
+                    func: sum_func,
                     expr: arg.expr.clone(),
                     distinct,
                 };
-                let typ = arg.typ.expect("a float");
                 let sum = ScalarExpr::Column(column(grouping, sum));
                 let expr = match func {
                     AggregateFunc::Sum => sum,
@@ -103,7 +103,9 @@ impl ExprContext<'_> {
                 }
             }
             AggregateFunc::Avg => (summed(arg)?, Some(ScalarType::Numeric), true),
-            AggregateFunc::SumFloat(_) => unreachable!("planned from Sum"),
+            AggregateFunc::SumFloat(_) | AggregateFunc::SumNumeric => {
+                unreachable!("planned from Sum")
+            }
             AggregateFunc::Min | AggregateFunc::Max => {
                 if arg.is_unknown() {
                     return Err(unsupported(format!("{name} of an unknown-typed argument")));
@@ -139,21 +141,30 @@ fn column(grouping: &mut Grouping, aggregate: Aggregate) -> usize {
     grouping.keys.len() + j
 }
 
-/// The width of a float argument, `None` for any other.
-fn float_width(arg: &Typed) -> Option<FloatWidth> {
-    match arg.typ {
-        _ if arg.is_unknown() => None,
-        Some(ScalarType::Float32) => Some(FloatWidth::F32),
-        Some(ScalarType::Float64) => Some(FloatWidth::F64),
-        _ => None,
-    }
+/// The sum of a float or numeric argument and its type (of its
+/// argument's type), `None` for any other.
+fn accumulated(arg: &Typed) -> Option<(AggregateFunc, ScalarType)> {
+    let typ = arg.typ.filter(|_| !arg.is_unknown())?;
+    Some(match typ {
+        ScalarType::Float32 => (AggregateFunc::SumFloat(FloatWidth::F32), typ),
+        ScalarType::Float64 => (AggregateFunc::SumFloat(FloatWidth::F64), typ),
+        // Of any scale, a numeric without one (the real system's
+        // `sum(numeric)`), and the count cast to one without rounding.
+        ScalarType::Numeric | ScalarType::NumericScale(_) => {
+            (AggregateFunc::SumNumeric, ScalarType::Numeric)
+        }
+        _ => return None,
+    })
 }
 
 /// The SQL name of an aggregate function.
 fn function_of(func: AggregateFunc) -> &'static str {
     match func {
         AggregateFunc::CountAll | AggregateFunc::Count => "count",
-        AggregateFunc::Sum | AggregateFunc::SumInt64 | AggregateFunc::SumFloat(_) => "sum",
+        AggregateFunc::Sum
+        | AggregateFunc::SumInt64
+        | AggregateFunc::SumFloat(_)
+        | AggregateFunc::SumNumeric => "sum",
         AggregateFunc::Avg => "avg",
         AggregateFunc::Min => "min",
         AggregateFunc::Max => "max",

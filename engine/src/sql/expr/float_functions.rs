@@ -1,10 +1,11 @@
 //! The float functions' overloads, as the real system's `sql/src/func.rs`
 //! lists them (`round`, `trunc`, `ceil`, `ceiling`, `floor`, `sqrt`,
 //! `cbrt`, `exp`, `ln`, `log`, `log10`, `power`, `pow`; `abs` of a float
-//! is beside `abs`'s other overloads), each `numeric` overload named but
-//! not implemented, so that an argument resolves as it does there
-//! (`round(1)` is `round(double precision)`, `round(1.5)` the `numeric`
-//! one) and an overload the engine lacks is refused by name.
+//! is beside `abs`'s other overloads), with their `numeric` overloads: the
+//! rounding ones implemented (`NumericFunc`), the others named but not,
+//! so that an argument resolves as it does there (`round(1)` is
+//! `round(double precision)`, `round(1.5)` the `numeric` one) and an
+//! overload the engine lacks is refused by name.
 //!
 //! A literal with a point or an exponent is a `numeric` there, and a
 //! float where the overload chosen casts it to one (`power(f, 0.5)`); the
@@ -18,7 +19,7 @@ use super::float::{float_literal, numeric_literal};
 use super::overloads::Overload;
 use super::overloads::Param::{self, Float32, Float64, Int32, Numeric};
 use super::typed::Typed;
-use crate::plan::{FloatFunc, FloatWidth, Func, ScalarExpr};
+use crate::plan::{FloatFunc, FloatWidth, Func, NumericFunc, ScalarExpr};
 use crate::repr::{Datum, ScalarType};
 
 const F32: ScalarType = ScalarType::Float32;
@@ -37,24 +38,29 @@ macro_rules! float {
 
 use FloatWidth::{F32 as W32, F64 as W64};
 
+/// An implemented overload of a `numeric`, giving a `numeric`.
+const fn numeric(f: NumericFunc) -> Option<(Func, ScalarType)> {
+    Some((Func::Numeric(f), ScalarType::Numeric))
+}
+
 /// `round`, `trunc`, `ceil` and `floor`: of each float, keeping its
 /// width, and of a `numeric`.
 macro_rules! rounding {
-    ($f:path) => {
+    ($f:path, $n:expr) => {
         [
             (&[Float32], float!(W32, $f(W32))),
             (&[Float64], float!(W64, $f(W64))),
-            (&[Numeric], None),
+            (&[Numeric], numeric($n)),
         ]
     };
 }
 
-const TRUNC: [Overload; 3] = rounding!(FloatFunc::Trunc);
-const CEIL: [Overload; 3] = rounding!(FloatFunc::Ceil);
-const FLOOR: [Overload; 3] = rounding!(FloatFunc::Floor);
+const TRUNC: [Overload; 3] = rounding!(FloatFunc::Trunc, NumericFunc::Trunc);
+const CEIL: [Overload; 3] = rounding!(FloatFunc::Ceil, NumericFunc::Ceil);
+const FLOOR: [Overload; 3] = rounding!(FloatFunc::Floor, NumericFunc::Floor);
 const ROUND: [Overload; 4] = {
-    let [a, b, c]: [Overload; 3] = rounding!(FloatFunc::Round);
-    [a, b, c, (&[Numeric, Int32], None)]
+    let [a, b, c]: [Overload; 3] = rounding!(FloatFunc::Round, NumericFunc::Round);
+    [a, b, c, (&[Numeric, Int32], numeric(NumericFunc::RoundTo))]
 };
 const SQRT: [Overload; 2] = [
     (&[Float64], float!(W64, FloatFunc::Sqrt)),
@@ -83,7 +89,8 @@ const POWER: [Overload; 2] = [
 // (`ExprContext::call`); any other number of arguments resolves here.
 const POW: [Overload; 1] = [(&[Float64, Float64], float!(W64, FloatFunc::Power))];
 
-/// The `abs` overloads of the floats.
+/// The `abs` overloads of the floats and of a `numeric`.
+pub const ABS_NUMERIC: Overload = (&[Numeric], numeric(NumericFunc::Abs));
 pub const ABS_REAL: Overload = (&[Float32], float!(W32, FloatFunc::Abs(W32)));
 pub const ABS_DOUBLE: Overload = (&[Float64], float!(W64, FloatFunc::Abs(W64)));
 

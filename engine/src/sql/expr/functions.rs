@@ -16,7 +16,7 @@ use super::{function_name, plain_args, walk, ExprContext};
 use crate::plan::{Func, ScalarExpr, TrimSide};
 use crate::repr::{unsupported, Datum, ScalarType};
 
-use Param::{Bytes, Char, Int16, Int32, Int64, Numeric, Range, Text};
+use Param::{Bytes, Char, Int16, Int32, Int64, Range, Text};
 
 const TEXT: ScalarType = ScalarType::Text;
 const INT: ScalarType = ScalarType::Int32;
@@ -43,7 +43,7 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
             (&[Int16], None),
             (&[Int32], Some((Func::AbsInt32, INT))),
             (&[Int64], Some((Func::AbsInt64, ScalarType::Int64))),
-            (&[Numeric], None),
+            float_functions::ABS_NUMERIC,
             float_functions::ABS_REAL,
             float_functions::ABS_DOUBLE,
         ],
