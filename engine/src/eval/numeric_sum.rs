@@ -139,9 +139,9 @@ mod tests {
         assert_eq!(sum(&[("1.5", 1), ("-1.5", 1)]), Ok("0".into()));
         let tiny = format!("0.{}1", "0".repeat(38));
         assert_eq!(sum(&[(&tiny, 3)]), Ok(format!("0.{}3", "0".repeat(38))));
-        // 10^37 and 10^-38 need 76 digits: rounded to 39, half up.
+        // 10^37 + 0.05 needs 40 digits: rounded to 39, half up.
         let big = format!("1{}", "0".repeat(37));
-        let half = format!("0.{}5", "0".repeat(1));
+        let half = "0.05".to_string();
         assert_eq!(sum(&[(&big, 1), (&half, 1)]), Ok(format!("{big}.1")));
         assert_eq!(sum(&[(&big, 1), (&tiny, 1)]), Ok(big.clone()));
         // Whatever the order, and retracted back to where it was.
