@@ -16,6 +16,13 @@ pub enum Detail {
     View {
         plan: RelationPlan,
     },
+    /// A materialized view: its definition, and its export, kept as an
+    /// index's is (`on` itself, keyed by every column): the stand-in for
+    /// Materialize's persist shard (`coordinator::materialized`).
+    MaterializedView {
+        plan: RelationPlan,
+        export: IndexDetail,
+    },
     Index(IndexDetail),
 }
 
@@ -41,7 +48,15 @@ impl Entry {
         match self.detail {
             Detail::Table { .. } => ObjectKind::Table,
             Detail::View { .. } => ObjectKind::View,
+            Detail::MaterializedView { .. } => ObjectKind::MaterializedView,
             Detail::Index(_) => ObjectKind::Index,
+        }
+    }
+    /// What a compute export keeps: an index's or a materialized view's.
+    pub fn export(&self) -> Option<&IndexDetail> {
+        match &self.detail {
+            Detail::Index(detail) | Detail::MaterializedView { export: detail, .. } => Some(detail),
+            _ => None,
         }
     }
     pub fn index(&self) -> Option<&IndexDetail> {
@@ -92,13 +107,15 @@ impl Catalog {
 
     /// The first object, in id order, that refuses a drop of `id`, as
     /// Materialize's dependency rule has it: any object that depends on
-    /// it but an index (here: a view that reads it). An index never
-    /// refuses a drop; one on `id` goes with it (`indexes_on`), and one
-    /// that imports `id` is on a view that reads it.
+    /// it but an index (here: a view or materialized view that reads it).
+    /// An index never refuses a drop; one on `id` goes with it
+    /// (`indexes_on`), and one that imports `id` is on a view that reads it.
     pub fn blocks_drop(&self, id: GlobalId) -> Option<&Entry> {
         self.entries.values().find(|e| match &e.detail {
             Detail::Table { .. } | Detail::Index(_) => false,
-            Detail::View { plan } => plan.reads_any(&|g| g == id),
+            Detail::View { plan } | Detail::MaterializedView { plan, .. } => {
+                plan.reads_any(&|g| g == id)
+            }
         })
     }
 }
@@ -137,7 +154,9 @@ impl plan::Resolver for Catalog {
     fn keys(&self, id: GlobalId) -> Option<Vec<Vec<usize>>> {
         match self.entries.get(&id).map(|e| &e.detail) {
             Some(Detail::Table { keys }) => Some(keys.clone()),
-            Some(Detail::View { plan }) if plan.reads_any(&|g| self.keys(g) != Some(vec![])) => {
+            Some(Detail::View { plan } | Detail::MaterializedView { plan, .. })
+                if plan.reads_any(&|g| self.keys(g) != Some(vec![])) =>
+            {
                 None
             }
             _ => Some(vec![]),

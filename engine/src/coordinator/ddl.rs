@@ -129,7 +129,14 @@ impl Engine {
                 });
                 Outcome::Ok
             }
+            Statement::CreateMaterializedView {
+                name,
+                columns,
+                plan,
+                replace,
+            } => self.create_materialized_view(name, columns, plan, replace),
             Statement::CreateIndex { name, on, key } => self.create_index(name, on, key),
+            Statement::DropMaterializedView { id } => self.drop_object(id),
             Statement::DropIndex { id } => self.drop_object(id),
             Statement::DropView { id } => self.drop_object(id),
             Statement::DropTable { id } => self.drop_object(id),
@@ -252,14 +259,8 @@ impl Engine {
             .get(id)
             .expect("planner resolved the id")
             .clone();
-        if let Some(dependent) = self.catalog.blocks_drop(id) {
-            return Outcome::Error(format!(
-                "cannot drop {} \"{}\": still depended upon by {} \"{}\"",
-                entry.kind().name(),
-                entry.name,
-                dependent.kind().name(),
-                dependent.name
-            ));
+        if let Some(e) = self.drop_refusal(id) {
+            return Outcome::Error(e);
         }
         if entry.index().is_none() {
             self.end_reads_of(id, &entry.name);
@@ -271,6 +272,20 @@ impl Engine {
         self.forget(id);
         self.settle();
         Outcome::Ok
+    }
+
+    /// Why a drop of `id` is refused: the first object that depends on it
+    /// (Materialize's text; `CASCADE` is not supported).
+    pub(super) fn drop_refusal(&self, id: GlobalId) -> Option<String> {
+        let entry = self.catalog.get(id).expect("planner resolved the id");
+        let dependent = self.catalog.blocks_drop(id)?;
+        Some(format!(
+            "cannot drop {} \"{}\": still depended upon by {} \"{}\"",
+            entry.kind().name(),
+            entry.name,
+            dependent.kind().name(),
+            dependent.name
+        ))
     }
 
     /// Removes `id` from the catalog and from compute.
@@ -292,7 +307,7 @@ impl Engine {
             {
                 self.dropped_under_peek.insert(id);
             }
-            Detail::Index(_) => self.drop_index_dataflow(id),
+            Detail::Index(_) | Detail::MaterializedView { .. } => self.drop_index_dataflow(id),
             Detail::Table { .. } => {
                 self.table_rows.remove(&id);
                 self.table_keys.remove(&id);

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::builtin::Relation;
 use super::catalog::Catalog;
+use crate::plan::ObjectKind;
 use crate::protocol::WorkerReport;
 use crate::repr::{Datum, GlobalId, Row};
 
@@ -66,6 +67,22 @@ pub fn rows(relation: Relation, catalog: &Catalog, sources: Sources<'_>) -> Vec<
 
 /// The rows computed from the catalog and the workers' reports.
 fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]) -> Vec<Row> {
+    // A materialized view's export stands in for its persist shard: in
+    // Materialize it is no arrangement, and only an index logs its errors
+    // (`log_dataflow_errors` in `export_index`), so it has no row in
+    // these; it is a compute export and a dataflow like any other.
+    let of_arrangements;
+    let reports = match relation {
+        Relation::ErrorCountsRaw
+        | Relation::ErrorCountsPerWorker
+        | Relation::ErrorCounts
+        | Relation::ArrangementFrontiers
+        | Relation::ArrangementSizes => {
+            of_arrangements = without_materialized_views(catalog, reports);
+            &of_arrangements[..]
+        }
+        _ => reports,
+    };
     let text = |id: GlobalId| Datum::Text(id.to_string());
     let int = |i: i64| Datum::Int64(i);
     let opt = |t: Option<u64>| t.map_or(Datum::Null, |t| Datum::Int64(t as i64));
@@ -77,7 +94,11 @@ fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]
                 vec![
                     text(e.id),
                     Datum::Text(e.name.clone()),
-                    Datum::Text(e.kind().name().into()),
+                    Datum::Text(match e.kind() {
+                        // Materialize's `mz_objects.type` for one.
+                        ObjectKind::MaterializedView => "materialized-view".into(),
+                        kind => kind.name().into(),
+                    }),
                 ]
             })
             .collect(),
@@ -168,11 +189,25 @@ fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]
     }
 }
 
+/// `reports` without the exports of materialized views.
+fn without_materialized_views(catalog: &Catalog, reports: &[WorkerReport]) -> Vec<WorkerReport> {
+    let materialized = |id: GlobalId| {
+        catalog
+            .get(id)
+            .is_some_and(|e| e.kind() == ObjectKind::MaterializedView)
+    };
+    let mut reports = reports.to_vec();
+    for r in &mut reports {
+        r.exports.retain(|e| !materialized(e.id));
+    }
+    reports
+}
+
 /// What an export's dataflow imports.
 fn dependencies(catalog: &Catalog, export: GlobalId) -> Vec<GlobalId> {
     catalog
         .get(export)
-        .and_then(|e| e.index())
+        .and_then(|e| e.export())
         .map(|d| d.imports.clone())
         .unwrap_or_default()
 }

@@ -1,6 +1,7 @@
 //! Lowering a plan to a dataflow description: catalog relations become
-//! imports (an index of the relation if it has one, else the table, else
-//! the view's definition inlined), introspection relations constants.
+//! imports (an index of the relation if it has one, else the table or the
+//! materialized view's own export, else the view's definition inlined),
+//! introspection relations constants.
 
 use std::collections::BTreeMap;
 
@@ -110,6 +111,12 @@ fn lower_within_limit(
                         RelationPlan::Get(id)
                     }
                     Detail::View { plan } => lower(catalog, sources, plan.clone(), imports, depth)?,
+                    // Its export, the stand-in for its persist shard.
+                    Detail::MaterializedView { export, .. } => {
+                        let key = export.key.clone();
+                        imports.insert(id, (Import::Index { id, key }, arity));
+                        RelationPlan::Get(id)
+                    }
                     Detail::Index(_) => {
                         return Err(format!("cannot read index {} as a relation", entry.name))
                     }

@@ -19,6 +19,7 @@ mod diagnosis;
 mod introspection;
 mod keys;
 mod lower;
+mod materialized;
 mod peeks;
 mod read_policy;
 mod reports;

@@ -32,7 +32,7 @@ impl Engine {
         let imports: Vec<(GlobalId, GlobalId)> = self
             .catalog
             .entries()
-            .filter_map(|entry| entry.index().map(|detail| (entry.id, detail)))
+            .filter_map(|entry| entry.export().map(|detail| (entry.id, detail)))
             .flat_map(|(index, detail)| detail.imports.iter().map(move |on| (index, *on)))
             .collect();
         for (id, since) in advances(self.now, &self.sinces, &holds, &imports) {

@@ -456,6 +456,14 @@ pub enum Statement {
         columns: Vec<Column>,
         plan: RelationPlan,
     },
+    /// `CREATE [OR REPLACE] MATERIALIZED VIEW`: `replace` is the
+    /// materialized view of that name it replaces (`sql::materialized`).
+    CreateMaterializedView {
+        name: String,
+        columns: Vec<Column>,
+        plan: RelationPlan,
+        replace: Option<GlobalId>,
+    },
     /// `key` are column positions of `on`. `name` is already defaulted the
     /// way the real system does (`<relation>_primary_idx`, `<relation>_<cols>_idx`).
     CreateIndex {
@@ -467,6 +475,9 @@ pub enum Statement {
         id: GlobalId,
     },
     DropView {
+        id: GlobalId,
+    },
+    DropMaterializedView {
         id: GlobalId,
     },
     DropTable {
@@ -487,6 +498,7 @@ pub enum Statement {
 pub enum ObjectKind {
     Table,
     View,
+    MaterializedView,
     Index,
     /// A built-in introspection relation.
     Introspection,
@@ -497,6 +509,7 @@ impl ObjectKind {
         match self {
             ObjectKind::Table => "table",
             ObjectKind::View => "view",
+            ObjectKind::MaterializedView => "materialized view",
             ObjectKind::Index => "index",
             ObjectKind::Introspection => "source",
         }

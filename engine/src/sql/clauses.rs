@@ -35,6 +35,9 @@ pub fn create_table(t: &CreateTable) -> Result<(), String> {
     Ok(())
 }
 
+/// `CREATE VIEW name AS query`, or `CREATE [OR REPLACE] MATERIALIZED VIEW
+/// [IF NOT EXISTS] name [(columns)] AS query` (`sql::materialized`), and
+/// nothing else.
 pub fn create_view(v: &CreateView) -> Result<(), String> {
     let CreateView {
         or_alter,
@@ -42,37 +45,64 @@ pub fn create_view(v: &CreateView) -> Result<(), String> {
         materialized,
         secure,
         name: _,
-        name_before_not_exists: _,
+        name_before_not_exists,
         columns,
         query: _,
         options,
         cluster_by,
         comment,
         with_no_schema_binding,
-        if_not_exists: _,
+        if_not_exists,
         temporary,
         copy_grants,
         to,
         params,
     } = v;
-    refuse(&[
-        (*materialized, "CREATE MATERIALIZED VIEW"),
-        (*or_alter, "CREATE OR ALTER VIEW"),
-        (*or_replace, "CREATE OR REPLACE VIEW"),
-        (*secure, "CREATE SECURE VIEW"),
-        (!columns.is_empty(), "CREATE VIEW with column names"),
+    let kind = if *materialized {
+        "MATERIALIZED VIEW"
+    } else {
+        "VIEW"
+    };
+    let typed = columns
+        .iter()
+        .any(|c| c.data_type.is_some() || c.options.is_some());
+    let clauses = [
+        (*or_alter, format!("CREATE OR ALTER {kind}")),
+        (
+            *or_replace && !materialized,
+            "CREATE OR REPLACE VIEW".into(),
+        ),
+        (*secure, format!("CREATE SECURE {kind}")),
+        (
+            !columns.is_empty() && !materialized,
+            "CREATE VIEW with column names".into(),
+        ),
+        (
+            *name_before_not_exists && *materialized,
+            "CREATE MATERIALIZED VIEW name IF NOT EXISTS".into(),
+        ),
         (
             *options != sqlparser::ast::CreateTableOptions::None,
-            "CREATE VIEW options",
+            format!("CREATE {kind} options"),
         ),
-        (!cluster_by.is_empty(), "CLUSTER BY"),
-        (comment.is_some(), "COMMENT"),
-        (*with_no_schema_binding, "WITH NO SCHEMA BINDING"),
-        (*temporary, "CREATE TEMPORARY VIEW"),
-        (*copy_grants, "COPY GRANTS"),
-        (to.is_some(), "CREATE VIEW TO"),
-        (params.is_some(), "CREATE VIEW parameters"),
-    ])
+        (!cluster_by.is_empty(), "CLUSTER BY".into()),
+        (comment.is_some(), "COMMENT".into()),
+        (*with_no_schema_binding, "WITH NO SCHEMA BINDING".into()),
+        (*temporary, format!("CREATE TEMPORARY {kind}")),
+        (*copy_grants, "COPY GRANTS".into()),
+        (to.is_some(), format!("CREATE {kind} TO")),
+        (params.is_some(), format!("CREATE {kind} parameters")),
+        (
+            typed && *materialized,
+            "a materialized view column with a type or options".into(),
+        ),
+        (
+            *or_replace && *if_not_exists,
+            "CREATE OR REPLACE ... IF NOT EXISTS".into(),
+        ),
+    ];
+    let clauses: Vec<(bool, &str)> = clauses.iter().map(|(p, c)| (*p, c.as_str())).collect();
+    refuse(&clauses)
 }
 
 pub fn create_index(i: &CreateIndex) -> Result<(), String> {

@@ -3,7 +3,8 @@
 //! on the real system's texts.
 //!
 //! - `parse`: sqlparser plus Materialize's `AS OF` and `CREATE DEFAULT INDEX`.
-//! - `statement`: DDL and writes; `constraints`: a table's keys.
+//! - `statement`: DDL and writes; `constraints`: a table's keys;
+//!   `materialized`: `CREATE [OR REPLACE] MATERIALIZED VIEW`.
 //! - `query`: SELECT.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
@@ -13,6 +14,7 @@ mod clauses;
 pub mod constraints;
 mod expr;
 mod forms;
+mod materialized;
 mod parse;
 mod query;
 mod statement;

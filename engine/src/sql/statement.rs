@@ -12,8 +12,8 @@ use super::parse::{Parsed, ParsedStatement, MAX_IDENTIFIER_BYTES};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{
-    check_unique_columns, clauses, constraints, forms, ident, object_name, object_of_kind,
-    relation, unknown,
+    check_unique_columns, clauses, constraints, forms, ident, materialized, object_name,
+    object_of_kind, relation, unknown,
 };
 use crate::eval::assign;
 use crate::packed::PackedRow;
@@ -54,6 +54,7 @@ pub(super) fn plan(
             }))
         }
         ast::Statement::CreateTable(t) => create_table(catalog, &t),
+        ast::Statement::CreateView(v) if v.materialized => materialized::create(catalog, &v),
         ast::Statement::CreateView(v) => create_view(catalog, &v),
         ast::Statement::CreateIndex(i) => create_index_statement(catalog, &i),
         ast::Statement::Insert(i) => insert(catalog, &i, None).map(Some),
@@ -557,6 +558,7 @@ fn drop(
     let kind = match object_type {
         ObjectType::Table => ObjectKind::Table,
         ObjectType::View => ObjectKind::View,
+        ObjectType::MaterializedView => ObjectKind::MaterializedView,
         ObjectType::Index => ObjectKind::Index,
         other => return Err(unsupported(forms::drop_object(&other))),
     };
@@ -571,8 +573,10 @@ fn drop(
     if if_exists && catalog.resolve(&object_name(name)?).is_none() {
         return Ok(None);
     }
+    materialized::check_drop_kind(catalog, name, kind)?;
     let id = object_of_kind(catalog, name, kind)?;
     Ok(Some(match kind {
+        ObjectKind::MaterializedView => Statement::DropMaterializedView { id },
         ObjectKind::Table => Statement::DropTable { id },
         ObjectKind::View => Statement::DropView { id },
         _ => Statement::DropIndex { id },

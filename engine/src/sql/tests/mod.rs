@@ -9,6 +9,7 @@ mod float_functions;
 mod floats;
 mod forms;
 mod functions;
+mod materialized;
 mod numerics;
 mod properties;
 mod queries;
@@ -103,6 +104,7 @@ fn catalog() -> TestCatalog {
                 col("x", Text, true),
             ],
         ),
+        ("mv", MaterializedView, vec![col("k", Int, true)]),
     ])
 }
 

@@ -292,7 +292,7 @@ pub(super) const DROPS: Table = &[
     ("VIEW", Some(("DROP VIEW v", Planned))),
     (
         "MATERIALIZED VIEW",
-        Some(("DROP MATERIALIZED VIEW m", Refused)),
+        Some(("DROP MATERIALIZED VIEW IF EXISTS m", Planned)),
     ),
     ("INDEX", Some(("DROP INDEX t_a_idx", Planned))),
     ("SCHEMA", Some(("DROP SCHEMA public", Refused))),
