@@ -7,6 +7,8 @@
 use engine::repr::Timestamp;
 use engine::Role;
 
+pub use super::skip::SkipReason;
+
 /// The directive names, in the order they are listed in error messages.
 pub const NAMES: &[&str] = &[
     "statement",
@@ -144,121 +146,6 @@ pub struct Directive {
     /// `skip-postgres=<reason>`: PostgreSQL, replaying the file as the
     /// oracle does, legitimately answers otherwise; the engine ignores it.
     pub skip_postgres: Option<SkipReason>,
-}
-
-/// Why a directive's answer legitimately differs on PostgreSQL: the values
-/// `skip-postgres=` takes. Each is a difference of the engine's model, not
-/// of its correctness, so the list is short and every entry is reviewed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SkipReason {
-    /// An evaluation error is carried beside the rows as data; PostgreSQL
-    /// answers without evaluating it (it filters first), or fails the whole
-    /// statement where the engine keeps the error in the relation.
-    ErrorsAsData,
-    /// Reads an `mz_` relation, which PostgreSQL does not have.
-    Introspection,
-    /// The engine refuses a read its compaction has made impossible;
-    /// PostgreSQL keeps no history to compact.
-    Compaction,
-    /// The engine reports the read `pending:` (a paused worker, a time no
-    /// write has reached); PostgreSQL has no frontiers and answers at once.
-    Pending,
-    /// The engine refuses an expression nested deeper than the real
-    /// system's limit of 512; PostgreSQL's limit lies elsewhere.
-    RecursionLimit,
-    /// The real system's `numeric` differs from PostgreSQL's: no display
-    /// scale (`1.75`, not `1.7500000000000000`), 39 significant digits
-    /// in a division, 39 digits and places at most, a precision not
-    /// enforced, no infinity; the engine answers as the real system does.
-    MzNumeric,
-    /// The real system casts a `bigint` to a `boolean`; PostgreSQL refuses.
-    MzCast,
-    /// The real system refuses an identifier longer than 255 bytes;
-    /// PostgreSQL truncates one longer than 63 bytes and goes on.
-    MzIdentifierLength,
-    /// The real system computes an uncorrelated subquery once, whatever
-    /// the outer rows, so its error stands over no outer rows; PostgreSQL
-    /// evaluates a subquery only for the rows that reach it.
-    MzSubquery,
-    /// The real system takes keys only once `unsafe_enable_table_keys` is
-    /// on and enforces none; the engine refuses a key without the variable
-    /// and a write that repeats one; PostgreSQL takes and enforces keys.
-    MzKeys,
-    /// The real system keeps a `char` trimmed of all trailing whitespace,
-    /// a `bpchar` too; PostgreSQL trims blanks only, and keeps a
-    /// `bpchar`'s.
-    MzChar,
-    /// The real system's floats where PostgreSQL's differ: `real` beside
-    /// an integer stays a `real`, `%` of floats, the text of an exponent.
-    MzFloat,
-    /// The real system keeps `-0` and `0` two keys of a group, a DISTINCT
-    /// or a join; PostgreSQL holds them one value.
-    MzNegativeZero,
-    /// A scalar function or LIKE of the real system answers otherwise than
-    /// PostgreSQL's (`replace` with an empty pattern, a strict function's
-    /// arguments after a NULL one not evaluated, a LIKE pattern over 8 KiB).
-    MzFunction,
-    /// The real system types a select list's NULL or string literal as
-    /// `text` before a set operation unifies its branches' columns, so
-    /// `SELECT 1 UNION SELECT NULL` cannot match them; PostgreSQL
-    /// resolves the literal by the other branch.
-    MzSetTypes,
-    /// A materialized view follows its inputs' writes; PostgreSQL's keeps what its last refresh read.
-    MzMaterializedView,
-}
-
-impl SkipReason {
-    /// Every reason with its spelling, in the order error messages list them.
-    pub const ALL: &'static [(SkipReason, &'static str)] = &[
-        (SkipReason::ErrorsAsData, "errors-as-data"),
-        (SkipReason::Introspection, "introspection"),
-        (SkipReason::Compaction, "compaction"),
-        (SkipReason::Pending, "pending"),
-        (SkipReason::RecursionLimit, "recursion-limit"),
-        (SkipReason::MzNumeric, "mz-numeric"),
-        (SkipReason::MzCast, "mz-cast"),
-        (SkipReason::MzIdentifierLength, "mz-identifier-length"),
-        (SkipReason::MzSubquery, "mz-subquery"),
-        (SkipReason::MzKeys, "mz-keys"),
-        (SkipReason::MzChar, "mz-char"),
-        (SkipReason::MzFloat, "mz-float"),
-        (SkipReason::MzNegativeZero, "mz-negative-zero"),
-        (SkipReason::MzFunction, "mz-function"),
-        (SkipReason::MzSetTypes, "mz-set-types"),
-        (SkipReason::MzMaterializedView, "mz-materialized-view"),
-    ];
-
-    /// Whether the difference is the real system's over PostgreSQL's (the
-    /// engine follows the real system), which the oracle reports apart.
-    pub fn is_materialize(self) -> bool {
-        matches!(
-            self,
-            SkipReason::MzNumeric
-                | SkipReason::MzCast
-                | SkipReason::MzIdentifierLength
-                | SkipReason::MzSubquery
-                | SkipReason::MzKeys
-                | SkipReason::MzChar
-                | SkipReason::MzFloat
-                | SkipReason::MzNegativeZero
-                | SkipReason::MzFunction
-                | SkipReason::MzSetTypes
-                | SkipReason::MzMaterializedView
-        )
-    }
-
-    /// How `skip-postgres=` spells it.
-    pub fn name(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(r, _)| *r == self)
-            .map(|(_, n)| *n)
-            .expect("every reason is listed")
-    }
-
-    pub fn parse(value: &str) -> Option<SkipReason> {
-        Self::ALL.iter().find(|(_, n)| *n == value).map(|(r, _)| *r)
-    }
 }
 
 /// A sqllogictest condition. The labels of a run are its configuration's

@@ -20,6 +20,7 @@ pub mod dd;
 pub mod directive;
 mod dispatch;
 pub mod mz;
+pub mod skip;
 pub mod slt;
 
 use directive::Directive;
