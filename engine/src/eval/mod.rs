@@ -21,6 +21,7 @@ mod numeric_sum;
 mod scalar;
 #[cfg(test)]
 mod tests;
+mod window;
 
 pub use aggregate::{aggregate, average, empty_aggregate};
 pub use cast::{cast, castable, parse_as};
@@ -30,3 +31,4 @@ pub use float_sum::FloatSum;
 pub use numeric::parse as parse_numeric;
 pub use numeric_sum::{NumericSum, LIMBS as NUMERIC_SUM_LIMBS};
 pub use scalar::passes;
+pub use window::window_partition;

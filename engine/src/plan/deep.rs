@@ -86,7 +86,8 @@ impl RelationPlan {
             | RelationPlan::Distinct { input }
             | RelationPlan::Negate { input }
             | RelationPlan::Threshold { input }
-            | RelationPlan::TopK { input, .. } => vec![input],
+            | RelationPlan::TopK { input, .. }
+            | RelationPlan::Window { input, .. } => vec![input],
             RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
                 inputs.iter().collect()
             }
@@ -180,6 +181,10 @@ impl Clone for RelationPlan {
             },
             RelationPlan::Threshold { input } => RelationPlan::Threshold {
                 input: boxed(input),
+            },
+            RelationPlan::Window { input, window } => RelationPlan::Window {
+                input: boxed(input),
+                window: window.clone(),
             },
             RelationPlan::EquiJoin {
                 left,

@@ -8,10 +8,12 @@ mod deep;
 mod finishing;
 mod func;
 mod resolver;
+mod window;
 
 pub use finishing::{compare_rows, with_top_k, Finishing, OrderColumn};
 pub use func::{FloatFunc, FloatWidth, Func, NumericFunc, TrimSide};
 pub use resolver::Resolver;
+pub use window::{Frame, FrameBound, FrameUnits, Window, WindowCall, WindowFunc};
 
 use crate::packed::PackedRow;
 use crate::recursion::grown;
@@ -208,6 +210,12 @@ pub enum RelationPlan {
         value: Box<RelationPlan>,
         body: Box<RelationPlan>,
     },
+    /// Window functions (`window`): the input's rows, each with its value
+    /// of every call, computed by a reduce over each partition.
+    Window {
+        input: Box<RelationPlan>,
+        window: Window,
+    },
     /// The rows of the enclosing `Let` named `id`, of `arity` columns.
     Local { id: usize, arity: usize },
     /// Every input's rows and errors (`UNION ALL`); all of one arity.
@@ -256,7 +264,8 @@ impl RelationPlan {
             | RelationPlan::Reduce { input, .. }
             | RelationPlan::Distinct { input }
             | RelationPlan::Negate { input }
-            | RelationPlan::Threshold { input } => input.reads_any(pred),
+            | RelationPlan::Threshold { input }
+            | RelationPlan::Window { input, .. } => input.reads_any(pred),
             RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
                 inputs.iter().any(|i| i.reads_any(pred))
             }
@@ -333,6 +342,10 @@ impl RelationPlan {
             },
             RelationPlan::Threshold { input } => RelationPlan::Threshold {
                 input: boxed(input)?,
+            },
+            RelationPlan::Window { input, window } => RelationPlan::Window {
+                input: boxed(input)?,
+                window,
             },
             RelationPlan::EquiJoin {
                 left,

@@ -82,6 +82,7 @@ pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
         RelationPlan::Let { body, .. } => arity(body, inputs),
         RelationPlan::Union { inputs: plans } => plans.first().map_or(0, |p| arity(p, inputs)),
         RelationPlan::Project { columns, .. } => columns.len(),
+        RelationPlan::Window { window, .. } => window.width + window.calls.len(),
         RelationPlan::Join { inputs: plans, .. } => plans.iter().map(|p| arity(p, inputs)).sum(),
         RelationPlan::Reduce {
             group_key,

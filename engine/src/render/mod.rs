@@ -6,8 +6,8 @@
 //! inputs' errors once, not once per path), so error multiplicities mean what
 //! `mz_compute_error_counts` says they mean.
 //!
-//! `relation` walks the plan; `join`, `reduce` (with `accumulable`) and
-//! `delta_join` render their nodes; `inputs` is what a plan reads and
+//! `relation` walks the plan; `join`, `reduce` (with `accumulable`),
+//! `window` and `delta_join` render their nodes; `inputs` is what a plan reads and
 //! `collections` the operators they share.
 
 mod accumulable;
@@ -17,6 +17,7 @@ pub(crate) mod inputs;
 mod join;
 mod reduce;
 mod relation;
+mod window;
 
 pub use collections::constant;
 pub use inputs::{Inputs, Lookup, LookupSource};

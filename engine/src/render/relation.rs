@@ -16,6 +16,7 @@ use super::delta_join;
 use super::inputs::{arity, Inputs};
 use super::join;
 use super::reduce;
+use super::window;
 use crate::eval::passes;
 use crate::plan::RelationPlan;
 use crate::recursion::grown;
@@ -184,6 +185,10 @@ fn render_within<'s>(
                 )
                 .map(|(_key, result)| result);
             split(results, errs)
+        }
+        RelationPlan::Window { input, window } => {
+            let (oks, errs) = render(scope, input, inputs, as_of, worker);
+            window::render(oks, errs, window)
         }
         RelationPlan::Let { id, value, body } => {
             let (rows, value_errs) = render(scope, value, inputs, as_of, worker);

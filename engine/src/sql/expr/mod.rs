@@ -22,6 +22,7 @@ mod scope;
 mod subquery;
 mod typed;
 mod walk;
+pub(super) mod window;
 
 use std::cell::Cell;
 
@@ -75,6 +76,8 @@ pub(super) struct ExprContext<'a> {
     pub site: &'static str,
     /// Column references resolved so far here and in an outer query.
     refs: Cell<(usize, usize)>,
+    /// Where a select list's window function calls go (`window`).
+    pub windows: Option<window::Windows>,
 }
 
 impl<'a> ExprContext<'a> {
@@ -90,6 +93,7 @@ impl<'a> ExprContext<'a> {
             subqueries: None,
             site: site.map_or("in aggregate arguments", |(_, site)| site),
             refs: Cell::default(),
+            windows: None,
         }
     }
 
@@ -189,6 +193,7 @@ impl<'a> ExprContext<'a> {
                     false,
                 ))
             }
+            Expr::Function(f) if f.over.is_some() => self.window(f),
             Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
             Expr::Function(f) if is_scalar_function(&function_name(f)) => self.function(f),
             Expr::Substring { .. }

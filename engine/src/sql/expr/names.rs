@@ -121,6 +121,7 @@ fn invent(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> Option<(Strin
         Expr::Nested(inner) => invent(inner, subquery),
         Expr::Function(f)
             if aggregate_call(f).is_ok()
+                || f.over.is_some()
                 || function_name(f) == "coalesce"
                 || is_scalar_function(&function_name(f)) =>
         {

@@ -12,6 +12,7 @@ use super::aggregate::aggregate_call;
 use super::call_syntax::{special_args, special_refusal};
 use super::float::numeric_literal;
 use super::typed::{int_literal, literal, scalar_type};
+use super::window::window_exprs;
 use super::{forms, function_name, is_scalar_function, plain_args, RESERVED};
 use crate::recursion::grown;
 use crate::repr::{unsupported, UNSUPPORTED};
@@ -120,6 +121,10 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             data_type,
             format: None,
         } => refused(scalar_type(data_type)).or_else(|| walk(expr)),
+        Expr::Function(f) if f.over.is_some() => match window_exprs(f) {
+            Err(e) => refused::<()>(Err(e)),
+            Ok(exprs) => exprs.into_iter().find_map(walk),
+        },
         Expr::Function(f) => {
             let args = match function_name(f).as_str() {
                 "coalesce" => plain_args(f),

@@ -1,9 +1,10 @@
 //! Walks over an expression's syntax that look for a construct without
-//! planning it: an aggregate call (which makes a query aggregate) or a
-//! subquery (which makes a WHERE's conjunct filter after the others).
+//! planning it: an aggregate call (which makes a query aggregate), a
+//! subquery (which makes a WHERE's conjunct filter after the others) or a
+//! window function call.
 //! Both look through the forms the planner reads, never into a subquery.
 
-use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget};
+use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, WindowType};
 
 use super::aggregate::aggregate_call;
 use super::call_syntax::special_args;
@@ -15,6 +16,15 @@ pub fn contains_aggregate(e: &Expr) -> bool {
         e,
         0,
         &|e| matches!(e, Expr::Function(f) if aggregate_call(f).is_ok()),
+    )
+}
+
+/// Whether `e` calls a window function (outside of any subquery).
+pub fn contains_window(e: &Expr) -> bool {
+    any_within(
+        e,
+        0,
+        &|e| matches!(e, Expr::Function(f) if f.over.is_some()),
     )
 }
 
@@ -36,13 +46,23 @@ fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) -> bool {
     }
     let any = |e: &Expr| depth < RECURSION_LIMIT && any_within(e, depth + 1, found);
     match e {
-        Expr::Function(f) => match &f.args {
-            FunctionArguments::List(list) => list
-                .args
-                .iter()
-                .any(|a| matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if any(e))),
-            _ => false,
-        },
+        Expr::Function(f) => {
+            let args = match &f.args {
+                FunctionArguments::List(list) => list
+                    .args
+                    .iter()
+                    .any(|a| matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if any(e))),
+                _ => false,
+            };
+            // A window's PARTITION BY and ORDER BY are over the row too.
+            args || match &f.over {
+                Some(WindowType::WindowSpec(spec)) => {
+                    let order = spec.order_by.iter().map(|o| &o.expr);
+                    spec.partition_by.iter().chain(order).any(any)
+                }
+                _ => false,
+            }
+        }
         Expr::BinaryOp { left, right, .. } => any(left) || any(right),
         Expr::UnaryOp { expr, .. }
         | Expr::Nested(expr)

@@ -11,6 +11,7 @@ mod parenthesized;
 mod refused;
 mod sets;
 mod subquery;
+mod window;
 mod with;
 
 use std::cell::{Cell, RefCell};
@@ -159,7 +160,9 @@ impl Planner<'_> {
         );
         cx.grouping = grouping.as_mut();
         cx.subqueries = Some(Subqueries::new(self, true));
+        cx.windows = Some(Default::default());
         let mut outputs = projection(&mut cx, &s.projection, s.from.is_empty())?;
+        let windows = cx.windows.take();
         let select_subqueries = cx.take_subqueries();
         let mut having = vec![];
         let mut having_deferred = vec![];
@@ -236,6 +239,11 @@ impl Planner<'_> {
         for d in having_deferred {
             plan = self.filter_deferred(plan, arity, row_width, d);
         }
+        let site = window::Site {
+            nested: corr.is_some(),
+            in_from,
+        };
+        (plan, arity) = window::apply(plan, arity, windows, &mut outputs, site)?;
         if !select_subqueries.is_empty() {
             let count = select_subqueries.len();
             plan = self.apply(plan, arity, row_width, select_subqueries);

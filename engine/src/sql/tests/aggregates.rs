@@ -137,7 +137,7 @@ fn aggregate_errors() {
     assert_eq!(aggregates, vec![distinct, agg(AggregateFunc::Count, c(0))]);
     assert_eq!(
         err("SELECT sum(a) OVER () FROM t"),
-        "unsupported: window function"
+        "unsupported: aggregate window function sum"
     );
     assert_eq!(
         err("SELECT initcap(b) FROM t"),

@@ -18,6 +18,7 @@ mod statements;
 mod subqueries;
 mod subscribe;
 mod values;
+mod windows;
 
 use super::plan;
 use crate::plan::{

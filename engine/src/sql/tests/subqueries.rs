@@ -18,7 +18,8 @@ pub(super) fn nodes(plan: &RelationPlan) -> Vec<&RelationPlan> {
         | RelationPlan::Distinct { input }
         | RelationPlan::Negate { input }
         | RelationPlan::Threshold { input }
-        | RelationPlan::TopK { input, .. } => children.push(input),
+        | RelationPlan::TopK { input, .. }
+        | RelationPlan::Window { input, .. } => children.push(input),
         RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
             children.extend(inputs)
         }
