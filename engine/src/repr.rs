@@ -27,8 +27,8 @@ pub fn unsupported(construct: impl fmt::Display) -> String {
 /// A single SQL value. The derived order (Null first, then by variant) is the
 /// order rows are sorted in for output and the order errors are compared in;
 /// SQL's ORDER BY places NULLs itself (`plan::compare_rows`). A value carries
-/// its width, as in the real system: `integer` (int4) and `bigint` (int8)
-/// overflow at their own bounds.
+/// its width, as in the real system: `smallint` (int2), `integer` (int4)
+/// and `bigint` (int8) overflow at their own bounds.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Datum {
     Null,
@@ -42,6 +42,9 @@ pub enum Datum {
     Float32(F32),
     /// A `double precision` (float8).
     Float64(F64),
+    /// A `smallint` (int2): last, so that the other variants keep their
+    /// places in the derived order and hash.
+    Int16(i16),
 }
 
 impl Datum {
@@ -50,6 +53,7 @@ impl Datum {
         matches!(
             (self, typ),
             (Datum::Int32(_), ScalarType::Int32)
+                | (Datum::Int16(_), ScalarType::Int16)
                 | (Datum::Int64(_), ScalarType::Int64)
                 | (Datum::Numeric(_), ScalarType::Numeric)
                 | (Datum::Numeric(_), ScalarType::NumericScale(_))
@@ -79,6 +83,7 @@ impl fmt::Display for Datum {
             Datum::Null => write!(f, "NULL"),
             Datum::Bool(b) => write!(f, "{b}"),
             Datum::Int32(i) => write!(f, "{i}"),
+            Datum::Int16(i) => write!(f, "{i}"),
             Datum::Int64(i) => write!(f, "{i}"),
             Datum::Numeric(n) => write!(f, "{n}"),
             Datum::Text(s) => write!(f, "{s}"),
@@ -116,12 +121,15 @@ pub enum ScalarType {
     Float32,
     /// `double precision`, `float8`, `float`, `float(25..53)`.
     Float64,
+    /// `smallint`, `int2`: 16 bits.
+    Int16,
 }
 
 impl ScalarType {
     /// PostgreSQL's internal name, which names a cast's output column.
     pub fn internal_name(self) -> &'static str {
         match self {
+            ScalarType::Int16 => "int2",
             ScalarType::Int32 => "int4",
             ScalarType::Int64 => "int8",
             ScalarType::Numeric | ScalarType::NumericScale(_) => "numeric",
@@ -136,7 +144,10 @@ impl ScalarType {
 
     /// Whether the type is one of the integers.
     pub fn is_integer(self) -> bool {
-        matches!(self, ScalarType::Int32 | ScalarType::Int64)
+        matches!(
+            self,
+            ScalarType::Int16 | ScalarType::Int32 | ScalarType::Int64
+        )
     }
 
     /// Whether the type is `real` or `double precision`.
@@ -157,6 +168,7 @@ impl ScalarType {
     /// The name of a type without a length.
     pub fn base_name(self) -> &'static str {
         match self {
+            ScalarType::Int16 => "smallint",
             ScalarType::Int32 => "integer",
             ScalarType::Int64 => "bigint",
             ScalarType::Numeric | ScalarType::NumericScale(_) => "numeric",

@@ -31,11 +31,13 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
         AggregateFunc::Sum | AggregateFunc::SumInt64 => {
             // Accumulated wide so that only the total can overflow, whatever
             // order the values come in.
-            // The sum of `integer`s is a `bigint`, as in PostgreSQL; of
-            // `bigint`s a `numeric`, which holds any sum of them exactly.
+            // The sum of `smallint`s or `integer`s is a `bigint`, as in
+            // PostgreSQL; of `bigint`s a `numeric`, which holds any sum of
+            // them exactly.
             let mut sum: Option<i128> = None;
             for (d, m) in non_null() {
                 let i = match d {
+                    Datum::Int16(i) => i64::from(*i),
                     Datum::Int32(i) => i64::from(*i),
                     Datum::Int64(i) => *i,
                     d => return Err(type_error("sum", d)),
@@ -58,6 +60,7 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
             let (mut sum, mut n) = (0i128, 0i128);
             for (d, m) in non_null() {
                 let i = match d {
+                    Datum::Int16(i) => i64::from(*i),
                     Datum::Int32(i) => i64::from(*i),
                     Datum::Int64(i) => *i,
                     d => return Err(type_error("avg", d)),

@@ -1,7 +1,7 @@
 //! Casts between the engine's scalar types and strings read as a type,
 //! with the real system's texts.
 
-use super::{float, numeric};
+use super::{float, int16, numeric};
 use crate::repr::{Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
@@ -15,6 +15,7 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
     };
     match to {
         ScalarType::Text => Ok(Datum::Text(s.to_string())),
+        ScalarType::Int16 => s.trim().parse().map(Datum::Int16).map_err(invalid),
         ScalarType::Int32 => s.trim().parse().map(Datum::Int32).map_err(invalid),
         ScalarType::Int64 => s.trim().parse().map(Datum::Int64).map_err(invalid),
         ScalarType::Numeric => numeric::parse(s).map(Datum::Numeric),
@@ -58,6 +59,7 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     from == to
         || float::castable(from, to)
         || numeric::castable(from, to)
+        || int16::castable(from, to)
         || matches!(
             (from, to),
             (Int32 | Int64, Int32 | Int64)
@@ -74,6 +76,9 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         return converted;
     }
     if let Some(converted) = numeric::cast(&d, to) {
+        return converted;
+    }
+    if let Some(converted) = int16::cast(&d, to) {
         return converted;
     }
     let range = |t: ScalarType, v: i64| format!("\"{v}\" {} out of range", t.name());

@@ -109,6 +109,9 @@ macro_rules! to_integer {
         fn $name(f: $f, to: ScalarType) -> Result<Datum, String> {
             let f = f.round_ties_even();
             match to {
+                ScalarType::Int16 if f >= i16::MIN as $f && f < -(i16::MIN as $f) => {
+                    Ok(Datum::Int16(f as i16))
+                }
                 ScalarType::Int32 if f >= i32::MIN as $f && f < -(i32::MIN as $f) => {
                     Ok(Datum::Int32(f as i32))
                 }
@@ -131,10 +134,12 @@ to_integer!(f64_to_integer, f64);
 /// integers and from `double precision` to `real` (assignment). A float
 /// has no cast to or from `boolean`.
 pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
-    use ScalarType::{Float32, Float64, Int32, Int64};
+    use ScalarType::{Float32, Float64, Int16, Int32, Int64};
     let f32_datum = |f: f32| Datum::Float32(F32::new(f));
     let f64_datum = |f: f64| Datum::Float64(F64::new(f));
     Some(match (d, to) {
+        (Datum::Int16(i), Float32) => Ok(f32_datum(f32::from(*i))),
+        (Datum::Int16(i), Float64) => Ok(f64_datum(f64::from(*i))),
         (Datum::Int32(i), Float32) => Ok(f32_datum(*i as f32)),
         (Datum::Int64(i), Float32) => Ok(f32_datum(*i as f32)),
         (Datum::Int32(i), Float64) => Ok(f64_datum(f64::from(*i))),
@@ -152,8 +157,8 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
                 Ok(f32_datum(r))
             }
         }
-        (Datum::Float32(f), Int32 | Int64) => f32_to_integer(f.get(), to),
-        (Datum::Float64(f), Int32 | Int64) => f64_to_integer(f.get(), to),
+        (Datum::Float32(f), Int16 | Int32 | Int64) => f32_to_integer(f.get(), to),
+        (Datum::Float64(f), Int16 | Int32 | Int64) => f64_to_integer(f.get(), to),
         // `numeric_to_real` and `numeric_to_double`: the numeric's text,
         // read as a float (exact digits, so correctly rounded).
         (Datum::Numeric(n), Float32) => {
@@ -172,12 +177,12 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
 
 /// Whether [`cast`] has the cast (text aside).
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
-    use ScalarType::{Float32, Float64, Int32, Int64, Numeric};
+    use ScalarType::{Float32, Float64, Int16, Int32, Int64, Numeric};
     matches!(
         (from, to),
         (
-            Int32 | Int64 | Numeric | Float32 | Float64,
+            Int16 | Int32 | Int64 | Numeric | Float32 | Float64,
             Float32 | Float64
-        ) | (Float32 | Float64, Int32 | Int64)
+        ) | (Float32 | Float64, Int16 | Int32 | Int64)
     )
 }

@@ -14,6 +14,7 @@
 
 use super::errors::{int4_out_of_range, int8_out_of_range_of};
 use super::float_functions;
+use super::int16;
 use super::literals::literal_operands;
 use super::numeric_functions;
 use crate::plan::{Func, ScalarExpr, TrimSide};
@@ -91,6 +92,7 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     }
     Ok(match (func, args) {
         (Func::AbsInt32, [Int32(i)]) => Int32(i.checked_abs().ok_or_else(|| int4_out_of_range(i))?),
+        (Func::AbsInt16, [Datum::Int16(i)]) => int16::negate(*i, true)?,
         (Func::AbsInt64, [Int64(i)]) => {
             Int64(i.checked_abs().ok_or_else(|| int8_out_of_range_of(i))?)
         }

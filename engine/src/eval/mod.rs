@@ -14,6 +14,7 @@ mod fold;
 #[cfg(test)]
 mod function_tests;
 mod functions;
+mod int16;
 mod literals;
 mod numeric;
 mod numeric_functions;

@@ -115,6 +115,7 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
     };
     let numeric = matches!(to, ScalarType::Numeric | ScalarType::NumericScale(_));
     Some(match (d, to) {
+        (Datum::Int16(i), _) if numeric => scaled(Dec::from(i32::from(*i))),
         (Datum::Int32(i), _) if numeric => scaled(Dec::from(*i)),
         (Datum::Int64(i), _) if numeric => scaled(cx_datum().from_i64(*i)),
         (Datum::Numeric(n), _) if numeric => scaled(n.to_dec()),
@@ -125,6 +126,10 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
             from_float(f.get(), "double precision", |f| cx_datum_wide().from_f64(f))
                 .and_then(scaled)
         }
+        (Datum::Numeric(n), ScalarType::Int16) => to_integer(*n, "smallint", |cx, d| {
+            let i = cx.try_into_i32(d).ok()?;
+            i16::try_from(i).ok().map(Datum::Int16)
+        }),
         (Datum::Numeric(n), ScalarType::Int32) => to_integer(*n, "integer", |cx, d| {
             cx.try_into_i32(d).ok().map(Datum::Int32)
         }),
@@ -181,10 +186,10 @@ fn numeric_field_overflow_text() -> String {
 
 /// Whether [`cast`] has the cast (text aside).
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
-    use ScalarType::{Float32, Float64, Int32, Int64, Numeric, NumericScale};
+    use ScalarType::{Float32, Float64, Int16, Int32, Int64, Numeric, NumericScale};
     let numeric = |t| matches!(t, Numeric | NumericScale(_));
     (numeric(to) && (from.is_integer() || from.is_float() || numeric(from)))
-        || (numeric(from) && matches!(to, Int32 | Int64 | Float32 | Float64))
+        || (numeric(from) && matches!(to, Int16 | Int32 | Int64 | Float32 | Float64))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::errors::{
 };
 use super::float;
 use super::functions::call;
+use super::int16;
 use super::literals::literal_operands;
 use super::numeric;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
@@ -105,6 +106,7 @@ fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
             .checked_neg()
             .map(Datum::Int32)
             .ok_or_else(|| int4_out_of_range(i)),
+        (UnaryOp::Neg, Datum::Int16(i)) => int16::negate(i, false),
         (UnaryOp::Neg, Datum::Int64(i)) => i
             .checked_neg()
             .map(Datum::Int64)
@@ -189,6 +191,9 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
         BinaryOp::GtEq => ord(&[Greater, Equal]),
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
             if let Some(result) = float::binary(op, &l, &r) {
+                return result;
+            }
+            if let Some(result) = int16::binary(op, &l, &r) {
                 return result;
             }
             match (&l, &r) {

@@ -8,7 +8,8 @@
 //! `Int64` and 8 bytes; `Numeric` and its 24 bytes (`Numeric::to_bytes`);
 //! `Text` and its length (4 bytes) and UTF-8 bytes; `Float32` and
 //! `Float64` and the value's bits (4 or 8 bytes, a NaN's the canonical
-//! NaN's, so that equal floats have equal bytes). Integers are
+//! NaN's, so that equal floats have equal bytes); `Int16` and 2 bytes.
+//! Integers are
 //! little-endian. The encoding of a row is unique, so equal bytes are equal
 //! rows.
 //!
@@ -48,6 +49,7 @@ const NUMERIC: u8 = 5;
 const TEXT: u8 = 6;
 const FLOAT32: u8 = 7;
 const FLOAT64: u8 = 8;
+const INT16: u8 = 9;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -219,6 +221,7 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Text(s) => 4 + s.len(),
         Datum::Float32(_) => 4,
         Datum::Float64(_) => 8,
+        Datum::Int16(_) => 2,
     }
 }
 
@@ -260,6 +263,10 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&[FLOAT64]);
                 put(&f.get().to_bits().to_le_bytes());
             }
+            Datum::Int16(i) => {
+                put(&[INT16]);
+                put(&i.to_le_bytes());
+            }
         }
     }
 }
@@ -277,6 +284,7 @@ enum DatumRef<'a> {
     Text(&'a [u8]),
     Float32(F32),
     Float64(F64),
+    Int16(i16),
 }
 
 impl DatumRef<'_> {
@@ -294,6 +302,7 @@ impl DatumRef<'_> {
             DatumRef::Text(s) => Datum::Text(DatumRef::text(s).to_owned()),
             DatumRef::Float32(f) => Datum::Float32(f),
             DatumRef::Float64(f) => Datum::Float64(f),
+            DatumRef::Int16(i) => Datum::Int16(i),
         }
     }
 }
@@ -311,6 +320,7 @@ impl Hash for DatumRef<'_> {
             Text(&'a str),
             Float32(F32),
             Float64(F64),
+            Int16(i16),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -321,6 +331,7 @@ impl Hash for DatumRef<'_> {
             DatumRef::Text(s) => AsDatum::Text(DatumRef::text(s)),
             DatumRef::Float32(f) => AsDatum::Float32(f),
             DatumRef::Float64(f) => AsDatum::Float64(f),
+            DatumRef::Int16(i) => AsDatum::Int16(i),
         };
         datum.hash(state)
     }
@@ -358,6 +369,7 @@ impl<'a> Iterator for Datums<'a> {
             }
             FLOAT32 => DatumRef::Float32(F32::new(f32::from_bits(u32::from_le_bytes(self.take())))),
             FLOAT64 => DatumRef::Float64(F64::new(f64::from_bits(u64::from_le_bytes(self.take())))),
+            INT16 => DatumRef::Int16(i16::from_le_bytes(self.take())),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

@@ -67,6 +67,11 @@ fn datums() -> Vec<Datum> {
         Datum::Float64(F64::new(f64::INFINITY)),
         Datum::Float64(F64::new(f64::NAN)),
         Datum::Float64(F64::new(-f64::NAN)),
+        Datum::Int16(i16::MIN),
+        Datum::Int16(-1),
+        Datum::Int16(0),
+        Datum::Int16(256),
+        Datum::Int16(i16::MAX),
     ]
 }
 
@@ -133,6 +138,7 @@ fn datum() -> impl Strategy<Value = Datum> {
             any::<f64>()
         ]
         .prop_map(|f| Datum::Float64(F64::new(f))),
+        any::<i16>().prop_map(Datum::Int16),
     ]
 }
 

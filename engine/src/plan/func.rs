@@ -11,6 +11,8 @@ pub enum Func {
     AbsInt32,
     /// `abs(bigint)`.
     AbsInt64,
+    /// `abs(smallint)`.
+    AbsInt16,
     /// `length(text)`, `char_length(text)`: characters.
     CharLength,
     /// `octet_length(text)`: bytes.
@@ -142,7 +144,7 @@ impl Func {
     /// The name the real system gives the function.
     pub fn name(self) -> &'static str {
         match self {
-            Func::AbsInt32 | Func::AbsInt64 => "abs",
+            Func::AbsInt32 | Func::AbsInt64 | Func::AbsInt16 => "abs",
             Func::CharLength => "char_length",
             Func::OctetLength => "octet_length",
             Func::BitLength => "bit_length",

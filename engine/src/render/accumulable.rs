@@ -116,6 +116,7 @@ fn add(sums: &mut [i128], row: &[Datum], diff: Diff, aggregates: &[Aggregate]) {
         };
         let (non_null, sum) = match argument {
             Datum::Null => (0, 0),
+            Datum::Int16(i) => (diff, i128::from(*i) * diff),
             Datum::Int32(i) => (diff, i128::from(*i) * diff),
             Datum::Int64(i) => (diff, i128::from(*i) * diff),
             Datum::Float32(_) | Datum::Float64(_) => {

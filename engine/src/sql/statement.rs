@@ -434,6 +434,7 @@ impl<'a> Entry<'a> {
 /// and goes the general way (errors included).
 fn plain_literal(column: &Column, literal: Literal<'_>) -> Option<Datum> {
     match (literal, column.typ) {
+        (Literal::Number(n), ScalarType::Int16) => n.parse().ok().map(Datum::Int16),
         (Literal::Number(n), ScalarType::Int32) => n.parse().ok().map(Datum::Int32),
         (Literal::Number(n), ScalarType::Int64) => n.parse().ok().map(Datum::Int64),
         (Literal::Text(s), ScalarType::Text) => Some(Datum::Text(s.to_string())),

@@ -37,7 +37,7 @@ pub fn float_type(t: &DataType) -> Option<Result<ScalarType, String>> {
 /// integers, then `real`, then `double precision`.
 fn rank(t: ScalarType) -> Option<u8> {
     match t {
-        ScalarType::Int32 => Some(0),
+        ScalarType::Int16 | ScalarType::Int32 => Some(0),
         ScalarType::Int64 => Some(1),
         ScalarType::Float32 => Some(2),
         ScalarType::Float64 => Some(3),

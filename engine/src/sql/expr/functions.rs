@@ -40,7 +40,7 @@ const SUBSTR: [Overload; 2] = [
 fn overloads(name: &str) -> Option<&'static [Overload]> {
     Some(match name {
         "abs" => &[
-            (&[Int16], None),
+            (&[Int16], Some((Func::AbsInt16, ScalarType::Int16))),
             (&[Int32], Some((Func::AbsInt32, INT))),
             (&[Int64], Some((Func::AbsInt64, ScalarType::Int64))),
             float_functions::ABS_NUMERIC,

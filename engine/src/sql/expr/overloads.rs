@@ -45,6 +45,7 @@ impl Param {
     /// The engine's type of this parameter, if the engine has it.
     pub fn scalar_type(self) -> Option<ScalarType> {
         match self {
+            Param::Int16 => Some(ScalarType::Int16),
             Param::Int32 => Some(ScalarType::Int32),
             Param::Int64 => Some(ScalarType::Int64),
             Param::Numeric => Some(ScalarType::Numeric),
@@ -86,10 +87,11 @@ impl Param {
         use ScalarType as T;
         matches!(
             (t, self),
-            (T::Int32, Param::Int32)
-                | (T::Int32 | T::Int64, Param::Int64)
+            (T::Int16, Param::Int16)
+                | (T::Int16 | T::Int32, Param::Int32)
+                | (T::Int16 | T::Int32 | T::Int64, Param::Int64)
                 | (
-                    T::Int32 | T::Int64 | T::Numeric,
+                    T::Int16 | T::Int32 | T::Int64 | T::Numeric,
                     Param::Numeric | Param::Float32 | Param::Float64
                 )
                 | (T::Float32, Param::Float32 | Param::Float64)
@@ -115,7 +117,8 @@ impl Param {
 
 fn category_of(t: ScalarType) -> Category {
     match t {
-        ScalarType::Int32 | ScalarType::Int64 | ScalarType::Numeric => Category::Numeric,
+        ScalarType::Int16 | ScalarType::Int32 | ScalarType::Int64 => Category::Numeric,
+        ScalarType::Numeric => Category::Numeric,
         ScalarType::NumericScale(_) => Category::Numeric,
         ScalarType::Float32 | ScalarType::Float64 => Category::Numeric,
         ScalarType::Text | ScalarType::Char(_) | ScalarType::VarChar(_) => Category::String,

@@ -87,7 +87,7 @@ impl Typed {
 
     /// Gives an operand the type `to` where PostgreSQL would implicitly:
     /// NULL, a string literal (parsed as a `to`, failing as the real system
-    /// does), and an `integer` widened to a `bigint` (a literal folded at
+    /// does), and an integer widened to a wider one (a literal folded at
     /// once). Anything else comes back unchanged, for the caller to check.
     /// A string literal takes a `char(n)` or `varchar(n)` without its
     /// length, as the real system's does: the caller casts it on.
@@ -102,6 +102,7 @@ impl Typed {
                 Ok(Typed::new(ScalarExpr::Literal(parse_as(s, to)?), to, false))
             }
             (_, Some(ScalarType::Int32)) if to == ScalarType::Int64 => Ok(self.cast(to)),
+            (_, Some(ScalarType::Int16)) if to.is_integer() => Ok(self.cast(to)),
             (_, Some(from)) if from.is_integer() && to == ScalarType::Numeric => Ok(self.cast(to)),
             (_, Some(from)) if implicit_to_float(from, to) => Ok(self.cast(to)),
             _ => Ok(self),
@@ -156,8 +157,12 @@ impl Typed {
         Typed::new(expr, typ, self.nullable)
     }
 
-    /// `self` as an integer of either width, or the error `mismatch(type name)`.
+    /// `self` as an integer of any width (kept), or the error
+    /// `mismatch(type name)`.
     pub fn expect_integer(self, mismatch: impl FnOnce(&str) -> String) -> Result<Typed, String> {
+        if self.typ.is_some_and(ScalarType::is_integer) {
+            return Ok(self);
+        }
         let t = self.coerce(ScalarType::Int32)?;
         match t.typ.is_some_and(ScalarType::is_integer) {
             true => Ok(t),
@@ -200,6 +205,7 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
         return numeric;
     }
     match t {
+        DataType::SmallInt(None) | DataType::Int2(None) => Ok(ScalarType::Int16),
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
         DataType::BigInt(_) | DataType::Int8(_) => Ok(ScalarType::Int64),
         DataType::Text | DataType::String(None) => Ok(ScalarType::Text),
@@ -248,12 +254,21 @@ pub fn int_literal(n: &str) -> Result<Typed, String> {
     Ok(Typed::new(ScalarExpr::Literal(datum), typ, false))
 }
 
-/// The wider of two operands' integer types (`integer` when neither has one).
+/// The wider of two operands' integer types, as the real system's
+/// implicit casts widen a `smallint` beside an `integer` or a `bigint`
+/// (`integer` when neither has one).
 pub fn integer_type(l: &Typed, r: &Typed) -> ScalarType {
-    match (l.typ, r.typ) {
-        (Some(ScalarType::Int64), _) | (_, Some(ScalarType::Int64)) => ScalarType::Int64,
-        _ => ScalarType::Int32,
-    }
+    widest_integer([l.typ, r.typ].into_iter().flatten()).unwrap_or(ScalarType::Int32)
+}
+
+/// The widest of the integer types among `types` (`None` if none is one).
+pub fn widest_integer(types: impl Iterator<Item = ScalarType>) -> Option<ScalarType> {
+    let width = |t: &ScalarType| match t {
+        ScalarType::Int16 => 1,
+        ScalarType::Int32 => 2,
+        _ => 3,
+    };
+    types.filter(|t| t.is_integer()).max_by_key(width)
 }
 
 pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
@@ -364,11 +379,7 @@ pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
         Some(_) if widest_float(typed()).is_some() => widest_float(typed()).expect("a float"),
         Some(_) if common_numeric(typed().map(Some)).is_some() => ScalarType::Numeric,
         Some(t) if typed().all(ScalarType::is_integer) && t.is_integer() => {
-            if typed().any(|t| t == ScalarType::Int64) {
-                ScalarType::Int64
-            } else {
-                ScalarType::Int32
-            }
+            widest_integer(typed()).expect("an integer")
         }
         Some(t) => t,
     };

@@ -14,6 +14,7 @@ mod numerics;
 mod properties;
 mod queries;
 mod sets;
+mod smallint;
 mod statements;
 mod subqueries;
 mod subscribe;
