@@ -256,7 +256,8 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
     };
     let converted = match typ {
         Some(&Type::BOOL) => Some(Datum::Bool(text == "t")),
-        Some(&Type::INT2 | &Type::INT4) => text.parse::<i32>().ok().map(Datum::Int32),
+        Some(&Type::INT2) => text.parse::<i16>().ok().map(Datum::Int16),
+        Some(&Type::INT4) => text.parse::<i32>().ok().map(Datum::Int32),
         Some(&Type::INT8) => text.parse::<i64>().ok().map(Datum::Int64),
         // An integral numeric (a `sum` of bigints) is a bigint in the engine.
         Some(&Type::NUMERIC) => text.parse::<i64>().ok().map(Datum::Int64),
@@ -272,6 +273,7 @@ mod tests {
     #[test]
     fn values_convert_by_column_type() {
         assert_eq!(datum(Some(&Type::INT4), Some("-3")), Datum::Int32(-3));
+        assert_eq!(datum(Some(&Type::INT2), Some("-3")), Datum::Int16(-3));
         assert_eq!(datum(Some(&Type::NUMERIC), Some("12")), Datum::Int64(12));
         assert_eq!(
             datum(Some(&Type::NUMERIC), Some("2.5000")),

@@ -25,6 +25,7 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
         (Type::Bool | Type::Text, Datum::Bool(b)) => b.to_string(),
         (Type::Integer, Datum::Bool(b)) => u8::from(*b).to_string(),
         // `{:.3}` on an integer prints it as it is.
+        (Type::Integer | Type::Real | Type::Text, Datum::Int16(i)) => i.to_string(),
         (Type::Integer | Type::Real | Type::Text, Datum::Int32(i)) => i.to_string(),
         (Type::Integer | Type::Real | Type::Text, Datum::Int64(i)) => i.to_string(),
         (Type::Text, Datum::Text(s)) if s.is_empty() => "(empty)".to_string(),
@@ -184,6 +185,9 @@ mod tests {
         assert_eq!(f(&Datum::Text("abc".into()), Type::Integer), "0");
         assert_eq!(f(&Datum::Text(String::new()), Type::Text), "(empty)");
         assert_eq!(f(&Datum::Int64(-7), Type::Real), "-7");
+        assert_eq!(f(&Datum::Int16(-32768), Type::Integer), "-32768");
+        assert_eq!(f(&Datum::Int16(7), Type::Real), "7");
+        assert_eq!(f(&Datum::Int16(7), Type::Text), "7");
         assert_eq!(f(&Datum::Null, Type::Bool), "NULL");
         assert!(format(&Datum::Int32(1), Type::Bool, Mode::Standard).is_err());
         assert!(format(&Datum::Text("t".into()), Type::Real, Mode::Standard).is_err());

@@ -96,7 +96,9 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
         .map(|c| {
             rows.iter()
                 .find_map(|row| match row.get(c) {
-                    Some(Datum::Int32(_) | Datum::Int64(_)) => Some(Type::Integer),
+                    Some(Datum::Int16(_) | Datum::Int32(_) | Datum::Int64(_)) => {
+                        Some(Type::Integer)
+                    }
                     Some(Datum::Text(_)) => Some(Type::Text),
                     Some(Datum::Bool(_)) => Some(Type::Bool),
                     _ => None,
