@@ -40,7 +40,7 @@ pub fn contains_subquery(e: &Expr) -> bool {
 
 /// Whether `found` holds for `e` or any expression in it, looking no
 /// deeper than [`RECURSION_LIMIT`] (planning such an expression fails).
-fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) -> bool {
+pub(super) fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) -> bool {
     if found(e) {
         return true;
     }

@@ -13,7 +13,7 @@ use sqlparser::ast::{
 };
 
 use super::typed::Typed;
-use super::walk::{contains_subquery, contains_window};
+use super::walk::{any_within, contains_subquery, contains_window};
 use super::{function_name, ExprContext};
 use crate::plan::{Frame, FrameBound, FrameUnits, ScalarExpr, WindowFunc};
 use crate::repr::{unsupported, Datum, ScalarType};
@@ -267,6 +267,34 @@ fn direction(o: &OrderByExpr) -> Result<(bool, bool), String> {
     }
     let descending = matches!(o.options.sort, Some(OrderBySort::Desc));
     Ok((descending, !o.options.nulls_first.unwrap_or(descending)))
+}
+
+/// The frames of the window calls in `items` (a select list's
+/// expressions), checked before anything else of the select list is
+/// planned, the last call first: Materialize plans a select list's window
+/// calls before its items, and a call's frame before its expressions, so
+/// `SELECT f1, first_value(f1) OVER (... 1000001 FOLLOWING)` without a
+/// FROM is the frame's error, not `column "f1" does not exist`.
+pub(in crate::sql) fn frames_first<'e>(
+    items: impl Iterator<Item = &'e Expr>,
+) -> Result<(), String> {
+    let errors = std::cell::RefCell::new(vec![]);
+    let record = |e: &Expr| {
+        if let Expr::Function(Function {
+            over: Some(WindowType::WindowSpec(spec)),
+            ..
+        }) = e
+        {
+            if let Err(error) = frame(spec) {
+                errors.borrow_mut().push(error);
+            }
+        }
+        false
+    };
+    for e in items {
+        any_within(e, 0, &record);
+    }
+    errors.into_inner().pop().map_or(Ok(()), Err)
 }
 
 /// The frame, checked as Materialize's `plan_window_frame` checks it.

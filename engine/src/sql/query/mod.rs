@@ -21,6 +21,7 @@ use sqlparser::ast::{
     SelectItemQualifiedWildcardKind, SetExpr, TableWithJoins, WildcardAdditionalOptions,
 };
 
+use super::expr::window::frames_first;
 use super::expr::{
     contains_aggregate, contains_subquery, output_name, ExprContext, Grouping, Outer, Prefix,
     Reads, Scope, Subqueries, Typed, SUBQUERY_COLUMN,
@@ -161,6 +162,7 @@ impl Planner<'_> {
         cx.grouping = grouping.as_mut();
         cx.subqueries = Some(Subqueries::new(self, true));
         cx.windows = Some(Default::default());
+        frames_first(s.projection.iter().filter_map(item_expr))?;
         let mut outputs = projection(&mut cx, &s.projection, s.from.is_empty())?;
         let windows = cx.windows.take();
         let select_subqueries = cx.take_subqueries();

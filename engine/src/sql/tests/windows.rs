@@ -109,6 +109,17 @@ fn materializes_errors_for_windows_it_rejects() {
             "SELECT first_value(a) OVER (ROWS BETWEEN 1000001 PRECEDING AND CURRENT ROW) FROM t",
             "Window frame offsets greater than 1000000 are currently not supported",
         ),
+        // The frames are checked before the select list's items are
+        // planned, the last call's first, as Materialize plans them.
+        (
+            "SELECT a, first_value(a) OVER (ROWS BETWEEN 1 FOLLOWING AND 1000001 FOLLOWING)",
+            "Window frame offsets greater than 1000000 are currently not supported",
+        ),
+        (
+            "SELECT lag(a) OVER (ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) + \
+             first_value(a) OVER (ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) FROM t",
+            "frame start cannot be UNBOUNDED FOLLOWING",
+        ),
     ] {
         assert_eq!(err(sql), error, "{sql}");
     }
