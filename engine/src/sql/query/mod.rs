@@ -244,6 +244,7 @@ impl Planner<'_> {
         let site = window::Site {
             nested: corr.is_some(),
             in_from,
+            using_join: window::has_using_join(&s.from),
         };
         (plan, arity) = window::apply(plan, arity, windows, &mut outputs, site)?;
         if !select_subqueries.is_empty() {

@@ -9,6 +9,8 @@
 //! Materialize's `fuse_window_functions` fuses them. The row a reduce reads
 //! breaks the ties of its ORDER BY, so the order matters.
 
+use sqlparser::ast::{JoinConstraint, JoinOperator, TableWithJoins};
+
 use super::super::expr::window::{WindowCallPlan, Windows, WINDOW_COLUMN};
 use super::super::expr::Typed;
 use crate::plan::{OrderColumn, RelationPlan, ScalarExpr, Window, WindowCall};
@@ -21,6 +23,31 @@ pub(super) struct Site {
     /// A subquery in FROM: a call whose expressions can fail is refused,
     /// as a computed column there is (what nothing reads is not computed).
     pub in_from: bool,
+    /// The FROM has a `JOIN ... USING` or a `NATURAL JOIN`: refused, since
+    /// Materialize's row there (`plan_using_constraint`: the join columns
+    /// first, the hidden ones kept) breaks a window's ties in an order the
+    /// engine's row does not have.
+    pub using_join: bool,
+}
+
+/// Whether `from` joins anything `USING (...)` or `NATURAL`ly.
+pub(super) fn has_using_join(from: &[TableWithJoins]) -> bool {
+    from.iter().flat_map(|t| &t.joins).any(|j| {
+        let constraint = match &j.join_operator {
+            JoinOperator::Join(c)
+            | JoinOperator::Inner(c)
+            | JoinOperator::Left(c)
+            | JoinOperator::LeftOuter(c)
+            | JoinOperator::Right(c)
+            | JoinOperator::RightOuter(c)
+            | JoinOperator::FullOuter(c) => Some(c),
+            _ => None,
+        };
+        matches!(
+            constraint,
+            Some(JoinConstraint::Using(_) | JoinConstraint::Natural)
+        )
+    })
 }
 
 /// `plan` (of `arity` columns) with a column per call of `windows` after
@@ -39,6 +66,11 @@ pub(super) fn apply(
     if site.nested {
         return Err(unsupported(
             "window functions in a subquery in an expression",
+        ));
+    }
+    if site.using_join {
+        return Err(unsupported(
+            "window functions over a JOIN ... USING or a NATURAL JOIN",
         ));
     }
     let plain = |e: &ScalarExpr| matches!(e, ScalarExpr::Column(_) | ScalarExpr::Literal(_));
