@@ -9,10 +9,11 @@
 //! Materialize's `fuse_window_functions` fuses them. The row a reduce reads
 //! breaks the ties of its ORDER BY, so the order matters.
 
-use sqlparser::ast::{JoinConstraint, JoinOperator, TableWithJoins};
+use sqlparser::ast::{JoinConstraint, TableWithJoins};
 
 use super::super::expr::window::{WindowCallPlan, Windows, WINDOW_COLUMN};
 use super::super::expr::Typed;
+use super::from::join_kind;
 use crate::plan::{OrderColumn, RelationPlan, ScalarExpr, Window, WindowCall};
 use crate::repr::unsupported;
 
@@ -33,19 +34,9 @@ pub(super) struct Site {
 /// Whether `from` joins anything `USING (...)` or `NATURAL`ly.
 pub(super) fn has_using_join(from: &[TableWithJoins]) -> bool {
     from.iter().flat_map(|t| &t.joins).any(|j| {
-        let constraint = match &j.join_operator {
-            JoinOperator::Join(c)
-            | JoinOperator::Inner(c)
-            | JoinOperator::Left(c)
-            | JoinOperator::LeftOuter(c)
-            | JoinOperator::Right(c)
-            | JoinOperator::RightOuter(c)
-            | JoinOperator::FullOuter(c) => Some(c),
-            _ => None,
-        };
         matches!(
-            constraint,
-            Some(JoinConstraint::Using(_) | JoinConstraint::Natural)
+            join_kind(&j.join_operator),
+            Ok((_, JoinConstraint::Using(_) | JoinConstraint::Natural))
         )
     })
 }

@@ -316,7 +316,9 @@ fn columns_read(e: &ScalarExpr) -> BTreeSet<usize> {
 }
 
 /// The join's kind and its constraint.
-fn join_kind(op: &JoinOperator) -> Result<(JoinKind, &JoinConstraint), String> {
+pub(in crate::sql::query) fn join_kind(
+    op: &JoinOperator,
+) -> Result<(JoinKind, &JoinConstraint), String> {
     Ok(match op {
         JoinOperator::Join(c) | JoinOperator::Inner(c) | JoinOperator::CrossJoin(c) => {
             (JoinKind::Inner, c)

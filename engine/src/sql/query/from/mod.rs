@@ -5,6 +5,8 @@
 
 mod join;
 
+pub(super) use join::join_kind;
+
 use sqlparser::ast::{
     FunctionArg, FunctionArgExpr, ObjectName, TableAlias, TableFactor, TableFunctionArgs,
     TableWithJoins,
