@@ -2,7 +2,7 @@
 //! by an expression over the output) and LIMIT / OFFSET, and the ordinals
 //! that GROUP BY and ORDER BY share.
 
-use sqlparser::ast::{Expr, LimitClause, OrderBy, OrderByKind, OrderBySort, Value};
+use sqlparser::ast::{Expr, LimitClause, Offset, OrderBy, OrderByKind, OrderBySort, Value};
 
 use super::super::expr::{ExprContext, Typed};
 use super::super::ident;
@@ -89,22 +89,25 @@ pub fn order_column(
         })
 }
 
+/// A `LIMIT ... OFFSET ...` clause's limit and offset as written; the
+/// other forms (`LIMIT ... BY`, MySQL's `LIMIT o, n`) are refused.
+pub fn limit_parts(clause: &LimitClause) -> Result<(&Option<Expr>, &Option<Offset>), String> {
+    match clause {
+        LimitClause::LimitOffset {
+            limit,
+            offset,
+            limit_by,
+        } if limit_by.is_empty() => Ok((limit, offset)),
+        _ => Err(unsupported(format!("LIMIT form: {clause}"))),
+    }
+}
+
 /// LIMIT and OFFSET: (limit, offset), each a non-negative integer literal.
 pub fn limit(clause: Option<&LimitClause>) -> Result<(Option<usize>, usize), String> {
     let Some(clause) = clause else {
         return Ok((None, 0));
     };
-    let LimitClause::LimitOffset {
-        limit,
-        offset,
-        limit_by,
-    } = clause
-    else {
-        return Err(unsupported(format!("LIMIT form: {clause}")));
-    };
-    if !limit_by.is_empty() {
-        return Err(unsupported(format!("LIMIT form: {clause}")));
-    }
+    let (limit, offset) = limit_parts(clause)?;
     let count = |e: &Expr, what: &str| {
         match e {
             Expr::Value(v) => match &v.value {

@@ -13,8 +13,8 @@ use std::borrow::Cow;
 
 use sqlparser::ast::{LimitClause, Query, SetExpr};
 
+use super::finishing::limit_parts;
 use super::refused::clauses_of;
-use crate::repr::unsupported;
 
 /// `q` with every pair of parentheses around its body merged into it, as
 /// Materialize's parser merges them; `q` itself when there are none.
@@ -52,7 +52,7 @@ fn merged_limits(
     let (outer, inner) = match (outer, inner) {
         (None, inner) => return Ok(inner.cloned()),
         (outer, None) => return Ok(outer.cloned()),
-        (Some(outer), Some(inner)) => (parts(outer)?, parts(inner)?),
+        (Some(outer), Some(inner)) => (limit_parts(outer)?, limit_parts(inner)?),
     };
     if outer.0.is_some() && inner.0.is_some() {
         return Err("multiple LIMIT/FETCH clauses not allowed".into());
@@ -61,23 +61,8 @@ fn merged_limits(
         return Err("multiple OFFSET clauses not allowed".into());
     }
     Ok(Some(LimitClause::LimitOffset {
-        limit: outer.0.or(inner.0),
-        offset: outer.1.or(inner.1),
+        limit: outer.0.clone().or_else(|| inner.0.clone()),
+        offset: outer.1.clone().or_else(|| inner.1.clone()),
         limit_by: vec![],
     }))
-}
-
-type Parts = (Option<sqlparser::ast::Expr>, Option<sqlparser::ast::Offset>);
-
-/// A `LIMIT ... OFFSET ...` clause's limit and offset; another form is
-/// refused as the finishing refuses it.
-fn parts(clause: &LimitClause) -> Result<Parts, String> {
-    match clause {
-        LimitClause::LimitOffset {
-            limit,
-            offset,
-            limit_by,
-        } if limit_by.is_empty() => Ok((limit.clone(), offset.clone())),
-        other => Err(unsupported(format!("LIMIT form: {other}"))),
-    }
 }
