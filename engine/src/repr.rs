@@ -5,6 +5,7 @@ pub mod chars;
 pub mod decimal;
 mod float;
 mod numeric;
+pub mod result_order;
 
 pub use float::{F32, F64};
 pub use numeric::{Numeric, MAX_PRECISION};

@@ -4,7 +4,7 @@
 
 use super::RelationPlan;
 use crate::repr::chars::pad_row;
-use crate::repr::{Datum, Row, ScalarType};
+use crate::repr::{result_order, Datum, Row, ScalarType};
 
 /// One `ORDER BY` column: ascending or descending, with NULLs first or last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,14 +61,20 @@ pub struct Finishing {
 }
 
 impl Finishing {
-    /// Applies ORDER BY, then OFFSET, then LIMIT. Rows equal under the
-    /// ordering keep the order they come in (a stable sort).
-    pub fn apply(&self, mut rows: Vec<Row>) -> Vec<Row> {
-        if !self.order_by.is_empty() {
-            rows.sort_by(|a, b| compare_rows(&self.order_by, a, b));
-        }
-        let rows = rows.into_iter().skip(self.offset);
-        let rows = rows.map(|row| pad_row(row, &self.shown));
+    /// Applies ORDER BY, then OFFSET, then LIMIT. Rows the ORDER BY leaves
+    /// tied, and all rows without one, come in the real system's order of
+    /// its encoded rows (`repr::result_order`), as its adapter hands them
+    /// out.
+    pub fn apply(&self, rows: Vec<Row>) -> Vec<Row> {
+        let mut keyed: Vec<(Vec<u8>, Row)> = rows
+            .into_iter()
+            .map(|r| (result_order::encode(&r), r))
+            .collect();
+        keyed.sort_by(|(ka, a), (kb, b)| {
+            compare_rows(&self.order_by, a, b).then_with(|| result_order::compare(ka, kb))
+        });
+        let rows = keyed.into_iter().map(|(_, row)| row);
+        let rows = rows.skip(self.offset).map(|row| pad_row(row, &self.shown));
         match self.limit {
             Some(limit) => rows.take(limit).collect(),
             None => rows.collect(),
