@@ -21,6 +21,7 @@ mod refusal;
 mod scope;
 mod subquery;
 mod typed;
+mod unary;
 mod walk;
 pub(super) mod window;
 
@@ -28,7 +29,7 @@ use std::cell::Cell;
 
 use sqlparser::ast::{
     BinaryOperator, CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArguments, InTarget, UnaryOperator, Value,
+    FunctionArguments, InTarget, Value,
 };
 
 use super::{forms, ident};
@@ -47,8 +48,9 @@ pub(super) use scope::{Scope, ScopeItem};
 pub(super) use subquery::{
     Kind, Nested, Outer, OuterRefused, Prefix, Reads, Subqueries, Subquery, SUBQUERY_COLUMN,
 };
-use typed::{binary, cast_literal, int_literal, literal, negate, operands};
+use typed::{binary, cast_literal, literal, negate, operands};
 pub(super) use typed::{scalar_type, unify, Typed};
+pub(super) use unary::negative_number;
 pub(super) use walk::{contains_aggregate, contains_subquery};
 
 /// How deep an expression may nest, in the text and once planned: every
@@ -446,32 +448,6 @@ impl<'a> ExprContext<'a> {
         let mut out = vec![];
         conjuncts(t.expr, &mut out);
         Ok(out)
-    }
-
-    fn unary(&mut self, op: &UnaryOperator, e: &Expr) -> Result<Typed, String> {
-        let int = |t: &str| format!("operator does not exist: {op} {t}");
-        match op {
-            // `-5` is a literal, so that `-9223372036854775808` is one too.
-            UnaryOperator::Minus => match e {
-                Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
-                    int_literal(&format!("-{}", v.value))
-                }
-                _ => {
-                    let t = self.plan(e)?.expect_signed(int)?;
-                    let neg = ScalarExpr::Unary(UnaryOp::Neg, Box::new(t.expr));
-                    Ok(Typed { expr: neg, ..t })
-                }
-            },
-            UnaryOperator::Plus => self.plan(e)?.expect_signed(int),
-            UnaryOperator::Not => {
-                let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
-                    format!("NOT argument must have type boolean, not type {t}")
-                })?;
-                let not = ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr));
-                Ok(Typed::new(not, ScalarType::Bool, t.nullable))
-            }
-            _ => Err(unsupported(format!("operator {op}"))),
-        }
     }
 }
 

@@ -4,25 +4,35 @@
 
 use sqlparser::ast::{Expr, LimitClause, Offset, OrderBy, OrderByKind, OrderBySort, Value};
 
-use super::super::expr::{ExprContext, Typed};
+use super::super::expr::{negative_number, ExprContext, Typed};
 use super::super::ident;
 use crate::plan::OrderColumn;
 use crate::repr::unsupported;
 
 /// `n` in `ORDER BY n` / `GROUP BY n`: a 1-based select-list position.
+///
+/// A number that is no position (`1.5`, `-1`: Materialize's parser reads a
+/// minus before a number as part of it) is Materialize's error, whose last
+/// part is Rust's, as its planner parses the position the same way.
 pub fn position(e: &Expr, len: usize, clause: &str) -> Result<Option<usize>, String> {
-    let Expr::Value(v) = e else {
-        return Ok(None);
-    };
-    let Value::Number(n, _) = &v.value else {
-        return Ok(None);
+    let n = match e {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => n.clone(),
+            _ => return Ok(None),
+        },
+        _ => match negative_number(e) {
+            Some(n) => n,
+            None => return Ok(None),
+        },
     };
     match n.parse::<usize>() {
         Ok(p) if (1..=len).contains(&p) => Ok(Some(p - 1)),
         Ok(_) => Err(format!(
             "column reference {n} in {clause} clause is out of range (1 - {len})"
         )),
-        Err(_) => Err(unsupported(format!("{clause} {n}"))),
+        Err(e) => Err(format!(
+            "unable to parse column reference in {clause} clause: {n}: {e}"
+        )),
     }
 }
 

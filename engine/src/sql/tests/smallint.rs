@@ -49,3 +49,26 @@ fn what_materialize_lacks_or_the_engine_does_not_reproduce_is_refused() {
         "unsupported: LEFT JOIN ON other than equalities of a column of each side"
     );
 }
+
+/// A minus before a number is part of it, before a cast (Materialize's
+/// parser): the lowest smallint is a value; a column keeps the operator.
+#[test]
+fn a_minus_before_a_number_belongs_to_the_literal() {
+    assert_eq!(
+        types("SELECT -32768::int2, -1::bool, -1::text"),
+        [Int16, ScalarType::Bool, ScalarType::Text]
+    );
+    assert_eq!(err("SELECT -0::bool"), "operator does not exist: - boolean");
+    assert_eq!(
+        err("SELECT -(1)::bool"),
+        "operator does not exist: - boolean"
+    );
+    assert_eq!(
+        err("SELECT count(*) FROM t GROUP BY -1"),
+        "unable to parse column reference in GROUP BY clause: -1: invalid digit found in string"
+    );
+    assert_eq!(
+        err("SELECT a FROM t ORDER BY 1.5"),
+        "unable to parse column reference in ORDER BY clause: 1.5: invalid digit found in string"
+    );
+}
