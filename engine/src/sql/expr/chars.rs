@@ -118,7 +118,7 @@ pub fn unified(values: &[Operand], what: &str) -> Option<Result<ScalarType, Stri
         return None;
     }
     Some(match first.without_length() {
-        ScalarType::Char(_) => Err(unsupported(format!("{what} of char"))),
+        ScalarType::Char(_) => Err(unsupported(format!("{} of char", what.to_uppercase()))),
         to => Ok(to),
     })
 }

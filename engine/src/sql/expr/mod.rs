@@ -268,7 +268,7 @@ impl<'a> ExprContext<'a> {
         if args.is_empty() {
             return Err(unsupported("coalesce()"));
         }
-        let args = unify(args, "COALESCE")?;
+        let args = unify(args, "coalesce")?;
         let typ = args[0].typ;
         let nullable = args.iter().all(|a| a.nullable);
         let expr = ScalarExpr::Coalesce(args.into_iter().map(|a| a.expr).collect());

@@ -87,7 +87,8 @@ impl Scope {
         match (found.next(), found.next()) {
             (Some((i, _)), None) => Ok(Found::At(i)),
             (None, _) => Ok(Found::Missing(format!("column \"{shown}\" does not exist"))),
-            (Some(_), Some(_)) => Err(format!("column reference \"{shown}\" is ambiguous")),
+            // Two columns of one relation: the real system names the column alone.
+            (Some(_), Some(_)) => Err(format!("column reference \"{name}\" is ambiguous")),
         }
     }
 

@@ -72,3 +72,17 @@ fn a_minus_before_a_number_belongs_to_the_literal() {
         "unable to parse column reference in ORDER BY clause: 1.5: invalid digit found in string"
     );
 }
+
+/// Materialize's texts: `coalesce` in lower case, and an ambiguous
+/// qualified column named without its table.
+#[test]
+fn type_and_name_errors_carry_materializes_texts() {
+    assert_eq!(
+        err("SELECT COALESCE(a::int2, c) FROM t"),
+        "coalesce types smallint and boolean cannot be matched"
+    );
+    assert_eq!(
+        err("SELECT s.a FROM (SELECT a, b AS a FROM t) s"),
+        "column reference \"a\" is ambiguous"
+    );
+}
