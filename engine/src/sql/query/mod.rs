@@ -137,12 +137,12 @@ impl Planner<'_> {
                 false => (vec![selection], vec![]),
             };
             for c in now {
-                let predicates = cx.predicate(c, "WHERE clause")?;
+                let predicates = cx.predicate(c, "WHERE clause").map_err(where_error)?;
                 from.predicates.extend(predicates);
             }
             cx.subqueries = Some(Subqueries::new(self, false));
             for c in later {
-                let predicates = cx.filter_conjunct(c, "WHERE clause")?;
+                let predicates = cx.filter_conjunct(c, "WHERE clause").map_err(where_error)?;
                 deferred.push(Deferred::new(predicates, cx.take_subqueries()));
             }
         }
@@ -393,6 +393,17 @@ fn grouping(
 }
 
 /// `SELECT * FROM x [WHERE ...]`, the shape a fast-path peek serves.
+/// Materialize's SELECT prefixes an error in planning its WHERE with
+/// `WHERE clause error: `: not the clause's own type error, nor the
+/// engine's refusals and recursion limit (docs/semantics.md).
+fn where_error(e: String) -> String {
+    let own = ["WHERE clause must", UNSUPPORTED, "exceeded recursion limit"];
+    match own.iter().any(|p| e.starts_with(p)) {
+        true => e,
+        false => format!("WHERE clause error: {e}"),
+    }
+}
+
 fn simple_shape(q: &Query, s: &Select) -> bool {
     matches!(s.projection.as_slice(), [SelectItem::Wildcard(o)] if plain_wildcard(o))
         && matches!(s.from.as_slice(), [TableWithJoins { joins, .. }] if joins.is_empty())

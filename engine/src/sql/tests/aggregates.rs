@@ -100,7 +100,7 @@ fn aggregate_errors() {
     );
     assert_eq!(
         err("SELECT a FROM t WHERE count(*) > 1"),
-        "aggregate functions are not allowed in WHERE clause (function pg_catalog.count)"
+        "WHERE clause error: aggregate functions are not allowed in WHERE clause (function pg_catalog.count)"
     );
     assert_eq!(
         err("SELECT * FROM t JOIN u ON max(t.a) < 2"),

@@ -194,7 +194,13 @@ fn type_errors() {
     );
     assert_eq!(
         err("SELECT a FROM t WHERE a = 'x'"),
-        "invalid input syntax for type integer: invalid digit found in string: \"x\""
+        "WHERE clause error: invalid input syntax for type integer: invalid digit found in string: \"x\""
+    );
+    // The clause's own type error carries no prefix (Materialize's
+    // `type_as` comes after the prefixed planning).
+    assert_eq!(
+        err("SELECT a FROM t WHERE a"),
+        "WHERE clause must have type boolean, not type integer"
     );
     assert_eq!(
         err("SELECT NOT a FROM t"),

@@ -92,7 +92,7 @@ fn materializes_errors_for_windows_it_rejects() {
     for (sql, error) in [
         (
             "SELECT a FROM t WHERE row_number() OVER () = 1",
-            "window functions are not allowed in WHERE clause (function pg_catalog.row_number)",
+            "WHERE clause error: window functions are not allowed in WHERE clause (function pg_catalog.row_number)",
         ),
         (
             "SELECT a FROM t GROUP BY rank() OVER ()",
