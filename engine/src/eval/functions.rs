@@ -24,13 +24,18 @@ use crate::repr::{DataflowError, Datum};
 /// (`MAX_STRING_FUNC_RESULT_BYTES`, 100 MiB).
 const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
 
-/// `func` of `args` over `row`.
-pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
-    let propagates_nulls = !matches!(
+/// Whether a NULL argument makes `func` NULL (Materialize's
+/// `propagates_nulls`): all but the ones that skip or compare NULLs.
+pub fn propagates_nulls(func: Func) -> bool {
+    !matches!(
         func,
         Func::Concat | Func::ConcatWs | Func::Greatest | Func::Least
-    );
-    if let Some(decided) = literal_operands(args, propagates_nulls) {
+    )
+}
+
+/// `func` of `args` over `row`.
+pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
+    if let Some(decided) = literal_operands(args, propagates_nulls(func)) {
         return decided.map_err(|what| DataflowError::eval(&what));
     }
     match func {
