@@ -69,6 +69,10 @@ pub enum SkipReason {
     /// A minus before a number is part of the literal in the real
     /// system's parser, before a cast: `-1::bool` is `(-1)::bool`.
     MzNegativeLiteral,
+    /// A name qualified by the real system's default database,
+    /// `materialize.public.t`; PostgreSQL's connection is to another
+    /// database, and it refuses a name in another database.
+    MzNames,
 }
 
 impl SkipReason {
@@ -93,6 +97,7 @@ impl SkipReason {
         (SkipReason::MzWindowTies, "mz-window-ties"),
         (SkipReason::MzResultOrder, "mz-result-order"),
         (SkipReason::MzNegativeLiteral, "mz-negative-literal"),
+        (SkipReason::MzNames, "mz-names"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -114,6 +119,7 @@ impl SkipReason {
                 | SkipReason::MzWindowTies
                 | SkipReason::MzResultOrder
                 | SkipReason::MzNegativeLiteral
+                | SkipReason::MzNames
         )
     }
 
