@@ -25,7 +25,7 @@ pub enum Statement {
         relation: String,
         columns: Vec<String>,
     },
-    /// `DROP INDEX name`: forgets the name.
+    /// `DROP INDEX name [CASCADE | RESTRICT]`: forgets the name.
     DropIndex(String),
     /// Anything else (tables, views, drops, a `SELECT`): run as written.
     Other(String),
@@ -109,8 +109,11 @@ fn classify(tokens: &[Token]) -> Statement {
     };
     match (kw(0), kw(1)) {
         (Some(Keyword::INSERT | Keyword::UPDATE | Keyword::DELETE), _) => Statement::Write(sql),
-        (Some(Keyword::DROP), Some(Keyword::INDEX)) => match (ident(2), words.len()) {
-            (Some(name), 3) => Statement::DropIndex(name),
+        // An index has no dependents: CASCADE and RESTRICT change nothing.
+        (Some(Keyword::DROP), Some(Keyword::INDEX)) => match (ident(2), words.len(), kw(3)) {
+            (Some(name), 3, _) | (Some(name), 4, Some(Keyword::CASCADE | Keyword::RESTRICT)) => {
+                Statement::DropIndex(name)
+            }
             _ => Statement::Other(sql),
         },
         (Some(Keyword::CREATE), Some(Keyword::INDEX | Keyword::DEFAULT)) => {
@@ -198,6 +201,14 @@ mod tests {
         assert_eq!(
             statements("DROP INDEX i1").unwrap(),
             [Statement::DropIndex("i1".into())]
+        );
+        assert_eq!(
+            statements("DROP INDEX i1 CASCADE").unwrap(),
+            [Statement::DropIndex("i1".into())]
+        );
+        assert_eq!(
+            statements("DROP INDEX i1, i2").unwrap(),
+            [Statement::Other("DROP INDEX i1, i2".into())]
         );
         assert_eq!(
             statements("DROP VIEW v").unwrap(),
