@@ -200,7 +200,11 @@ impl Model {
                         }
                     }
                 }
-                Ok(Err(e)) => return Expectation::Claim(vec![format!("error: {e}")]),
+                // An error with a hint prints it on a line of its own.
+                Ok(Err(e)) => {
+                    let printed = format!("error: {e}");
+                    return Expectation::Claim(printed.lines().map(String::from).collect());
+                }
                 Err(why) => {
                     for rest in &statements[i..] {
                         taint(&mut self.state, rest);

@@ -242,7 +242,8 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                 .filter(|o| !matches!(o.kind, Kind::Index { .. }));
             if let Some(dependent) = blocking.min_by_key(|o| o.id) {
                 return Ok(Err(format!(
-                    "cannot drop {} \"{n}\": still depended upon by {} \"{}\"",
+                    "cannot drop {} \"{n}\": still depended upon by {} \"{}\"\n\
+                     HINT: Use DROP ... CASCADE to drop the dependent objects too.",
                     kind_name(&object.kind),
                     kind_name(&dependent.kind),
                     dependent.name
@@ -282,6 +283,13 @@ pub fn taint(state: &mut State, parsed: &Parsed) {
             Statement::CreateTable(t) => name(&t.name).ok(),
             Statement::CreateView(v) => name(&v.name).ok(),
             Statement::CreateIndex(i) => i.name.as_ref().and_then(|n| name(n).ok()),
+            // A CASCADE, or a drop of several, may take any object with it.
+            Statement::Drop { names, cascade, .. } if *cascade || names.len() > 1 => {
+                for object in state.objects.values_mut() {
+                    object.kind = Kind::Unknown;
+                }
+                None
+            }
             Statement::Drop { names, .. } => names.first().and_then(|n| name(n).ok()),
             Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
                 state.time_uncertain = true;

@@ -193,6 +193,9 @@ fn no_claim_where_a_subquery_errs_or_the_engine_refuses() {
     }
     assert_eq!(
         expect(&mut m, "DROP TABLE u"),
-        claim(&["error: cannot drop table \"u\": still depended upon by view \"e\""])
+        claim(&[
+            "error: cannot drop table \"u\": still depended upon by view \"e\"",
+            "HINT: Use DROP ... CASCADE to drop the dependent objects too."
+        ])
     );
 }

@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::builtin::Relation;
 use crate::plan::{self, ObjectKind, RelationPlan};
+use crate::recursion::grown;
 use crate::repr::{Column, GlobalId};
 
 /// What an object is beyond its name and columns.
@@ -118,6 +119,38 @@ impl Catalog {
             }
         })
     }
+
+    /// `id` and, transitively, what depends on it, each after all that
+    /// depend on it, appended to `order` unless `seen`: Materialize's
+    /// `item_dependents`, whose `used_by` is in creation (here id) order.
+    /// What depends on an object: the indexes on it, and the views and
+    /// materialized views that read it.
+    pub fn dependents_first(
+        &self,
+        id: GlobalId,
+        seen: &mut BTreeSet<GlobalId>,
+        order: &mut Vec<GlobalId>,
+    ) {
+        if !seen.insert(id) {
+            return;
+        }
+        let used_by: Vec<GlobalId> = self
+            .entries
+            .values()
+            .filter(|e| match &e.detail {
+                Detail::Table { .. } => false,
+                Detail::Index(index) => index.on == id,
+                Detail::View { plan } | Detail::MaterializedView { plan, .. } => {
+                    plan.reads_any(&|g| g == id)
+                }
+            })
+            .map(|e| e.id)
+            .collect();
+        for dependent in used_by {
+            grown(|| self.dependents_first(dependent, seen, order));
+        }
+        order.push(id);
+    }
 }
 
 impl plan::Resolver for Catalog {
@@ -145,6 +178,10 @@ impl plan::Resolver for Catalog {
             return Some(relation.name().to_string());
         }
         self.entries.get(&id).map(|e| e.name.clone())
+    }
+
+    fn drop_dependent(&self, id: GlobalId) -> Option<(ObjectKind, String)> {
+        self.blocks_drop(id).map(|e| (e.kind(), e.name.clone()))
     }
 
     fn enabled(&self, flag: &str) -> bool {

@@ -136,10 +136,7 @@ impl Engine {
                 replace,
             } => self.create_materialized_view(name, columns, plan, replace),
             Statement::CreateIndex { name, on, key } => self.create_index(name, on, key),
-            Statement::DropMaterializedView { id } => self.drop_object(id),
-            Statement::DropIndex { id } => self.drop_object(id),
-            Statement::DropView { id } => self.drop_object(id),
-            Statement::DropTable { id } => self.drop_object(id),
+            Statement::Drop { ids } => self.drop_objects(&ids),
             Statement::Select {
                 plan,
                 as_of,
@@ -247,49 +244,31 @@ impl Engine {
         Outcome::Ok
     }
 
-    /// `DROP TABLE|VIEW|INDEX` with Materialize's dependency rules: a
-    /// view that reads the relation refuses the drop (`CASCADE` is not
-    /// supported), an index never does, and the indexes on the relation
-    /// go with it. As in the real system, what reads a dropped relation by
-    /// name ends first: a live subscribe with an error, a pending peek is
-    /// cancelled with one (`end_reads_of`).
+    /// A drop of `id` alone, as `CREATE OR REPLACE MATERIALIZED VIEW`
+    /// drops what it replaces: refused if anything but an index depends on
+    /// it, else it goes with the indexes on it (`drop_objects`).
     pub(super) fn drop_object(&mut self, id: GlobalId) -> Outcome {
-        let entry = self
-            .catalog
-            .get(id)
-            .expect("planner resolved the id")
-            .clone();
         if let Some(e) = self.drop_refusal(id) {
             return Outcome::Error(e);
         }
-        if entry.index().is_none() {
-            self.end_reads_of(id, &entry.name);
-        }
-        let indexes: Vec<GlobalId> = self.catalog.indexes_on(id).map(|(e, _)| e.id).collect();
-        for index in indexes {
-            self.forget(index);
-        }
-        self.forget(id);
-        self.settle();
-        Outcome::Ok
+        self.drop_objects(&[id])
     }
 
     /// Why a drop of `id` is refused: the first object that depends on it
-    /// (Materialize's text; `CASCADE` is not supported).
+    /// (Materialize's text, `sql::still_depended_upon`).
     pub(super) fn drop_refusal(&self, id: GlobalId) -> Option<String> {
         let entry = self.catalog.get(id).expect("planner resolved the id");
         let dependent = self.catalog.blocks_drop(id)?;
-        Some(format!(
-            "cannot drop {} \"{}\": still depended upon by {} \"{}\"",
-            entry.kind().name(),
-            entry.name,
-            dependent.kind().name(),
-            dependent.name
+        Some(sql::still_depended_upon(
+            entry.kind(),
+            &entry.name,
+            dependent.kind(),
+            &dependent.name,
         ))
     }
 
     /// Removes `id` from the catalog and from compute.
-    fn forget(&mut self, id: GlobalId) {
+    pub(super) fn forget(&mut self, id: GlobalId) {
         let entry = self.catalog.remove(id).expect("a live object");
         // A named hold on it stays known, as the real system's read hold
         // stays its holder's: it holds nothing now (the read policy only
@@ -323,7 +302,7 @@ impl Engine {
     /// Ends what reads relation `id` (being dropped) by name, as the
     /// real system does, naming it as the real system does: in the default
     /// database and schema, where every object of the engine lives.
-    fn end_reads_of(&mut self, id: GlobalId, name: &str) {
+    pub(super) fn end_reads_of(&mut self, id: GlobalId, name: &str) {
         let relation = format!("relation \"materialize.public.{name}\"");
         self.end_subscribes_reading(id, &relation);
         self.cancel_peeks_reading(id, &relation);

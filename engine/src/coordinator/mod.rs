@@ -4,8 +4,8 @@
 //! This module holds the engine's state and its public surface, one method
 //! per directive, each ending in the same epilogue (`directive`). What a
 //! directive does lives in the children: `ddl` (with `contents`, a
-//! table's rows as the coordinator keeps them, and `keys`, the check of a
-//! table's keys), `system` (`ALTER SYSTEM`), `peeks` and `diagnosis`,
+//! table's rows as the coordinator keeps them, `keys`, the check of a
+//! table's keys, and `drops`, what a DROP takes with it), `system` (`ALTER SYSTEM`), `peeks` and `diagnosis`,
 //! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`. The
 //! catalog (`catalog`, with the built-in relations in `builtin`) and the
 //! rows of the introspection relations (`introspection`) are the
@@ -16,6 +16,7 @@ mod catalog;
 mod contents;
 mod ddl;
 mod diagnosis;
+mod drops;
 mod introspection;
 mod keys;
 mod lower;

@@ -450,10 +450,7 @@ pub enum Statement {
     },
     /// `INSERT ... SELECT`: `plan` yields rows in the table's column order;
     /// they are read, then written.
-    InsertSelect {
-        table: GlobalId,
-        plan: RelationPlan,
-    },
+    InsertSelect { table: GlobalId, plan: RelationPlan },
     /// Each assignment replaces a column by an expression over the old row.
     Update {
         table: GlobalId,
@@ -484,18 +481,9 @@ pub enum Statement {
         on: GlobalId,
         key: Vec<usize>,
     },
-    DropIndex {
-        id: GlobalId,
-    },
-    DropView {
-        id: GlobalId,
-    },
-    DropMaterializedView {
-        id: GlobalId,
-    },
-    DropTable {
-        id: GlobalId,
-    },
+    /// `DROP` of the named objects, in the order named: the coordinator
+    /// drops them and what depends on them (`coordinator::drops`).
+    Drop { ids: Vec<GlobalId> },
     Select {
         plan: RelationPlan,
         columns: Vec<Column>,

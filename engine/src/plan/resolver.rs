@@ -22,6 +22,11 @@ pub trait Resolver {
     fn enabled(&self, _flag: &str) -> bool {
         false
     }
+    /// The first object, by id, whose dependence on `id` refuses its drop
+    /// without `CASCADE` (anything but an index): its kind and name.
+    fn drop_dependent(&self, _id: GlobalId) -> Option<(ObjectKind, String)> {
+        None
+    }
     /// A relation's keys; `None` for a view over a table with keys, whose
     /// keys Materialize infers and the engine does not.
     fn keys(&self, _id: GlobalId) -> Option<Vec<Vec<usize>>> {

@@ -4,7 +4,9 @@
 //!
 //! - `parse`: sqlparser plus Materialize's `AS OF` and `CREATE DEFAULT INDEX`.
 //! - `statement`: DDL and writes; `constraints`: a table's keys;
-//!   `materialized`: `CREATE [OR REPLACE] MATERIALIZED VIEW`.
+//!   `materialized`: `CREATE [OR REPLACE] MATERIALIZED VIEW`; `drop`: DROP
+//!   of one or several objects, `CASCADE` or `RESTRICT`; `names`: a
+//!   catalog item's name, bare or qualified by the default schema.
 //! - `query`: SELECT.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
@@ -12,9 +14,11 @@
 
 mod clauses;
 pub mod constraints;
+mod drop;
 mod expr;
 mod forms;
 mod materialized;
+mod names;
 mod parse;
 mod query;
 mod statement;
@@ -29,6 +33,7 @@ use crate::plan::{ObjectKind, Resolver, Statement};
 use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, GlobalId};
 
+pub use drop::still_depended_upon;
 pub use subscribe::{plan_subscribe, Subscribe};
 
 /// Plans one or more `;`-separated statements. All are parsed before any is
@@ -96,14 +101,20 @@ fn ident(i: &Ident) -> String {
     }
 }
 
-/// The name an object is created or looked up by; only unqualified names exist.
+/// The name an object is created or looked up by: a qualified name names
+/// the same object in the default database and schema (`names`).
 fn object_name(name: &ObjectName) -> Result<String, String> {
+    Ok(names::item(name)?.item)
+}
+
+/// A name that Materialize never qualifies here (a column, a function, a
+/// new index's name).
+fn unqualified_name(name: &ObjectName) -> Result<String, String> {
     match name.0.as_slice() {
         [part] => part
             .as_ident()
             .map(ident)
             .ok_or_else(|| unsupported(format!("name form: {name}"))),
-        // The real system has databases and schemas; here there is one.
         _ => Err(unsupported(format!("qualified name: {name}"))),
     }
 }
@@ -122,9 +133,13 @@ fn resolve(
     catalog: &dyn Resolver,
     name: &ObjectName,
 ) -> Result<(String, GlobalId, ObjectKind), String> {
-    let name = object_name(name)?;
-    let (id, kind) = catalog.resolve(&name).ok_or_else(|| unknown(&name))?;
-    Ok((name, id, kind))
+    let name = names::item(name)?;
+    // A name given a schema finds only what lives in `public`.
+    let found = catalog
+        .resolve(&name.item)
+        .filter(|(_, kind)| !name.qualified || *kind != ObjectKind::Introspection);
+    let (id, kind) = found.ok_or_else(|| unknown(&name.given))?;
+    Ok((name.item, id, kind))
 }
 
 /// `a table`, `an index`, ...

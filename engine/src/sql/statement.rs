@@ -3,8 +3,7 @@
 
 use sqlparser::ast::{
     self, AssignmentTarget, ColumnOption, CreateIndex, CreateTable, CreateView, Delete, Expr,
-    FromTable, Insert, ObjectName, ObjectType, SetExpr, TableFactor, TableObject, TableWithJoins,
-    Update,
+    FromTable, Insert, ObjectName, SetExpr, TableFactor, TableObject, TableWithJoins, Update,
 };
 
 use super::expr::{scalar_type, value_as_float, where_clause, ExprContext, Scope, Typed};
@@ -12,8 +11,8 @@ use super::parse::{Parsed, ParsedStatement, MAX_IDENTIFIER_BYTES};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{
-    check_unique_columns, clauses, constraints, forms, ident, materialized, object_name,
-    object_of_kind, relation, unknown,
+    check_unique_columns, clauses, constraints, drop, forms, ident, materialized, object_name,
+    object_of_kind, relation, unknown, unqualified_name,
 };
 use crate::eval::assign;
 use crate::packed::PackedRow;
@@ -81,7 +80,7 @@ pub(super) fn plan(
                     return Err(unsupported(construct));
                 }
             }
-            drop(catalog, object_type, if_exists, &names, cascade)
+            drop::plan(catalog, object_type, if_exists, &names, cascade)
         }
         other => Err(unsupported(forms::statement(&other))),
     }
@@ -193,7 +192,8 @@ fn create_index(
     if_not_exists: bool,
 ) -> Result<Option<Statement>, String> {
     let name = match name
-        .map(|n| new_name(catalog, n, if_not_exists))
+        // Materialize's index name is an identifier, never qualified.
+        .map(|n| unqualified_name(n).and_then(|_| new_name(catalog, n, if_not_exists)))
         .transpose()?
     {
         Some(None) => return Ok(None),
@@ -317,7 +317,7 @@ fn insert(
         names => {
             let mut targets = vec![];
             for name in names {
-                let name = object_name(name)?;
+                let name = unqualified_name(name)?;
                 let t = column_position(&columns, &name)?;
                 if targets.contains(&t) {
                     return Err(format!("column \"{name}\" specified more than once"));
@@ -521,7 +521,7 @@ fn update(catalog: &dyn Resolver, u: &Update) -> Result<Statement, String> {
                 "assignment to other than a column: {a}"
             )));
         };
-        let name = object_name(name)?;
+        let name = unqualified_name(name)?;
         let columns: Vec<Column> = scope.items.iter().map(|i| i.column.clone()).collect();
         let c = column_position(&columns, &name)?;
         if assignments.iter().any(|(d, _)| *d == c) {
@@ -547,39 +547,4 @@ fn delete(catalog: &dyn Resolver, d: &Delete) -> Result<Statement, String> {
     let (table, scope) = target(catalog, from)?;
     let predicates = predicates(&scope, d.selection.as_ref())?;
     Ok(Statement::Delete { table, predicates })
-}
-
-fn drop(
-    catalog: &dyn Resolver,
-    object_type: ObjectType,
-    if_exists: bool,
-    names: &[ObjectName],
-    cascade: bool,
-) -> Result<Option<Statement>, String> {
-    let kind = match object_type {
-        ObjectType::Table => ObjectKind::Table,
-        ObjectType::View => ObjectKind::View,
-        ObjectType::MaterializedView => ObjectKind::MaterializedView,
-        ObjectType::Index => ObjectKind::Index,
-        other => return Err(unsupported(forms::drop_object(&other))),
-    };
-    // Materialize drops several objects at once, and with CASCADE their
-    // dependents too; the engine refuses both rather than answer otherwise.
-    let [name] = names else {
-        return Err(unsupported("DROP of several objects"));
-    };
-    if cascade {
-        return Err(unsupported("DROP ... CASCADE"));
-    }
-    if if_exists && catalog.resolve(&object_name(name)?).is_none() {
-        return Ok(None);
-    }
-    materialized::check_drop_kind(catalog, name, kind)?;
-    let id = object_of_kind(catalog, name, kind)?;
-    Ok(Some(match kind {
-        ObjectKind::MaterializedView => Statement::DropMaterializedView { id },
-        ObjectKind::Table => Statement::DropTable { id },
-        ObjectKind::View => Statement::DropView { id },
-        _ => Statement::DropIndex { id },
-    }))
 }

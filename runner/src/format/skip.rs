@@ -69,9 +69,10 @@ pub enum SkipReason {
     /// A minus before a number is part of the literal in the real
     /// system's parser, before a cast: `-1::bool` is `(-1)::bool`.
     MzNegativeLiteral,
-    /// A name qualified by the real system's default database,
-    /// `materialize.public.t`; PostgreSQL's connection is to another
-    /// database, and it refuses a name in another database.
+    /// A name qualified by the real system's default schema or database,
+    /// `public.t` or `materialize.public.t`, where every object lives; the
+    /// oracle replays a file in a schema of its own, on a connection to
+    /// another database, where such a name names nothing.
     MzNames,
 }
 

@@ -26,7 +26,7 @@ use super::expr::{
     contains_aggregate, contains_subquery, output_name, ExprContext, Grouping, Outer, Prefix,
     Reads, Scope, Subqueries, Typed, SUBQUERY_COLUMN,
 };
-use super::{forms, ident, object_name};
+use super::{forms, ident, unqualified_name};
 use crate::plan::{Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
 use crate::recursion::grown;
 use crate::repr::{unsupported, Column, Datum, UNSUPPORTED};
@@ -577,7 +577,7 @@ fn projection(
             SelectItem::QualifiedWildcard(SelectItemQualifiedWildcardKind::ObjectName(name), o)
                 if plain_wildcard(o) =>
             {
-                let table = object_name(name)?;
+                let table = unqualified_name(name)?;
                 if !cx.scope.has_table(&table) {
                     return Err(format!("no table named '{table}' in scope"));
                 }

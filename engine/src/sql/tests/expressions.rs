@@ -245,10 +245,7 @@ fn unknown_names_and_unsupported_syntax() {
         err("SELECT a FROM t WHERE a = ANY(ARRAY[1])"),
         "unsupported: ANY and ALL of an array"
     );
-    assert_eq!(
-        err("SELECT * FROM public.t"),
-        "unsupported: qualified name: public.t"
-    );
+    assert_eq!(err("SELECT * FROM other.t"), "unknown schema 'other'");
     assert_eq!(
         err("SELEC 1"),
         "unsupported: syntax SELEC: Expected: an SQL statement, found: SELEC at Line: 1, Column: 1"

@@ -94,7 +94,7 @@ fn or_replace_names_what_it_replaces_and_refuses_itself() {
 fn drop_names_the_kind_as_materialize_does() {
     assert_eq!(
         one("DROP MATERIALIZED VIEW mv"),
-        Statement::DropMaterializedView { id: mv() }
+        Statement::Drop { ids: vec![mv()] }
     );
     assert!(plan("DROP MATERIALIZED VIEW IF EXISTS gone", &catalog())
         .unwrap()
@@ -135,10 +135,6 @@ fn what_it_cannot_do_exactly_is_refused_by_name() {
         (
             "CREATE MATERIALIZED VIEW mz_objects AS SELECT 1",
             "unsupported: a materialized view named as a system catalog relation: mz_objects",
-        ),
-        (
-            "DROP MATERIALIZED VIEW mv CASCADE",
-            "unsupported: DROP ... CASCADE",
         ),
         (
             "SHOW MATERIALIZED VIEWS",

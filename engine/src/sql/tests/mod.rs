@@ -4,6 +4,7 @@
 mod aggregates;
 mod chars;
 mod constraints;
+mod drops;
 mod expressions;
 mod float_functions;
 mod floats;
@@ -123,6 +124,10 @@ impl Resolver for TestCatalog {
     }
     fn name(&self, id: GlobalId) -> Option<String> {
         self.0.get(id.0 as usize - 1).map(|(n, ..)| n.to_string())
+    }
+    /// The view `v` is taken to read the table `u` (`drops.rs`).
+    fn drop_dependent(&self, id: GlobalId) -> Option<(ObjectKind, String)> {
+        (id == U).then(|| (ObjectKind::View, "v".to_string()))
     }
 }
 

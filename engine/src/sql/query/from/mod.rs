@@ -13,7 +13,7 @@ use sqlparser::ast::{
 };
 
 use super::super::expr::{ExprContext, Outer, OuterRefused, Prefix, Scope, Typed};
-use super::super::{clauses, forms, ident, object_name, relation};
+use super::super::{clauses, forms, ident, relation, unqualified_name};
 use super::{filter_plan, Planner};
 use crate::plan::{with_top_k, BinaryOp, RelationPlan, ScalarExpr, SimpleSelect};
 use crate::repr::Column;
@@ -250,7 +250,7 @@ pub fn table_function(
     name: &ObjectName,
     args: &TableFunctionArgs,
 ) -> Result<(String, RelationPlan, Vec<Column>), String> {
-    let function = object_name(name)?;
+    let function = unqualified_name(name)?;
     if function != "generate_series" {
         return Err(unsupported(format!("function {function}")));
     }

@@ -1,0 +1,74 @@
+//! `DROP TABLE|VIEW|MATERIALIZED VIEW|INDEX [IF EXISTS] a [, b ...]
+//! [CASCADE | RESTRICT]`, planned as Materialize's `plan_drop_objects`
+//! plans it: each name in turn is resolved (one `IF EXISTS` does not find
+//! is skipped), checked to be of the kind the statement names, and,
+//! without `CASCADE`, refused if anything but an index depends on it. What
+//! the named objects take with them is the coordinator's to find
+//! (`coordinator::drops`), against the catalog the statement runs on.
+
+use sqlparser::ast::{ObjectName, ObjectType};
+
+use super::{forms, materialized, names, object_of_kind, resolve};
+use crate::plan::{ObjectKind, Resolver, Statement};
+use crate::repr::{unsupported, GlobalId};
+
+/// Plans a DROP; `None` when `IF EXISTS` found none of the names.
+pub(super) fn plan(
+    catalog: &dyn Resolver,
+    object_type: ObjectType,
+    if_exists: bool,
+    names: &[ObjectName],
+    cascade: bool,
+) -> Result<Option<Statement>, String> {
+    let kind = match object_type {
+        ObjectType::Table => ObjectKind::Table,
+        ObjectType::View => ObjectKind::View,
+        ObjectType::MaterializedView => ObjectKind::MaterializedView,
+        ObjectType::Index => ObjectKind::Index,
+        other => return Err(unsupported(forms::drop_object(&other))),
+    };
+    let mut ids: Vec<GlobalId> = vec![];
+    for name in names {
+        // An unknown database or schema is, to IF EXISTS, an unknown item.
+        let item = match names::item_name(name)? {
+            Ok(item) => item,
+            Err(_) if if_exists => continue,
+            Err(e) => return Err(e),
+        };
+        if if_exists && resolve(catalog, name).is_err() {
+            continue;
+        }
+        materialized::check_drop_kind(catalog, name, kind)?;
+        let id = object_of_kind(catalog, name, kind)?;
+        if !cascade {
+            if let Some((dependent_kind, dependent)) = catalog.drop_dependent(id) {
+                return Err(still_depended_upon(
+                    kind,
+                    &item.item,
+                    dependent_kind,
+                    &dependent,
+                ));
+            }
+        }
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    Ok((!ids.is_empty()).then_some(Statement::Drop { ids }))
+}
+
+/// Materialize's `DependentObjectsStillExist`, with its hint: the names
+/// as it qualifies them least, which in the default schema is bare.
+pub fn still_depended_upon(
+    kind: ObjectKind,
+    name: &str,
+    dependent_kind: ObjectKind,
+    dependent: &str,
+) -> String {
+    format!(
+        "cannot drop {} \"{name}\": still depended upon by {} \"{dependent}\"\n\
+         HINT: Use DROP ... CASCADE to drop the dependent objects too.",
+        kind.name(),
+        dependent_kind.name()
+    )
+}
