@@ -80,6 +80,9 @@ pub(super) struct ExprContext<'a> {
     refs: Cell<(usize, usize)>,
     /// Where a select list's window function calls go (`window`).
     pub windows: Option<window::Windows>,
+    /// Materialize's name of where the expression stands, as its errors
+    /// name it (`SELECT clause`, `AND argument`; its `ExprContext::name`).
+    pub name: &'static str,
 }
 
 impl<'a> ExprContext<'a> {
@@ -96,6 +99,7 @@ impl<'a> ExprContext<'a> {
             site: site.map_or("in aggregate arguments", |(_, site)| site),
             refs: Cell::default(),
             windows: None,
+            name: site.map_or("", |(_, site)| site.trim_start_matches("in ")),
         }
     }
 
@@ -180,7 +184,15 @@ impl<'a> ExprContext<'a> {
             Expr::Nested(inner) => self.plan(inner),
             Expr::UnaryOp { op, expr } => self.unary(op, expr),
             Expr::BinaryOp { left, op, right } => {
-                let (l, r) = operands(left, right, |e| self.plan(e))?;
+                let name = match op {
+                    BinaryOperator::And => "AND argument",
+                    BinaryOperator::Or => "OR argument",
+                    _ => self.name,
+                };
+                let outer = std::mem::replace(&mut self.name, name);
+                let planned = operands(left, right, |e| self.plan(e));
+                self.name = outer;
+                let (l, r) = planned?;
                 binary(op, l, r)
             }
             Expr::IsNull(inner) | Expr::IsNotNull(inner) => {
@@ -414,7 +426,7 @@ impl<'a> ExprContext<'a> {
                 None => self.plan(&when.condition)?,
             };
             let test = test.expect(ScalarType::Bool, |t| {
-                format!("argument of CASE/WHEN must be type boolean, not type {t}")
+                format!("{} must have type boolean, not type {t}", self.name)
             })?;
             tests.push(test.expr);
         }
@@ -441,8 +453,20 @@ impl<'a> ExprContext<'a> {
     }
 
     /// A boolean condition, split into its conjuncts.
-    pub fn predicate(&mut self, e: &Expr, clause: &str) -> Result<Vec<ScalarExpr>, String> {
-        let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
+    pub fn predicate(&mut self, e: &Expr, clause: &'static str) -> Result<Vec<ScalarExpr>, String> {
+        self.predicate_with(e, clause, |e| e)
+    }
+
+    /// [`predicate`](Self::predicate), with an error in planning `e` (not
+    /// the clause's own type error) passed through `wrap`.
+    pub fn predicate_with(
+        &mut self,
+        e: &Expr,
+        clause: &'static str,
+        wrap: fn(String) -> String,
+    ) -> Result<Vec<ScalarExpr>, String> {
+        self.name = clause;
+        let t = self.plan(e).map_err(wrap)?.expect(ScalarType::Bool, |t| {
             format!("{clause} must have type boolean, not type {t}")
         })?;
         let mut out = vec![];

@@ -248,15 +248,21 @@ impl ExprContext<'_> {
     /// A WHERE's or HAVING's conjunct that holds a subquery, split into
     /// its conjuncts: `IN`, `ANY` or `ALL` as the whole conjunct is planned
     /// as the filter it is there (see `quantified`).
-    pub fn filter_conjunct(&mut self, e: &Expr, clause: &str) -> Result<Vec<ScalarExpr>, String> {
+    /// An error in planning it goes through `wrap`, as in `predicate_with`.
+    pub fn filter_conjunct(
+        &mut self,
+        e: &Expr,
+        clause: &'static str,
+        wrap: fn(String) -> String,
+    ) -> Result<Vec<ScalarExpr>, String> {
         let mut inner = e;
         while let Expr::Nested(e) = inner {
             inner = e;
         }
-        let Some((x, op, q, all)) = quantified_parts(inner)? else {
-            return self.predicate(e, clause);
+        let Some((x, op, q, all)) = quantified_parts(inner).map_err(wrap)? else {
+            return self.predicate_with(e, clause, wrap);
         };
-        let t = self.quantified(x, &op, q, all, true)?;
+        let t = self.quantified(x, &op, q, all, true).map_err(wrap)?;
         let mut out = vec![];
         conjuncts(t.expr, &mut out);
         Ok(out)

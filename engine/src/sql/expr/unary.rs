@@ -35,7 +35,10 @@ impl ExprContext<'_> {
             },
             UnaryOperator::Plus => self.plan(e)?.expect_signed(int),
             UnaryOperator::Not => {
-                let t = self.plan(e)?.expect(ScalarType::Bool, |t| {
+                let outer = std::mem::replace(&mut self.name, "NOT argument");
+                let planned = self.plan(e);
+                self.name = outer;
+                let t = planned?.expect(ScalarType::Bool, |t| {
                     format!("NOT argument must have type boolean, not type {t}")
                 })?;
                 let not = ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr));

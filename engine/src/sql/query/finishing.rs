@@ -46,6 +46,7 @@ pub fn order_by(
     let Some(order_by) = order_by else {
         return Ok(vec![]);
     };
+    cx.name = "ORDER BY clause";
     let OrderByKind::Expressions(exprs) = &order_by.kind else {
         return Err(unsupported("ORDER BY ALL"));
     };

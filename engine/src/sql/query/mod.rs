@@ -33,7 +33,7 @@ use crate::repr::{unsupported, Column, Datum, UNSUPPORTED};
 use finishing::{limit, order_by, position};
 use from::plan_from;
 use refused::{first_refusal_in, select_of};
-use subquery::{split_conjuncts, Deferred};
+use subquery::{split_conjuncts, where_error, Deferred};
 
 /// A planned SELECT.
 #[derive(Debug)]
@@ -137,12 +137,12 @@ impl Planner<'_> {
                 false => (vec![selection], vec![]),
             };
             for c in now {
-                let predicates = cx.predicate(c, "WHERE clause").map_err(where_error)?;
+                let predicates = cx.predicate_with(c, "WHERE clause", where_error)?;
                 from.predicates.extend(predicates);
             }
             cx.subqueries = Some(Subqueries::new(self, false));
             for c in later {
-                let predicates = cx.filter_conjunct(c, "WHERE clause").map_err(where_error)?;
+                let predicates = cx.filter_conjunct(c, "WHERE clause", where_error)?;
                 deferred.push(Deferred::new(predicates, cx.take_subqueries()));
             }
         }
@@ -163,6 +163,7 @@ impl Planner<'_> {
         cx.subqueries = Some(Subqueries::new(self, true));
         cx.windows = Some(Default::default());
         frames_first(s.projection.iter().filter_map(item_expr))?;
+        cx.name = "SELECT clause";
         let mut outputs = projection(&mut cx, &s.projection, s.from.is_empty())?;
         let windows = cx.windows.take();
         let select_subqueries = cx.take_subqueries();
@@ -179,7 +180,7 @@ impl Planner<'_> {
             }
             cx.subqueries = Some(Subqueries::new(self, false));
             for c in later {
-                let predicates = cx.filter_conjunct(c, "HAVING clause")?;
+                let predicates = cx.filter_conjunct(c, "HAVING clause", |e| e)?;
                 having_deferred.push(Deferred::new(predicates, cx.take_subqueries()));
             }
         }
@@ -393,17 +394,6 @@ fn grouping(
 }
 
 /// `SELECT * FROM x [WHERE ...]`, the shape a fast-path peek serves.
-/// Materialize's SELECT prefixes an error in planning its WHERE with
-/// `WHERE clause error: `: not the clause's own type error, nor the
-/// engine's refusals and recursion limit (docs/semantics.md).
-fn where_error(e: String) -> String {
-    let own = ["WHERE clause must", UNSUPPORTED, "exceeded recursion limit"];
-    match own.iter().any(|p| e.starts_with(p)) {
-        true => e,
-        false => format!("WHERE clause error: {e}"),
-    }
-}
-
 fn simple_shape(q: &Query, s: &Select) -> bool {
     matches!(s.projection.as_slice(), [SelectItem::Wildcard(o)] if plain_wildcard(o))
         && matches!(s.from.as_slice(), [TableWithJoins { joins, .. }] if joins.is_empty())

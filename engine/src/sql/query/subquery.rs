@@ -10,7 +10,8 @@
 //!
 //! Also: a WHERE's or HAVING's conjuncts split by whether they hold a
 //! subquery (those that do filter after the others, one at a time, as the
-//! real system's `split_subquery_predicates` orders them), and a
+//! real system's `split_subquery_predicates` orders them), the prefix
+//! the real system puts on an error in planning a SELECT's WHERE, and a
 //! correlated aggregate's row for every outer row.
 
 use sqlparser::ast::{BinaryOperator, Expr, Query};
@@ -23,7 +24,7 @@ use crate::eval::empty_aggregate;
 use crate::plan::{
     Aggregate, AggregateFunc, BinaryOp, JoinKind, RelationPlan, ScalarExpr, UnaryOp,
 };
-use crate::repr::{Column, Datum};
+use crate::repr::{Column, Datum, UNSUPPORTED};
 
 /// The real system's text for a scalar subquery's second row.
 const MORE_THAN_ONE: &str = "more than one record produced in subquery";
@@ -399,3 +400,14 @@ fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
 /// How deep the walks over a WHERE's syntax go: past the planner's own
 /// recursion limit, which then refuses the expression.
 const LIMIT: usize = 600;
+
+/// Materialize's SELECT prefixes an error in planning its WHERE with
+/// `WHERE clause error: `: not the engine's refusals and recursion limit
+/// (docs/semantics.md); the clause's own type error never comes here.
+pub fn where_error(e: String) -> String {
+    let own = [UNSUPPORTED, "exceeded recursion limit"];
+    match own.iter().any(|p| e.starts_with(p)) {
+        true => e,
+        false => format!("WHERE clause error: {e}"),
+    }
+}

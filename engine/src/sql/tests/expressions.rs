@@ -172,10 +172,39 @@ fn case_coalesce_in_between_like() {
         err("SELECT a LIKE 'x' FROM t"),
         "operator does not exist: integer ~~ text"
     );
-    assert_eq!(
-        err("SELECT CASE WHEN a THEN 1 END FROM t"),
-        "argument of CASE/WHEN must be type boolean, not type integer"
-    );
+    // A CASE condition's type error names where the CASE stands, as
+    // Materialize's `type_as` names its context.
+    for (sql, context) in [
+        ("SELECT CASE WHEN a THEN 1 END FROM t", "SELECT clause"),
+        (
+            "SELECT a FROM t WHERE CASE WHEN a THEN true END",
+            "WHERE clause error: WHERE clause",
+        ),
+        (
+            "SELECT NOT CASE WHEN a THEN true END FROM t",
+            "NOT argument",
+        ),
+        (
+            "SELECT c AND CASE WHEN a THEN true END FROM t",
+            "AND argument",
+        ),
+        (
+            "SELECT c OR CASE WHEN a::int2 THEN true END FROM t",
+            "OR argument",
+        ),
+        (
+            "SELECT a FROM t ORDER BY CASE WHEN a THEN 1 END",
+            "ORDER BY clause",
+        ),
+    ] {
+        let text = format!("{context} must have type boolean, not type integer");
+        let text = text.replace("integer\"", "integer");
+        let expected = match sql.contains("int2") {
+            true => text.replace("type integer", "type smallint"),
+            false => text,
+        };
+        assert_eq!(err(sql), expected, "{sql}");
+    }
 }
 
 #[test]
