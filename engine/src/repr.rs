@@ -6,6 +6,7 @@ pub mod decimal;
 mod float;
 mod numeric;
 pub mod result_order;
+pub mod time;
 
 pub use float::{F32, F64};
 pub use numeric::{Numeric, MAX_PRECISION};
@@ -46,6 +47,10 @@ pub enum Datum {
     /// A `smallint` (int2): last, so that the other variants keep their
     /// places in the derived order and hash.
     Int16(i16),
+    /// A `date` (`repr::time`), after them for the same reason.
+    Date(time::Date),
+    /// A `timestamp` without time zone (`repr::time`).
+    Timestamp(time::DateTime),
 }
 
 impl Datum {
@@ -63,6 +68,8 @@ impl Datum {
                 | (Datum::Bool(_), ScalarType::Bool)
                 | (Datum::Float32(_), ScalarType::Float32)
                 | (Datum::Float64(_), ScalarType::Float64)
+                | (Datum::Date(_), ScalarType::Date)
+                | (Datum::Timestamp(_), ScalarType::Timestamp)
         )
     }
 
@@ -90,6 +97,8 @@ impl fmt::Display for Datum {
             Datum::Text(s) => write!(f, "{s}"),
             Datum::Float32(x) => write!(f, "{x}"),
             Datum::Float64(x) => write!(f, "{x}"),
+            Datum::Date(d) => write!(f, "{d}"),
+            Datum::Timestamp(t) => write!(f, "{t}"),
         }
     }
 }
@@ -124,6 +133,10 @@ pub enum ScalarType {
     Float64,
     /// `smallint`, `int2`: 16 bits.
     Int16,
+    /// `date`: days (`repr::time`).
+    Date,
+    /// `timestamp`, `timestamp without time zone`: microseconds.
+    Timestamp,
 }
 
 impl ScalarType {
@@ -140,6 +153,8 @@ impl ScalarType {
             ScalarType::VarChar(_) => "varchar",
             ScalarType::Float32 => "float4",
             ScalarType::Float64 => "float8",
+            ScalarType::Date => "date",
+            ScalarType::Timestamp => "timestamp",
         }
     }
 
@@ -179,6 +194,8 @@ impl ScalarType {
             ScalarType::VarChar(_) => "varchar",
             ScalarType::Float32 => "real",
             ScalarType::Float64 => "double precision",
+            ScalarType::Date => "date",
+            ScalarType::Timestamp => "timestamp without time zone",
         }
     }
 

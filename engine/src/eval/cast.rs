@@ -1,7 +1,7 @@
 //! Casts between the engine's scalar types and strings read as a type,
 //! with the real system's texts.
 
-use super::{float, int16, numeric};
+use super::{float, int16, numeric, time};
 use crate::repr::{Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
@@ -9,6 +9,9 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
     // A `char(n)` or `varchar(n)` cut to its length (`repr::chars`).
     if let Some((kind, length)) = to.chars() {
         return kind.convert(s, length, false).map(Datum::Text);
+    }
+    if let Some(read) = time::parse(s, to) {
+        return read;
     }
     let invalid = |e: std::num::ParseIntError| {
         format!("invalid input syntax for type {}: {e}: \"{s}\"", to.name())
@@ -27,6 +30,7 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
             .map(Datum::Bool)
             .ok_or_else(|| format!("invalid input syntax for type boolean: \"{s}\"")),
         ScalarType::Char(_) | ScalarType::VarChar(_) => unreachable!("parsed above"),
+        ScalarType::Date | ScalarType::Timestamp => unreachable!("read above"),
         ScalarType::Float32 => F32::parse(s).map(Datum::Float32),
         ScalarType::Float64 => F64::parse(s).map(Datum::Float64),
     }
@@ -56,6 +60,9 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
     let text = |t: ScalarType| if t.is_string() { Text } else { t };
     let (from, to) = (text(from), text(to));
+    if time::is_time(from) || time::is_time(to) {
+        return from == to || time::castable(from, to);
+    }
     from == to
         || float::castable(from, to)
         || numeric::castable(from, to)
@@ -79,6 +86,9 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         return converted;
     }
     if let Some(converted) = int16::cast(&d, to) {
+        return converted;
+    }
+    if let Some(converted) = time::cast(&d, to) {
         return converted;
     }
     let range = |t: ScalarType, v: i64| format!("\"{v}\" {} out of range", t.name());

@@ -22,6 +22,7 @@ mod numeric_sum;
 mod scalar;
 #[cfg(test)]
 mod tests;
+mod time;
 mod window;
 
 pub use aggregate::{aggregate, average, empty_aggregate};

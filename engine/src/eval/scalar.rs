@@ -14,6 +14,7 @@ use super::functions::call;
 use super::int16;
 use super::literals::literal_operands;
 use super::numeric;
+use super::time;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::recursion::grown;
 use crate::repr::chars::padded;
@@ -194,6 +195,9 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
                 return result;
             }
             if let Some(result) = int16::binary(op, &l, &r) {
+                return result;
+            }
+            if let Some(result) = time::binary(op, &l, &r) {
                 return result;
             }
             match (&l, &r) {

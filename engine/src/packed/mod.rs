@@ -8,8 +8,9 @@
 //! `Int64` and 8 bytes; `Numeric` and its 24 bytes (`Numeric::to_bytes`);
 //! `Text` and its length (4 bytes) and UTF-8 bytes; `Float32` and
 //! `Float64` and the value's bits (4 or 8 bytes, a NaN's the canonical
-//! NaN's, so that equal floats have equal bytes); `Int16` and 2 bytes.
-//! Integers are
+//! NaN's, so that equal floats have equal bytes); `Int16` and 2 bytes;
+//! `Date` and its days (4 bytes); `Timestamp` and its microseconds (8
+//! bytes). Integers are
 //! little-endian. The encoding of a row is unique, so equal bytes are equal
 //! rows.
 //!
@@ -35,6 +36,7 @@ use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::repr::time::{Date, DateTime};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
 
 /// Bytes kept inline: a `PackedRow` is as large as a `Vec`.
@@ -50,6 +52,8 @@ const TEXT: u8 = 6;
 const FLOAT32: u8 = 7;
 const FLOAT64: u8 = 8;
 const INT16: u8 = 9;
+const DATE: u8 = 10;
+const TIMESTAMP: u8 = 11;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -222,6 +226,8 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Float32(_) => 4,
         Datum::Float64(_) => 8,
         Datum::Int16(_) => 2,
+        Datum::Date(_) => 4,
+        Datum::Timestamp(_) => 8,
     }
 }
 
@@ -267,6 +273,14 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&[INT16]);
                 put(&i.to_le_bytes());
             }
+            Datum::Date(d) => {
+                put(&[DATE]);
+                put(&d.days().to_le_bytes());
+            }
+            Datum::Timestamp(t) => {
+                put(&[TIMESTAMP]);
+                put(&t.micros().to_le_bytes());
+            }
         }
     }
 }
@@ -285,6 +299,8 @@ enum DatumRef<'a> {
     Float32(F32),
     Float64(F64),
     Int16(i16),
+    Date(Date),
+    Timestamp(DateTime),
 }
 
 impl DatumRef<'_> {
@@ -303,6 +319,8 @@ impl DatumRef<'_> {
             DatumRef::Float32(f) => Datum::Float32(f),
             DatumRef::Float64(f) => Datum::Float64(f),
             DatumRef::Int16(i) => Datum::Int16(i),
+            DatumRef::Date(d) => Datum::Date(d),
+            DatumRef::Timestamp(t) => Datum::Timestamp(t),
         }
     }
 }
@@ -321,6 +339,8 @@ impl Hash for DatumRef<'_> {
             Float32(F32),
             Float64(F64),
             Int16(i16),
+            Date(Date),
+            Timestamp(DateTime),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -332,6 +352,8 @@ impl Hash for DatumRef<'_> {
             DatumRef::Float32(f) => AsDatum::Float32(f),
             DatumRef::Float64(f) => AsDatum::Float64(f),
             DatumRef::Int16(i) => AsDatum::Int16(i),
+            DatumRef::Date(d) => AsDatum::Date(d),
+            DatumRef::Timestamp(t) => AsDatum::Timestamp(t),
         };
         datum.hash(state)
     }
@@ -370,6 +392,12 @@ impl<'a> Iterator for Datums<'a> {
             FLOAT32 => DatumRef::Float32(F32::new(f32::from_bits(u32::from_le_bytes(self.take())))),
             FLOAT64 => DatumRef::Float64(F64::new(f64::from_bits(u64::from_le_bytes(self.take())))),
             INT16 => DatumRef::Int16(i16::from_le_bytes(self.take())),
+            DATE => DatumRef::Date(
+                Date::from_days(i32::from_le_bytes(self.take()).into()).expect("a packed date"),
+            ),
+            TIMESTAMP => DatumRef::Timestamp(
+                DateTime::from_micros(i64::from_le_bytes(self.take())).expect("a packed timestamp"),
+            ),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

@@ -72,6 +72,16 @@ fn datums() -> Vec<Datum> {
         Datum::Int16(0),
         Datum::Int16(256),
         Datum::Int16(i16::MAX),
+        Datum::Date(Date::MIN),
+        Datum::Date(Date::from_days(-1).expect("a date")),
+        Datum::Date(Date::from_days(0).expect("a date")),
+        Datum::Date(Date::from_days(256).expect("a date")),
+        Datum::Date(Date::MAX),
+        Datum::Timestamp(DateTime::MIN),
+        Datum::Timestamp(DateTime::from_micros(-1).expect("a timestamp")),
+        Datum::Timestamp(DateTime::from_micros(0).expect("a timestamp")),
+        Datum::Timestamp(DateTime::from_micros(86_400_000_000).expect("a timestamp")),
+        Datum::Timestamp(DateTime::MAX),
     ]
 }
 
@@ -139,6 +149,10 @@ fn datum() -> impl Strategy<Value = Datum> {
         ]
         .prop_map(|f| Datum::Float64(F64::new(f))),
         any::<i16>().prop_map(Datum::Int16),
+        (Date::MIN.days()..=Date::MAX.days())
+            .prop_map(|d| Datum::Date(Date::from_days(d.into()).expect("a date"))),
+        (DateTime::MIN.micros()..=DateTime::MAX.micros())
+            .prop_map(|t| Datum::Timestamp(DateTime::from_micros(t).expect("a timestamp"))),
     ]
 }
 

@@ -29,10 +29,17 @@ mod tag {
     pub const TRUE: u8 = 2;
     pub const FLOAT32: u8 = 8;
     pub const FLOAT64: u8 = 9;
+    pub const DATE: u8 = 10;
+    /// A timestamp as its date (year, day of the year) and time (seconds
+    /// since midnight, nanoseconds), when `CHEAP_TIMESTAMP` cannot hold it.
+    pub const TIMESTAMP: u8 = 12;
     /// `StringTiny`, then `StringShort`, `StringLong` and `StringHuge`:
     /// a length of 1, 2, 4 or 8 bytes.
     pub const STRING_TINY: u8 = 19;
     pub const NUMERIC: u8 = 32;
+    /// A timestamp as its nanoseconds since 1970-01-01, where they fit an
+    /// `i64` (from 1677 to 2262).
+    pub const CHEAP_TIMESTAMP: u8 = 39;
     /// `NonNegativeInt16_0`: the first of the integers' tags, which name
     /// the width, the sign and how many bytes follow.
     pub const NON_NEGATIVE_INT16_0: u8 = 41;
@@ -84,6 +91,29 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
             bytes.extend_from_slice(&f.get().to_bits().to_le_bytes());
         }
         Datum::Text(s) => push_string(bytes, s.as_bytes()),
+        Datum::Date(d) => {
+            bytes.push(tag::DATE);
+            bytes.extend_from_slice(&d.days().to_le_bytes());
+        }
+        Datum::Timestamp(t) => match t.unix_nanos() {
+            Some(nanos) => {
+                bytes.push(tag::CHEAP_TIMESTAMP);
+                bytes.extend_from_slice(&nanos.to_le_bytes());
+            }
+            None => {
+                let (year, ordinal, seconds, nanos) = t.parts();
+                bytes.push(tag::TIMESTAMP);
+                let parts = [
+                    year.to_le_bytes(),
+                    ordinal.to_le_bytes(),
+                    seconds.to_le_bytes(),
+                    nanos.to_le_bytes(),
+                ];
+                for part in parts {
+                    bytes.extend_from_slice(&part);
+                }
+            }
+        },
         Datum::Numeric(n) => {
             // Reduced (every trailing zero of the coefficient dropped into
             // the exponent), then digits, exponent, sign bits and the
@@ -138,7 +168,7 @@ fn push_string(bytes: &mut Vec<u8>, s: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repr::{Numeric, F32, F64};
+    use crate::repr::{time, Numeric, F32, F64};
 
     fn order(mut rows: Vec<Vec<Datum>>) -> Vec<Vec<Datum>> {
         rows.sort_by_cached_key(|r| {
@@ -187,6 +217,21 @@ mod tests {
             encode(&[Datum::Numeric(Numeric::NAN)])[..4],
             [32, 1, 0, 0x20]
         );
+        // A date's days since 2000-01-01; a timestamp within 1677..2262
+        // as its nanoseconds since 1970, else as its parts.
+        let date = time::parse_date("1999-12-31").unwrap();
+        assert_eq!(encode(&[Datum::Date(date)]), [10, 0xff, 0xff, 0xff, 0xff]);
+        let ts = time::parse_timestamp("1970-01-01 00:00:01").unwrap();
+        let second = 1_000_000_000i64.to_le_bytes();
+        assert_eq!(encode(&[Datum::Timestamp(ts)])[1..], second);
+        assert_eq!(encode(&[Datum::Timestamp(ts)])[0], 39);
+        let bc = time::parse_timestamp("0001-01-02 00:00:01.5 BC").unwrap();
+        let mut parts = vec![12];
+        for p in [0i32.to_le_bytes(), 2u32.to_le_bytes(), 1u32.to_le_bytes()] {
+            parts.extend_from_slice(&p);
+        }
+        parts.extend_from_slice(&500_000_000u32.to_le_bytes());
+        assert_eq!(encode(&[Datum::Timestamp(bc)]), parts);
     }
 
     /// Shorter rows first, then bytes: zero, the positives of one byte,

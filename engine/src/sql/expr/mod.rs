@@ -20,6 +20,7 @@ mod overloads;
 mod refusal;
 mod scope;
 mod subquery;
+mod time;
 mod typed;
 mod unary;
 mod walk;
@@ -266,7 +267,7 @@ impl<'a> ExprContext<'a> {
             }
             | Expr::AnyOp { .. }
             | Expr::AllOp { .. } => self.quantified_form(e),
-            other => Err(unsupported(forms::expr(other))),
+            other => time::form(self, other),
         }
     }
 

@@ -153,6 +153,11 @@ fn invent(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> Option<(Strin
                 Quality::Low,
             )),
         },
+        // `DATE '...'` is the real system's cast of a string literal.
+        Expr::TypedString(t) => Some((
+            scalar_type(&t.data_type).ok()?.internal_name().into(),
+            Quality::Low,
+        )),
         _ => None,
     }
 }

@@ -37,6 +37,7 @@ enum Category {
     Numeric,
     String,
     Boolean,
+    DateTime,
     UserDefined,
     Range,
 }
@@ -123,6 +124,7 @@ fn category_of(t: ScalarType) -> Category {
         ScalarType::Float32 | ScalarType::Float64 => Category::Numeric,
         ScalarType::Text | ScalarType::Char(_) | ScalarType::VarChar(_) => Category::String,
         ScalarType::Bool => Category::Boolean,
+        ScalarType::Date | ScalarType::Timestamp => Category::DateTime,
     }
 }
 

@@ -11,6 +11,7 @@ use sqlparser::ast::{
 use super::aggregate::aggregate_call;
 use super::call_syntax::{special_args, special_refusal};
 use super::float::numeric_literal;
+use super::time;
 use super::typed::{int_literal, literal, scalar_type};
 use super::window::window_exprs;
 use super::{forms, function_name, is_scalar_function, plain_args, RESERVED};
@@ -160,6 +161,7 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
                     .find_map(|w| walk(&w.condition).or_else(|| walk(&w.result)))
             })
             .or_else(|| else_result.as_deref().and_then(walk)),
+        Expr::TypedString(_) => time::refusal(e),
         other => Some(unsupported(forms::expr(other))),
     }
 }

@@ -14,6 +14,10 @@ use super::numeric::{common_numeric, is_numeric, literal_value, numeric_type};
 use crate::eval::{cast, parse_as};
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, Column, Datum, ScalarType};
+pub use time::is_time;
+use time::{time_type, Operands};
+
+mod time;
 
 /// A planned expression with its type (`None`: NULL, not yet typed) and
 /// whether it can be NULL.
@@ -204,6 +208,9 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     if let Some(numeric) = numeric_type(t) {
         return numeric;
     }
+    if let Some(time) = time_type(t) {
+        return Ok(time);
+    }
     match t {
         DataType::SmallInt(None) | DataType::Int2(None) => Ok(ScalarType::Int16),
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
@@ -289,6 +296,10 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
         B::Or => BinaryOp::Or,
         _ => return Err(unsupported(format!("operator {op}"))),
     };
+    let (l, r) = match time::binary(op, plan_op, l, r)? {
+        Operands::Planned(planned) => return Ok(planned),
+        Operands::Plain(l, r) => (l, r),
+    };
     let no_operator = |l: &Typed, r: &Typed| {
         format!(
             "operator does not exist: {} {op} {}",
@@ -364,6 +375,7 @@ pub fn negate(t: Typed, negated: bool) -> Typed {
 /// them: integers widen to the widest, NULL and string literals take the
 /// others' type (text when all are), and anything else must agree.
 pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
+    let values = time::timestamps(values);
     let operands: Vec<Operand> = values.iter().map(Typed::operand).collect();
     if let Some(to) = unified(&operands, what) {
         let to = to?;

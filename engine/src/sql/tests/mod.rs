@@ -4,6 +4,7 @@
 mod aggregates;
 mod chars;
 mod constraints;
+mod dates;
 mod drops;
 mod expressions;
 mod float_functions;

@@ -120,7 +120,7 @@ const EXPRS: Table = &[
     ("prefixed", None),
     (
         "typed string",
-        Some(("SELECT DATE '2020-01-01' FROM t", Refused)),
+        Some(("SELECT DATE '2020-01-01' FROM t", Planned)),
     ),
     ("function", Some(("SELECT count(a) FROM t", Planned))),
     (

@@ -1,0 +1,60 @@
+//! `date` and `timestamp` evaluated as the real system's functions do
+//! (`expr/src/scalar/func/impls/date.rs`, `timestamp.rs`, `string.rs`):
+//! `date - date` (`sub_date`, an `integer`), and the casts between a
+//! `date`, a `timestamp` and a string (`date_to_timestamp`, failing with
+//! `timestamp out of range` before 4714-12-31 BC; `timestamp_to_date`;
+//! `text_to_date` and `text_to_timestamp` by `repr::time`'s reading).
+//! A cast to a string is its rendering (`cast.rs`).
+
+use crate::plan::BinaryOp;
+use crate::repr::time::{parse_date, parse_timestamp};
+use crate::repr::{DataflowError, Datum, ScalarType};
+
+/// `date - date` (`None` for any other operator or operands).
+pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, DataflowError>> {
+    match (op, l, r) {
+        (BinaryOp::Sub, Datum::Date(a), Datum::Date(b)) => Some(Ok(Datum::Int32(a.minus(*b)))),
+        _ => None,
+    }
+}
+
+/// A string read as a `date` or `timestamp` (`None` for other types).
+pub fn parse(s: &str, to: ScalarType) -> Option<Result<Datum, String>> {
+    match to {
+        ScalarType::Date => Some(parse_date(s).map(Datum::Date)),
+        ScalarType::Timestamp => Some(parse_timestamp(s).map(Datum::Timestamp)),
+        _ => None,
+    }
+}
+
+/// Whether the real system casts `from` to `to` where one is a `date` or
+/// a `timestamp` (`typeconv.rs`): each to the other (a `date` to a
+/// `timestamp` implicitly) and to a string. From a string only a literal
+/// is read (at planning, `Typed::coerce`): a cast of a string computed by
+/// a row is refused, so that no input outside `repr::time`'s forms can
+/// reach a dataflow.
+pub fn castable(from: ScalarType, to: ScalarType) -> bool {
+    use ScalarType::{Date, Text, Timestamp};
+    matches!(
+        (from, to),
+        (Date, Timestamp) | (Timestamp, Date) | (Date | Timestamp, Text)
+    )
+}
+
+/// Whether `t` is a `date` or a `timestamp`.
+pub fn is_time(t: ScalarType) -> bool {
+    matches!(t, ScalarType::Date | ScalarType::Timestamp)
+}
+
+/// The casts between a `date` and a `timestamp`, and of each to its own
+/// type (`None` for others).
+pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
+    match (d, to) {
+        (Datum::Date(d), ScalarType::Timestamp) => Some(d.to_timestamp().map(Datum::Timestamp)),
+        (Datum::Timestamp(t), ScalarType::Date) => Some(Ok(Datum::Date(t.date()))),
+        (Datum::Date(_), ScalarType::Date) | (Datum::Timestamp(_), ScalarType::Timestamp) => {
+            Some(Ok(d.clone()))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,375 @@
+//! `date` and `timestamp` (without time zone) as the real system has them
+//! (its `repr/src/adt/date.rs`, `timestamp.rs`, `datetime.rs` and
+//! `strconv.rs`, read for the facts): their ranges, how a string is read
+//! as one, and how one is shown.
+//!
+//! A `Date` is a count of days since 2000-01-01 (PostgreSQL's epoch), in
+//! the proleptic Gregorian calendar, where year 0 is 1 BC; it ranges from
+//! 4714-11-24 BC to 262142-12-31. A `DateTime` (a `timestamp`) is a count
+//! of microseconds since 2000-01-01 00:00:00, its date from 4714-12-31 BC
+//! to 262142-12-31: the real system keeps nanoseconds but rounds every
+//! `timestamp` it makes to microseconds (`round_to_precision`), so the two
+//! hold the same values. Both order, hash and pack as their counts.
+//!
+//! Only the common text forms are read, and each exactly as the real
+//! system reads it: `YYYY-MM-DD`, optionally followed (after a space or a
+//! `T`) by `HH:MM:SS` and a fraction, then optionally ` BC` or ` AD`; and
+//! `epoch`. The real system's parser reads many more (`20200101`,
+//! `2020 01-01`, `HH:MM`, time zones, which a `timestamp` drops), with
+//! rules of its own; any string outside these forms is refused as
+//! `unsupported: <type> input format`, never read another way. `infinity`
+//! is one: the real system has no infinite dates or timestamps.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::unsupported;
+
+/// Days from 0000-03-01 to 2000-01-01: the shift from `days_from_civil`'s
+/// epoch to PostgreSQL's.
+const DAYS_TO_PG_EPOCH: i64 = 730_425;
+const MICROS_PER_DAY: i64 = 86_400_000_000;
+
+/// A `date`: days since 2000-01-01.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Date(i32);
+
+/// A `timestamp` (without time zone): microseconds since 2000-01-01 00:00:00.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct DateTime(i64);
+
+impl Date {
+    /// 4714-11-24 BC, the real system's `Date::LOW_DAYS`.
+    pub const MIN: Date = Date(-2_451_545);
+    /// 262142-12-31, the real system's `Date::HIGH_DAYS`.
+    pub const MAX: Date = Date(95_015_279);
+
+    /// The date `days` after 2000-01-01, if within the range.
+    pub fn from_days(days: i64) -> Option<Date> {
+        let days = i32::try_from(days).ok()?;
+        (Date::MIN.0..=Date::MAX.0)
+            .contains(&days)
+            .then_some(Date(days))
+    }
+
+    /// Days since 2000-01-01.
+    pub fn days(self) -> i32 {
+        self.0
+    }
+
+    /// `self - other` in days (the real system's `date - date`, an
+    /// `integer`: the range keeps it from overflowing).
+    pub fn minus(self, other: Date) -> i32 {
+        self.0 - other.0
+    }
+
+    /// Midnight of the date, or `timestamp out of range` before 4714-12-31 BC.
+    pub fn to_timestamp(self) -> Result<DateTime, String> {
+        DateTime::from_micros(i64::from(self.0) * MICROS_PER_DAY)
+            .ok_or_else(|| "timestamp out of range".to_string())
+    }
+}
+
+impl DateTime {
+    /// 4714-12-31 BC 00:00:00, the real system's `LOW_DATE` (chrono's
+    /// year -4713, which its comment calls 4713 BC).
+    pub const MIN: DateTime = DateTime(-2_451_508 * MICROS_PER_DAY);
+    /// 262142-12-31 23:59:59.999999, the last instant of its `HIGH_DATE`.
+    pub const MAX: DateTime = DateTime((95_015_279 + 1) * MICROS_PER_DAY - 1);
+
+    /// The timestamp `micros` after 2000-01-01 00:00:00, if within the range.
+    pub fn from_micros(micros: i64) -> Option<DateTime> {
+        (DateTime::MIN.0..=DateTime::MAX.0)
+            .contains(&micros)
+            .then_some(DateTime(micros))
+    }
+
+    /// Microseconds since 2000-01-01 00:00:00.
+    pub fn micros(self) -> i64 {
+        self.0
+    }
+
+    /// Nanoseconds since 1970-01-01 00:00:00, if they fit an `i64`, as
+    /// the real system's row encoding computes them (whole seconds times
+    /// 10^9, checked, plus the nanoseconds of the second).
+    pub fn unix_nanos(self) -> Option<i64> {
+        let micros = self.0 + 10_957 * MICROS_PER_DAY;
+        let seconds = micros.div_euclid(1_000_000);
+        let nanos = micros.rem_euclid(1_000_000) * 1000;
+        seconds.checked_mul(1_000_000_000)?.checked_add(nanos)
+    }
+
+    /// The year (year 0 is 1 BC), the day of the year (from 1), the
+    /// seconds since midnight and the nanoseconds of the second: the
+    /// parts the real system's row encoding keeps of a timestamp too far
+    /// from 1970 for `unix_nanos`.
+    pub fn parts(self) -> (i32, u32, u32, u32) {
+        let days = self.0.div_euclid(MICROS_PER_DAY);
+        let micros = self.0.rem_euclid(MICROS_PER_DAY);
+        let (year, _, _) = civil_from_days(days);
+        let ordinal = days - days_from_civil(year, 1, 1) + 1;
+        let part = |v: i64| u32::try_from(v).expect("a part of a day");
+        (
+            i32::try_from(year).expect("a year within the range"),
+            part(ordinal),
+            part(micros / 1_000_000),
+            part(micros % 1_000_000 * 1000),
+        )
+    }
+
+    /// The date of the timestamp (always within a date's range).
+    pub fn date(self) -> Date {
+        Date(i32::try_from(self.0.div_euclid(MICROS_PER_DAY)).expect("a timestamp's date"))
+    }
+}
+
+/// Days since 2000-01-01 of a proleptic Gregorian date (year 0 is 1 BC),
+/// by Howard Hinnant's `days_from_civil`.
+fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - DAYS_TO_PG_EPOCH
+}
+
+/// The year, month and day of `days` since 2000-01-01 (`civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + DAYS_TO_PG_EPOCH;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).expect("a day");
+    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).expect("a month");
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+fn days_in_month(year: i64, month: u32) -> u32 {
+    let leap = year.rem_euclid(4) == 0 && (year.rem_euclid(100) != 0 || year.rem_euclid(400) == 0);
+    match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Writes the date part as the real system's `format_date` does: the
+/// year of the era to at least four digits, then ` BC` (by the caller,
+/// after any time) when before year 1.
+fn write_date(f: &mut fmt::Formatter<'_>, days: i64) -> Result<bool, fmt::Error> {
+    let (year, month, day) = civil_from_days(days);
+    let (ad, year) = if year >= 1 {
+        (true, year)
+    } else {
+        (false, 1 - year)
+    };
+    write!(f, "{year:04}-{month:02}-{day:02}")?;
+    Ok(ad)
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !write_date(f, i64::from(self.0))? {
+            write!(f, " BC")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for DateTime {
+    /// `YYYY-MM-DD HH:MM:SS`, then the fraction of a second without its
+    /// trailing zeros (none when whole), then ` BC`: the real system's
+    /// `format_timestamp`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ad = write_date(f, self.0.div_euclid(MICROS_PER_DAY))?;
+        let micros = self.0.rem_euclid(MICROS_PER_DAY);
+        let seconds = micros / 1_000_000;
+        let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+        write!(f, " {h:02}:{m:02}:{s:02}")?;
+        let fraction = format!("{:06}", micros % 1_000_000);
+        let fraction = fraction.trim_end_matches('0');
+        if !fraction.is_empty() {
+            write!(f, ".{fraction}")?;
+        }
+        if !ad {
+            write!(f, " BC")?;
+        }
+        Ok(())
+    }
+}
+
+/// The fields of a string in one of the forms read (the module's).
+#[derive(Debug, PartialEq)]
+struct Fields {
+    year: i64,
+    month: u32,
+    day: u32,
+    hour: u32,
+    minute: u32,
+    second: u32,
+    nanos: u32,
+    bc: bool,
+}
+
+/// The fields of `s`, or `None` when it is in none of the forms read.
+fn fields(s: &str) -> Option<Fields> {
+    if s == "epoch" {
+        return Some(Fields {
+            year: 1970,
+            month: 1,
+            day: 1,
+            hour: 0,
+            minute: 0,
+            second: 0,
+            nanos: 0,
+            bc: false,
+        });
+    }
+    let (s, bc) = match s.len().checked_sub(3).and_then(|n| s.split_at_checked(n)) {
+        Some((rest, era)) if era.eq_ignore_ascii_case(" bc") => (rest, true),
+        Some((rest, era)) if era.eq_ignore_ascii_case(" ad") => (rest, false),
+        _ => (s, false),
+    };
+    let digits = |t: &str, n: usize| -> Option<u32> {
+        (t.len() == n && t.bytes().all(|b| b.is_ascii_digit())).then(|| t.parse().ok())?
+    };
+    let date = s.get(..10)?;
+    let (year, month, day) = match date.as_bytes() {
+        [_, _, _, _, b'-', _, _, b'-', _, _] => (
+            digits(&date[..4], 4)?,
+            digits(&date[5..7], 2)?,
+            digits(&date[8..], 2)?,
+        ),
+        _ => return None,
+    };
+    let mut f = Fields {
+        year: i64::from(year),
+        month,
+        day,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        nanos: 0,
+        bc,
+    };
+    let time = &s[10..];
+    if !time.is_empty() {
+        let time = time
+            .strip_prefix(' ')
+            .or_else(|| time.strip_prefix(['T', 't']))?;
+        let (hms, fraction) = match time.split_once('.') {
+            Some((hms, fraction)) => (hms, Some(fraction)),
+            None => (time, None),
+        };
+        match hms.as_bytes() {
+            [_, _, b':', _, _, b':', _, _] => {
+                f.hour = digits(&hms[..2], 2)?;
+                f.minute = digits(&hms[3..5], 2)?;
+                f.second = digits(&hms[6..], 2)?;
+            }
+            _ => return None,
+        }
+        if let Some(fraction) = fraction {
+            if fraction.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            // Nine places are kept, the rest dropped, as the real system's
+            // tokenizer does.
+            let kept = &fraction[..fraction.len().min(9)];
+            let scale = 10u32.pow(u32::try_from(9 - kept.len()).expect("at most nine"));
+            f.nanos = kept.parse::<u32>().ok()? * scale;
+        }
+    }
+    Some(f)
+}
+
+/// Which of the two types a string is read as.
+#[derive(Clone, Copy)]
+enum Kind {
+    Date,
+    Timestamp,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Date => "date",
+            Kind::Timestamp => "timestamp",
+        }
+    }
+}
+
+/// Reads `s` as the real system's `parse_timestamp_string` and the
+/// bounds checks of its `ParsedDateTime` do: the days and microseconds
+/// (rounded from nanoseconds by the seventh digit) since 2000-01-01, or
+/// its error texts, in its order.
+fn read(s: &str, kind: Kind) -> Result<(i64, i64), String> {
+    let name = kind.name();
+    let f = fields(s).ok_or_else(|| unsupported(format!("{name} input format: \"{s}\"")))?;
+    let invalid =
+        |detail: String| format!("invalid input syntax for type {name}: {detail}: \"{s}\"");
+    // `check_datelike_bounds`, field by field.
+    if f.year == 0 {
+        return Err(invalid("YEAR cannot be zero".into()));
+    }
+    let bounded = [
+        ("MONTH", i64::from(f.month), 1, 12),
+        ("DAY", i64::from(f.day), 1, 31),
+        ("HOUR", i64::from(f.hour), 0, 23),
+        ("MINUTE", i64::from(f.minute), 0, 59),
+        ("SECOND", i64::from(f.second), 0, 60),
+    ];
+    for (field, value, low, high) in bounded {
+        if value < low || value > high {
+            return Err(invalid(format!(
+                "{field} must be [{low}, {high}], got {value}"
+            )));
+        }
+    }
+    if f.second == 60 {
+        // The real system reads it as a leap second (59 and a second's
+        // worth of nanoseconds), which the engine does not model.
+        return Err(unsupported(format!("leap second in {name} input: \"{s}\"")));
+    }
+    // `compute_date`: year 1 BC is year 0.
+    let year = if f.bc { 1 - f.year } else { f.year };
+    if f.day > days_in_month(year, f.month) {
+        return Err(invalid("invalid or out-of-range date".into()));
+    }
+    let days = days_from_civil(year, f.month, f.day);
+    let seconds = i64::from(f.hour * 3600 + f.minute * 60 + f.second);
+    let mut micros = seconds * 1_000_000 + i64::from(f.nanos / 1000);
+    if (f.nanos % 1000) / 100 >= 5 {
+        micros += 1;
+    }
+    Ok((days, micros))
+}
+
+/// `s` read as a `date` (its time, if any, dropped), with the real
+/// system's texts.
+pub fn parse_date(s: &str) -> Result<Date, String> {
+    let (days, _) = read(s, Kind::Date)?;
+    Date::from_days(days).ok_or_else(|| format!("\"{s}\" is out of range for type date"))
+}
+
+/// `s` read as a `timestamp`, rounded to microseconds, with the real
+/// system's texts.
+pub fn parse_timestamp(s: &str) -> Result<DateTime, String> {
+    let (days, micros) = read(s, Kind::Timestamp)?;
+    let out_of_range = || format!("\"{s}\" is out of range for type timestamp");
+    // The range is checked on the date before rounding, as the real
+    // system's `from_timestamplike` does; rounding up a last instant of
+    // 9999-12-31 stays within it.
+    let midnight = DateTime::from_micros(days * MICROS_PER_DAY).ok_or_else(out_of_range)?;
+    DateTime::from_micros(midnight.0 + micros).ok_or_else(out_of_range)
+}
+
+#[cfg(test)]
+mod tests;

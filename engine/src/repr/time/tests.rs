@@ -1,0 +1,207 @@
+//! The `date` and `timestamp` ranges, readings, errors and renderings,
+//! each checked against the real system's (its `strconv.rs` tests and
+//! `adt/date.rs` constants, read for the facts).
+
+use super::*;
+
+fn date(s: &str) -> String {
+    match parse_date(s) {
+        Ok(d) => d.to_string(),
+        Err(e) => e,
+    }
+}
+
+fn timestamp(s: &str) -> String {
+    match parse_timestamp(s) {
+        Ok(t) => t.to_string(),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn the_calendar_is_the_proleptic_gregorian() {
+    assert_eq!(days_from_civil(2000, 1, 1), 0);
+    assert_eq!(days_from_civil(1970, 1, 1), -10_957);
+    assert_eq!(
+        days_from_civil(262_142, 12, 31),
+        i64::from(Date::MAX.days())
+    );
+    assert_eq!(days_from_civil(-4713, 11, 24), i64::from(Date::MIN.days()));
+    assert_eq!(
+        days_from_civil(-4713, 12, 31) * MICROS_PER_DAY,
+        DateTime::MIN.micros()
+    );
+    for days in (-2_451_545..95_015_279).step_by(9_973) {
+        let (y, m, d) = civil_from_days(days);
+        assert!(d <= days_in_month(y, m));
+        assert_eq!(days_from_civil(y, m, d), days);
+    }
+    assert_eq!(days_in_month(1900, 2), 28);
+    assert_eq!(days_in_month(2000, 2), 29);
+    assert_eq!(days_in_month(0, 2), 29);
+}
+
+#[test]
+fn dates_read_and_render_as_the_real_systems() {
+    assert_eq!(date("2020-01-01"), "2020-01-01");
+    assert_eq!(date("0001-01-01"), "0001-01-01");
+    assert_eq!(date("0001-01-01 BC"), "0001-01-01 BC");
+    assert_eq!(date("0044-03-15 bc"), "0044-03-15 BC");
+    assert_eq!(date("2020-02-29 AD"), "2020-02-29");
+    assert_eq!(date("2020-01-01 23:59:59.999999"), "2020-01-01");
+    assert_eq!(date("2007-02-01T15:04:05"), "2007-02-01");
+    assert_eq!(date("epoch"), "1970-01-01");
+    assert_eq!(date("4714-11-24 BC"), "4714-11-24 BC");
+    assert_eq!(
+        date("4714-11-23 BC"),
+        "\"4714-11-23 BC\" is out of range for type date"
+    );
+}
+
+#[test]
+fn date_errors_are_the_real_systems() {
+    let invalid =
+        |detail: &str, s: &str| format!("invalid input syntax for type date: {detail}: \"{s}\"");
+    assert_eq!(
+        date("2020-13-01"),
+        invalid("MONTH must be [1, 12], got 13", "2020-13-01")
+    );
+    assert_eq!(
+        date("2020-00-01"),
+        invalid("MONTH must be [1, 12], got 0", "2020-00-01")
+    );
+    assert_eq!(
+        date("2020-01-32"),
+        invalid("DAY must be [1, 31], got 32", "2020-01-32")
+    );
+    assert_eq!(
+        date("2021-02-29"),
+        invalid("invalid or out-of-range date", "2021-02-29")
+    );
+    assert_eq!(
+        date("2020-04-31"),
+        invalid("invalid or out-of-range date", "2020-04-31")
+    );
+    assert_eq!(
+        date("0000-01-01"),
+        invalid("YEAR cannot be zero", "0000-01-01")
+    );
+    assert_eq!(
+        date("2020-01-01 24:00:00"),
+        invalid("HOUR must be [0, 23], got 24", "2020-01-01 24:00:00")
+    );
+}
+
+#[test]
+fn other_forms_are_refused_by_name() {
+    for s in [
+        "infinity",
+        "-infinity",
+        "20200101",
+        "2020-1-1",
+        " 2020-01-01",
+        "2020-01-01 ",
+        "2020 01-01",
+        "2020-01-01 10:30",
+        "2020-01-01 10:00:00+02",
+        "2020-01-01 10:00:00.",
+        "2020-01-01BC",
+        "12020-01-01",
+        "",
+        "now",
+    ] {
+        assert_eq!(
+            date(s),
+            format!("unsupported: date input format: \"{s}\""),
+            "{s}"
+        );
+        assert_eq!(
+            timestamp(s),
+            format!("unsupported: timestamp input format: \"{s}\""),
+            "{s}"
+        );
+    }
+    assert!(timestamp("2020-01-01 23:59:60").starts_with("unsupported: leap second"));
+}
+
+#[test]
+fn timestamps_round_to_microseconds_and_render_as_the_real_systems() {
+    assert_eq!(timestamp("2020-01-01"), "2020-01-01 00:00:00");
+    assert_eq!(timestamp("2020-01-01 10:11:12"), "2020-01-01 10:11:12");
+    assert_eq!(timestamp("2020-01-01T10:11:12.5"), "2020-01-01 10:11:12.5");
+    assert_eq!(
+        timestamp("2020-01-01 10:11:12.120"),
+        "2020-01-01 10:11:12.12"
+    );
+    assert_eq!(
+        timestamp("2020-01-01 10:11:12.000001"),
+        "2020-01-01 10:11:12.000001"
+    );
+    assert_eq!(
+        timestamp("2020-01-01 10:11:12.0000004"),
+        "2020-01-01 10:11:12"
+    );
+    assert_eq!(
+        timestamp("2020-01-01 10:11:12.0000005"),
+        "2020-01-01 10:11:12.000001"
+    );
+    assert_eq!(
+        timestamp("2020-01-01 10:11:12.1234564999"),
+        "2020-01-01 10:11:12.123456"
+    );
+    assert_eq!(
+        timestamp("2020-01-01 10:11:12.1234565"),
+        "2020-01-01 10:11:12.123457"
+    );
+    assert_eq!(
+        timestamp("2020-12-31 23:59:59.9999995"),
+        "2021-01-01 00:00:00"
+    );
+    assert_eq!(
+        timestamp("2020-01-01 10:11:12.000000"),
+        "2020-01-01 10:11:12"
+    );
+    assert_eq!(
+        timestamp("0001-01-01 00:00:00.5 BC"),
+        "0001-01-01 00:00:00.5 BC"
+    );
+    assert_eq!(timestamp("epoch"), "1970-01-01 00:00:00");
+    // The real system's `LOW_DATE` is chrono's year -4713, 4714 BC.
+    assert_eq!(timestamp("4714-12-31 BC"), "4714-12-31 00:00:00 BC");
+    assert_eq!(
+        timestamp("4714-12-30 BC"),
+        "\"4714-12-30 BC\" is out of range for type timestamp"
+    );
+    assert_eq!(
+        timestamp("2020-01-01 10:60:00"),
+        "invalid input syntax for type timestamp: MINUTE must be [0, 59], got 60: \"2020-01-01 10:60:00\""
+    );
+    assert_eq!(
+        timestamp("2020-01-01 10:00:61"),
+        "invalid input syntax for type timestamp: SECOND must be [0, 60], got 61: \"2020-01-01 10:00:61\""
+    );
+}
+
+#[test]
+fn dates_and_timestamps_convert() {
+    let d = parse_date("1999-12-31").unwrap();
+    assert_eq!(d.days(), -1);
+    assert_eq!(d.to_timestamp().unwrap().to_string(), "1999-12-31 00:00:00");
+    let t = parse_timestamp("1999-12-31 23:59:59.999999").unwrap();
+    assert_eq!(t.date(), d);
+    let bc = parse_timestamp("0001-01-01 12:00:00 BC").unwrap();
+    assert_eq!(bc.date().to_string(), "0001-01-01 BC");
+    assert_eq!(
+        parse_date("2020-03-01")
+            .unwrap()
+            .minus(parse_date("2020-02-01").unwrap()),
+        29
+    );
+    assert_eq!(
+        Date::MIN.to_timestamp(),
+        Err("timestamp out of range".to_string())
+    );
+    assert_eq!(Date::MAX.to_timestamp().unwrap().date(), Date::MAX);
+    assert_eq!(DateTime::MAX.to_string(), "262142-12-31 23:59:59.999999");
+    assert_eq!(Date::MIN.to_string(), "4714-11-24 BC");
+}

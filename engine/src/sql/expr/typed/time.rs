@@ -1,0 +1,123 @@
+//! `date` and `timestamp` among the types, as the real system plans them
+//! (`sql/src/func.rs`, `plan/typeconv.rs`, read for the facts): the type
+//! names, and the operators and unifications where a `date` meets a
+//! `timestamp` or a number.
+//!
+//! A `date` beside a `timestamp` is cast to one, the real system's only
+//! implicit cast between them, in a comparison and in a CASE, COALESCE
+//! or GREATEST. Of the arithmetic the real system has on them, only
+//! `date - date` (an `integer`) is planned: it has no `date + integer` or
+//! `date - integer`, so those are its `operator does not exist`, as is
+//! any other operator between a `date` or `timestamp` and a number, a
+//! string or a boolean. What yields or takes an `interval` or a `time`
+//! (`timestamp - timestamp`, `date + '1 day'`) is refused, as is an
+//! operand of unknown type (NULL, a string literal), which the real
+//! system may resolve to an `interval`.
+
+use sqlparser::ast::{BinaryOperator, DataType, TimezoneInfo};
+
+use super::Typed;
+use crate::plan::{BinaryOp, ScalarExpr};
+use crate::repr::{unsupported, ScalarType};
+
+/// The type a time type name means: `date`, and `timestamp` without a
+/// precision or a time zone (`None` for other names; `timestamp(3)`,
+/// `timestamptz`, `time` and `interval` are refused by `scalar_type`).
+pub fn time_type(t: &DataType) -> Option<ScalarType> {
+    match t {
+        DataType::Date => Some(ScalarType::Date),
+        DataType::Timestamp(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
+            Some(ScalarType::Timestamp)
+        }
+        _ => None,
+    }
+}
+
+/// What `binary` does with a pair of operands.
+pub enum Operands {
+    /// The operator is planned.
+    Planned(Typed),
+    /// Left to the general rules, perhaps with a `date` cast.
+    Plain(Typed, Typed),
+}
+
+/// A binary operator where an operand is a `date` or `timestamp` (see
+/// the module); `Plain` when neither is.
+pub fn binary(
+    op: &BinaryOperator,
+    plan_op: BinaryOp,
+    l: Typed,
+    r: Typed,
+) -> Result<Operands, String> {
+    let known = |t: &Typed| t.typ.filter(|_| !t.is_unknown());
+    let time = |t: Option<ScalarType>| t.filter(|t| is_time(*t));
+    let (lt, rt) = (known(&l), known(&r));
+    if time(lt).is_none() && time(rt).is_none() {
+        return Ok(Operands::Plain(l, r));
+    }
+    let arithmetic = matches!(
+        plan_op,
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod
+    );
+    if !arithmetic {
+        let (l, r) = implicit_timestamps(l, r);
+        return Ok(Operands::Plain(l, r));
+    }
+    use ScalarType::{Date, Timestamp};
+    match (lt, rt) {
+        (Some(Date), Some(Date)) if plan_op == BinaryOp::Sub => {
+            let nullable = l.nullable || r.nullable;
+            let expr = ScalarExpr::Binary(plan_op, Box::new(l.expr), Box::new(r.expr));
+            Ok(Operands::Planned(Typed::new(
+                expr,
+                ScalarType::Int32,
+                nullable,
+            )))
+        }
+        (Some(Date | Timestamp), Some(Date | Timestamp)) if plan_op == BinaryOp::Sub => {
+            Err(unsupported("type interval"))
+        }
+        (None, _) | (_, None) => Err(unsupported(format!(
+            "operator {op} of a {} and a value of unknown type",
+            [lt, rt]
+                .into_iter()
+                .flatten()
+                .next()
+                .expect("a time")
+                .name()
+        ))),
+        _ => Err(format!(
+            "operator does not exist: {} {op} {}",
+            l.type_name(),
+            r.type_name()
+        )),
+    }
+}
+
+/// Whether `t` is a `date` or a `timestamp`.
+pub fn is_time(t: ScalarType) -> bool {
+    matches!(t, ScalarType::Date | ScalarType::Timestamp)
+}
+
+/// A `date` operand cast to a `timestamp` when the other is one.
+fn implicit_timestamps(l: Typed, r: Typed) -> (Typed, Typed) {
+    let mut values = timestamps(vec![l, r]);
+    let r = values.pop().expect("two");
+    (values.pop().expect("two"), r)
+}
+
+/// `values`, each `date` among them cast to a `timestamp` if one is a
+/// `timestamp` (the real system's implicit cast; `unify` does the rest).
+pub fn timestamps(values: Vec<Typed>) -> Vec<Typed> {
+    let of = |t: &Typed, typ: ScalarType| t.typ == Some(typ) && !t.is_unknown();
+    if !values.iter().any(|v| of(v, ScalarType::Timestamp)) {
+        return values;
+    }
+    values
+        .into_iter()
+        .map(|v| match of(&v, ScalarType::Date) {
+            true => v.cast(ScalarType::Timestamp),
+            false => v,
+        })
+        .collect()
+}

@@ -1,0 +1,166 @@
+//! `date` and `timestamp` in the planner: the types of their literals,
+//! casts, comparisons and unifications (a `date` beside a `timestamp` is
+//! cast to one), `date - date`, Materialize's `operator does not exist`
+//! where it has no operator (`date + integer`), and every other part of
+//! time refused by its name.
+
+use super::*;
+use ScalarType::{Date, Int32, Int64, Text, Timestamp};
+
+fn types(sql: &str) -> Vec<ScalarType> {
+    select(sql).columns.iter().map(|c| c.typ).collect()
+}
+
+/// A date no constant folding reaches.
+const D: &str = "(CASE WHEN c THEN DATE '2020-01-01' END)";
+
+#[test]
+fn literals_casts_and_unifications_have_materializes_types() {
+    let sql = "SELECT DATE '2020-01-01', '2020-01-01'::date, TIMESTAMP '2020-01-01', CAST('2020-01-01' AS timestamp without time zone) FROM t";
+    assert_eq!(types(sql), [Date, Date, Timestamp, Timestamp]);
+    let sql =
+        format!("SELECT {D}::timestamp, {D}::text, {D} - {D}, {D} - DATE '2020-01-01' FROM t");
+    assert_eq!(types(&sql), [Timestamp, Text, Int32, Int32]);
+    let sql = format!("SELECT min({D}), max({D}::timestamp), count({D}) FROM t");
+    assert_eq!(types(&sql), [Date, Timestamp, Int64]);
+    let sql = format!("SELECT COALESCE({D}, TIMESTAMP '2020-01-01'), CASE WHEN c THEN {D} ELSE '2020-01-01' END, greatest({D}, {D}), least({D}, TIMESTAMP '2020-01-01') FROM t");
+    assert_eq!(types(&sql), [Timestamp, Date, Date, Timestamp]);
+}
+
+#[test]
+fn a_date_beside_a_timestamp_is_cast_to_one() {
+    let sql = format!("SELECT {D} < TIMESTAMP '2020-01-01 00:00:01' FROM t");
+    let rendered = format!("{:?}", select(&sql).plan);
+    assert!(rendered.contains("Cast(Timestamp"), "{rendered}");
+}
+
+#[test]
+fn materialize_has_no_date_plus_integer() {
+    for (sql, e) in [
+        (
+            "SELECT DATE '2020-01-01' + 1",
+            "operator does not exist: date + integer",
+        ),
+        (
+            "SELECT DATE '2020-01-01' - 1",
+            "operator does not exist: date - integer",
+        ),
+        (
+            "SELECT 1 + DATE '2020-01-01'",
+            "operator does not exist: integer + date",
+        ),
+        (
+            "SELECT DATE '2020-01-01' + DATE '2020-01-01'",
+            "operator does not exist: date + date",
+        ),
+        (
+            "SELECT TIMESTAMP '2020-01-01' * 2",
+            "operator does not exist: timestamp without time zone * integer",
+        ),
+        (
+            "SELECT - DATE '2020-01-01'",
+            "operator does not exist: - date",
+        ),
+        (
+            "SELECT DATE '2020-01-01' = 1",
+            "operator does not exist: date = integer",
+        ),
+        (
+            "SELECT a::date FROM t",
+            "unsupported: cast from integer to date",
+        ),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}
+
+#[test]
+fn every_other_part_of_time_is_refused_by_name() {
+    for (sql, e) in [
+        (
+            "SELECT INTERVAL '1 day'",
+            "unsupported: expression interval",
+        ),
+        ("SELECT '1 day'::interval", "unsupported: type interval"),
+        (
+            "SELECT TIMESTAMP '2020-01-02' - TIMESTAMP '2020-01-01'",
+            "unsupported: type interval",
+        ),
+        (
+            "SELECT DATE '2020-01-02' - TIMESTAMP '2020-01-01'",
+            "unsupported: type interval",
+        ),
+        (
+            "SELECT DATE '2020-01-01' + '1 day'",
+            "unsupported: operator + of a date and a value of unknown type",
+        ),
+        (
+            "SELECT TIMESTAMP '2020-01-01' - NULL",
+            "unsupported: operator - of a timestamp without time zone and a value of unknown type",
+        ),
+        (
+            "SELECT '2020-01-01'::timestamptz",
+            "unsupported: type timestamptz",
+        ),
+        (
+            "SELECT '2020-01-01'::timestamp with time zone",
+            "unsupported: type timestamp with time zone",
+        ),
+        (
+            "SELECT TIMESTAMPTZ '2020-01-01'",
+            "unsupported: type timestamptz",
+        ),
+        ("SELECT '10:00'::time", "unsupported: type time"),
+        ("SELECT TIME '10:00'", "unsupported: type time"),
+        ("SELECT INT '1'", "unsupported: expression typed string"),
+        (
+            "SELECT '2020-01-01'::timestamp(3)",
+            "unsupported: type timestamp(3)",
+        ),
+        ("SELECT now()", "unsupported: function now"),
+        ("SELECT current_date", "unsupported: function current_date"),
+        (
+            "SELECT current_timestamp",
+            "unsupported: function current_timestamp",
+        ),
+        (
+            "SELECT extract(year FROM DATE '2020-01-01')",
+            "unsupported: expression extract",
+        ),
+        (
+            "SELECT date_part('year', DATE '2020-01-01')",
+            "unsupported: function date_part",
+        ),
+        (
+            "SELECT date_trunc('day', TIMESTAMP '2020-01-01')",
+            "unsupported: function date_trunc",
+        ),
+        (
+            "SELECT TIMESTAMP '2020-01-01' AT TIME ZONE 'UTC'",
+            "unsupported: expression at time zone",
+        ),
+        (
+            "SELECT 'infinity'::date",
+            "unsupported: date input format: \"infinity\"",
+        ),
+        (
+            "SELECT '-infinity'::timestamp",
+            "unsupported: timestamp input format: \"-infinity\"",
+        ),
+        (
+            "SELECT '2020-01-01 10:00:00+02'::timestamp",
+            "unsupported: timestamp input format: \"2020-01-01 10:00:00+02\"",
+        ),
+        (
+            "SELECT b::date FROM t",
+            "unsupported: cast from text to date",
+        ),
+        (
+            "SELECT b::timestamp FROM t",
+            "unsupported: cast from text to timestamp without time zone",
+        ),
+        ("SELECT sum(DATE '2020-01-01')", "unsupported: sum of date"),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}
