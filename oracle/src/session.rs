@@ -7,7 +7,7 @@
 use crate::timeline::{Read, Timeline};
 use crate::translate::{statements, Statement};
 use crate::watch::on_server;
-use engine::repr::Datum;
+use engine::repr::{time, Datum};
 use engine::Outcome;
 use postgres::types::Type;
 use postgres::{Client, SimpleQueryMessage};
@@ -261,6 +261,11 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
         Some(&Type::INT8) => text.parse::<i64>().ok().map(Datum::Int64),
         // An integral numeric (a `sum` of bigints) is a bigint in the engine.
         Some(&Type::NUMERIC) => text.parse::<i64>().ok().map(Datum::Int64),
+        // PostgreSQL's ISO text of a date or timestamp reads back as the
+        // engine's value, so that rows sort as the engine's do (a BC date
+        // among them too).
+        Some(&Type::DATE) => time::parse_date(text).ok().map(Datum::Date),
+        Some(&Type::TIMESTAMP) => time::parse_timestamp(text).ok().map(Datum::Timestamp),
         _ => None,
     };
     converted.unwrap_or_else(|| Datum::Text(text.to_string()))
@@ -282,5 +287,10 @@ mod tests {
         assert_eq!(datum(Some(&Type::BOOL), Some("f")), Datum::Bool(false));
         assert_eq!(datum(Some(&Type::TEXT), Some("t")), Datum::Text("t".into()));
         assert_eq!(datum(Some(&Type::INT8), None), Datum::Null);
+        let bc = datum(Some(&Type::DATE), Some("0044-03-15 BC"));
+        assert_eq!(bc.to_string(), "0044-03-15 BC");
+        assert!(matches!(bc, Datum::Date(_)));
+        let ts = datum(Some(&Type::TIMESTAMP), Some("2020-01-01 10:00:00.5"));
+        assert!(matches!(ts, Datum::Timestamp(_)));
     }
 }

@@ -59,6 +59,10 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
         (Type::Real, Datum::Float64(f)) if mode == Mode::Cockroach => format!("{}", f.get()),
         (Type::Real | Type::Text, Datum::Float32(f)) => format!("{:.3}", f.get()),
         (Type::Real | Type::Text, Datum::Float64(f)) => format!("{:.3}", f.get()),
+        // Any other value is its text encoding in a `T` column (the
+        // runner's `encode_text`: `format_date`, `format_timestamp`), and
+        // one the runner cannot format in an `I` or `R` column.
+        (Type::Text, Datum::Date(_) | Datum::Timestamp(_)) => datum.to_string(),
         _ => return cannot(),
     })
 }
@@ -188,6 +192,15 @@ mod tests {
         assert_eq!(f(&Datum::Int16(-32768), Type::Integer), "-32768");
         assert_eq!(f(&Datum::Int16(7), Type::Real), "7");
         assert_eq!(f(&Datum::Int16(7), Type::Text), "7");
+        let date = engine::repr::time::parse_date("0044-03-15 BC").unwrap();
+        assert_eq!(f(&Datum::Date(date), Type::Text), "0044-03-15 BC");
+        let ts = engine::repr::time::parse_timestamp("2020-01-02 03:04:05.06").unwrap();
+        assert_eq!(
+            f(&Datum::Timestamp(ts), Type::Text),
+            "2020-01-02 03:04:05.06"
+        );
+        assert!(format(&Datum::Date(date), Type::Integer, Mode::Standard).is_err());
+        assert!(format(&Datum::Timestamp(ts), Type::Real, Mode::Standard).is_err());
         assert_eq!(f(&Datum::Null, Type::Bool), "NULL");
         assert!(format(&Datum::Int32(1), Type::Bool, Mode::Standard).is_err());
         assert!(format(&Datum::Text("t".into()), Type::Real, Mode::Standard).is_err());
