@@ -3,7 +3,8 @@
 //! (relation, key) they arrange, ids `uN` in creation order, and what the
 //! model has lost track of after a statement it could not follow.
 
-use crate::query::{evaluate, Catalog, Relation};
+use crate::body::evaluate;
+use crate::query::{Catalog, Relation};
 use crate::scalar::Unsupported;
 use engine::repr::{Datum, Row, Timestamp};
 use sqlparser::ast;

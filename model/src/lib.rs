@@ -8,14 +8,17 @@
 //! Layers, each using only those before it: [`types`] (column types),
 //! [`ops`] (operators and failures), [`floats`] (float values), [`functions`] (scalar functions),
 //! [`scalar`] (expressions),
+//! [`window`] (window functions over a SELECT's rows),
 //! [`relation`] (a relation's rows and errors, the catalog a query reads),
 //! [`from`] (FROM: joins inner and outer, by nested loops),
 //! [`query`] (SELECT over whole collections, subqueries per outer row),
+//! [`body`] (set operations over SELECTs),
 //! [`catalog`] (tables with their history, views, indexes, ids), [`parse`]
 //! (directive text to statements), [`statement`] (DDL and writes),
 //! [`session`] (directives: time, reads, peeks, holds, pauses) and
 //! [`check`] (a script against one run's outputs).
 
+pub mod body;
 pub mod catalog;
 pub mod check;
 pub mod floats;
@@ -29,6 +32,7 @@ pub mod scalar;
 pub mod session;
 pub mod statement;
 pub mod types;
+pub mod window;
 
 pub use check::{check, Mismatch};
 pub use session::{Expectation, Model};

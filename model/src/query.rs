@@ -1,11 +1,12 @@
 //! SELECT evaluated naively: the FROM clause's product (`from.rs`)
-//! filtered by WHERE, GROUP BY with count/sum/min/max, the projection and
-//! DISTINCT, on whole collections of rows. Each input's errors are carried
-//! once, beside its rows; a row whose evaluation fails adds its error
-//! instead of a row. A subquery is evaluated again for each outer row (the
-//! outer row's columns before its own), with SQL's rules for what its rows
-//! make of it; an error inside one is no claim, since the engine computes
-//! it once per distinct outer value and counts its errors so.
+//! filtered by WHERE, GROUP BY with count/sum/min/max, window functions
+//! (`window.rs`), the projection and DISTINCT, on whole collections of
+//! rows. Each input's errors are carried once, beside its rows; a row
+//! whose evaluation fails adds its error instead of a row. A subquery is
+//! evaluated again for each outer row (the outer row's columns before its
+//! own), with SQL's rules for what its rows make of it; an error inside one
+//! is no claim, since the engine computes it once per distinct outer value
+//! and counts its errors so.
 
 pub use crate::relation::{render, Catalog, Relation};
 
@@ -41,6 +42,8 @@ struct Select {
     filters: Vec<Scalar>,
     shape: Shape,
     distinct: bool,
+    /// The window functions the projection reads (`window.rs`).
+    windows: Vec<crate::window::Call>,
 }
 
 #[derive(Debug)]
@@ -86,14 +89,12 @@ fn subqueries_of<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Query>) {
 
 /// The subqueries in a SELECT's WHERE and select list (not those nested
 /// in them), for the relations a view depends on.
-pub fn subqueries(q: &ast::Query) -> Vec<&ast::Query> {
+pub fn subqueries(s: &ast::Select) -> Vec<&ast::Query> {
     let mut out = vec![];
-    if let SetExpr::Select(s) = &*q.body {
-        s.selection.iter().for_each(|w| subqueries_of(w, &mut out));
-        for item in &s.projection {
-            if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
-                subqueries_of(e, &mut out);
-            }
+    s.selection.iter().for_each(|w| subqueries_of(w, &mut out));
+    for item in &s.projection {
+        if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
+            subqueries_of(e, &mut out);
         }
     }
     out
@@ -169,14 +170,27 @@ fn compile_select(
         }
         _ => false,
     });
+    let mut windows = vec![];
     let shape = match keys.is_empty() && !aggregated {
         true => {
             let items = items(&s.projection, &scope)?;
-            let exprs = items.iter().map(|(e, _)| match e {
-                ItemExpr::Ast(e) => compile_in(e, &scope, nested),
-                ItemExpr::Column(i) => Ok(Scalar::Column(*i)),
-            });
-            let exprs = exprs.collect::<Result<Vec<_>, _>>()?;
+            let mut exprs = vec![];
+            for (e, _) in &items {
+                exprs.push(match e {
+                    // A window function's value is appended to its row.
+                    ItemExpr::Ast(e) => match crate::window::call(e, &scope) {
+                        Some(call) => {
+                            windows.push(call?);
+                            Scalar::Column(scope.columns.len() + windows.len() - 1)
+                        }
+                        None => compile_in(e, &scope, nested)?,
+                    },
+                    ItemExpr::Column(i) => Scalar::Column(*i),
+                });
+            }
+            if !windows.is_empty() && outer.is_some() {
+                return Err("a window function in a subquery");
+            }
             Shape::Project(exprs, items.into_iter().map(|(_, n)| n).collect())
         }
         false => Shape::Group(s.projection.clone(), keys.clone()),
@@ -193,6 +207,7 @@ fn compile_select(
         filters,
         shape,
         distinct,
+        windows,
     };
     Ok((select, scope))
 }
@@ -218,6 +233,9 @@ impl Select {
             }
             rows = kept;
         }
+        if !self.windows.is_empty() {
+            rows = crate::window::compute(&self.windows, rows)?;
+        }
         let mut out = match &self.shape {
             Shape::Project(exprs, columns) => {
                 let mut r = project(exprs, columns, rows, errs)?;
@@ -235,10 +253,13 @@ impl Select {
 }
 
 /// An output column's type where it is a column's (a `char` read through a
-/// view stays one); `None` for anything computed.
+/// view stays one) or a cast's; `None` for anything else computed.
 fn column_type(e: &Scalar, scope: &Scope) -> Option<Type> {
     match e {
         Scalar::Column(i) => scope.type_at(*i),
+        // A cast to an integer is of its type (a set operation's branches
+        // unify by it).
+        Scalar::ToInt(_, wide) => Some(if *wide { Type::BigInt } else { Type::Int }),
         _ => None,
     }
 }

@@ -3,9 +3,9 @@
 //! claimed only where its answer does not depend on frontiers: nothing
 //! paused, at `now`, and no compaction forced past it.
 
+use crate::body::evaluate;
 use crate::catalog::{Kind, State};
 use crate::parse::{parse, Parsed};
-use crate::query::evaluate;
 use crate::scalar::Unsupported;
 use crate::statement::{apply, dropped_relation, from_names, taint};
 use engine::repr::Timestamp;

@@ -1,9 +1,9 @@
 //! Statements applied to the model's catalog: what each prints (`ok` or
 //! `error: ...`), and, for one the model cannot follow, what it taints.
 
+use crate::body::evaluate;
 use crate::catalog::{Kind, State, Type};
 use crate::parse::Parsed;
-use crate::query::evaluate;
 use crate::scalar::{compile, ident, EvalError, Scalar, Scope, Unsupported};
 use engine::repr::{Datum, Row};
 use sqlparser::ast::{
@@ -366,21 +366,21 @@ fn table_or_view_columns(state: &State, on: &str) -> Result<Vec<String>, Unsuppo
 
 /// The names a query's FROM clause reads.
 pub fn from_names(q: &ast::Query) -> Result<Vec<String>, Unsupported> {
-    let SetExpr::Select(s) = &*q.body else {
-        return Err("a view body other than a SELECT");
-    };
     let mut out = vec![];
-    for t in &s.from {
-        for f in std::iter::once(&t.relation).chain(t.joins.iter().map(|j| &j.relation)) {
-            let TableFactor::Table { name: n, .. } = f else {
-                return Err("a FROM item other than a named relation");
-            };
-            out.push(name(n)?);
+    // Every branch of a set operation.
+    for s in crate::body::branches(&q.body)? {
+        for t in &s.from {
+            for f in std::iter::once(&t.relation).chain(t.joins.iter().map(|j| &j.relation)) {
+                let TableFactor::Table { name: n, .. } = f else {
+                    return Err("a FROM item other than a named relation");
+                };
+                out.push(name(n)?);
+            }
         }
-    }
-    // A subquery's relations are the view's too: their drops are refused.
-    for sub in crate::query::subqueries(q) {
-        out.extend(from_names(sub)?);
+        // A subquery's relations are the view's too: their drops are refused.
+        for sub in crate::query::subqueries(s) {
+            out.extend(from_names(sub)?);
+        }
     }
     Ok(out)
 }
