@@ -1,13 +1,14 @@
 //! The scenario of a seed: its tables, then each step drawn by weight from
-//! the kinds in `schema.rs`, `subqueries.rs`, `functions.rs`, `drops.rs`, `reads.rs` and
-//! `lag.rs`, then a finish that leaves nothing outstanding. [`VERSION`]
-//! changes whenever this would draw differently for the same seed.
+//! the kinds in `schema.rs`, `subqueries.rs`, `functions.rs`, `sets.rs`,
+//! `windows.rs`, `drops.rs`, `reads.rs` and `lag.rs`, then a finish that
+//! leaves nothing outstanding. [`VERSION`] changes whenever this would
+//! draw differently for the same seed.
 
 use super::scenario::{GenConfig, Scenario};
 use super::state::{block, Generator};
 
 /// Bumped whenever the same seed would generate a different scenario.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// Generates the scenario of `seed`.
 pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
@@ -27,7 +28,7 @@ pub fn generate(seed: u64, config: &GenConfig) -> Scenario {
 
 impl Generator {
     fn step(&mut self) {
-        match self.rng.below(45) {
+        match self.rng.below(50) {
             0..=4 => {
                 let (write, table) = self.write_text();
                 self.push(write, vec![], vec![table]);
@@ -60,7 +61,11 @@ impl Generator {
             41 | 42 => self.function_view(),
             43 => self.function_read(),
             44 => self.char_table(),
-            _ => unreachable!("below 45"),
+            45 | 46 => self.set_view(),
+            47 => self.set_read(),
+            48 => self.window_view(),
+            49 => self.window_read(),
+            _ => unreachable!("below 50"),
         }
     }
 

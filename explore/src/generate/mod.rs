@@ -10,7 +10,9 @@
 //! random source in [`rng`], the generator's state in `state`, the kinds of
 //! step in `schema` (tables, writes, indexes, views), `subqueries` (views
 //! and reads with subqueries, views of outer joins), `functions` (views
-//! and reads calling scalar functions and computing with floats), `drops` (of tables,
+//! and reads calling scalar functions and computing with floats), `sets`
+//! (views and reads of set operations), `windows` (of window functions),
+//! `drops` (of tables,
 //! views and indexes, aimed at what live reads use), `reads` (queries,
 //! peeks, holds, subscribes) and `lag` (paused runtimes), and drawing a
 //! whole scenario in `draw`; `tally` counts the kinds of statement and
@@ -24,11 +26,13 @@ mod reads;
 pub mod rng;
 pub mod scenario;
 mod schema;
+mod sets;
 mod state;
 mod subqueries;
 pub mod tally;
 #[cfg(test)]
 mod tests;
+mod windows;
 
 pub use draw::{generate, VERSION};
 pub use rng::Rng;

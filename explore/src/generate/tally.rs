@@ -47,7 +47,8 @@ const STATEMENTS: &[&str] = &[
 /// The forms of a statement's text counted apart, by name, each where its
 /// words appear (a statement may show several): the subqueries and join
 /// forms of issue 35, which hide inside a `CREATE VIEW` or a `SELECT`
-/// (since version 7 also its scalar functions and floats).
+/// (since version 7 also its scalar functions and floats, since version 8
+/// its set operations and window functions).
 /// `NOT IN` and `NOT EXISTS` count under `IN` and `EXISTS` too.
 const FORMS: &[(&str, &str)] = &[
     ("scalar-subquery", ", (SELECT "),
@@ -84,6 +85,19 @@ const FORMS: &[(&str, &str)] = &[
     ("minus-zero", " * -0"),
     ("char", " CHAR(3)"),
     ("varchar", " VARCHAR(3)"),
+    ("UNION", " UNION "),
+    ("UNION-ALL", " UNION ALL "),
+    ("INTERSECT", " INTERSECT "),
+    ("INTERSECT-ALL", " INTERSECT ALL "),
+    ("EXCEPT", " EXCEPT "),
+    ("EXCEPT-ALL", " EXCEPT ALL "),
+    ("row_number", "ROW_NUMBER() OVER"),
+    ("rank", " RANK() OVER"),
+    ("dense_rank", "DENSE_RANK() OVER"),
+    ("lag", "LAG("),
+    ("lead", "LEAD("),
+    ("first_value", "FIRST_VALUE("),
+    ("last_value", "LAST_VALUE("),
 ];
 
 /// The forms' names, as the tally's line lists them.
@@ -178,7 +192,10 @@ impl Tally {
 
 /// The kind of one statement, by its leading words.
 fn statement_kind(statement: &str) -> &'static str {
+    // A set operation's read may open with a parenthesized branch.
     let words: Vec<String> = statement
+        .trim_start()
+        .trim_start_matches('(')
         .split_whitespace()
         .take(3)
         .map(str::to_uppercase)
