@@ -43,23 +43,10 @@ pub fn branches(body: &SetExpr) -> Result<Vec<&ast::Select>, Unsupported> {
     })
 }
 
+/// A body's rows and errors, each branch evaluated on its own.
 fn rows_of(body: &SetExpr, catalog: &dyn Catalog) -> Result<Relation, Unsupported> {
     match body {
-        SetExpr::Select(s) => {
-            let q = ast::Query {
-                with: None,
-                body: Box::new(SetExpr::Select(s.clone())),
-                order_by: None,
-                limit_clause: None,
-                fetch: None,
-                locks: vec![],
-                for_clause: None,
-                settings: None,
-                format_clause: None,
-                pipe_operators: vec![],
-            };
-            Ok(query::evaluate(&q, catalog)?.0)
-        }
+        SetExpr::Select(s) => query::evaluate_select(s, catalog),
         // A parenthesized query's own ORDER BY orders nothing.
         SetExpr::Query(q) => Ok(evaluate(q, catalog)?.0),
         SetExpr::SetOperation {
@@ -159,10 +146,7 @@ type Unified = (Vec<Row>, Vec<Row>, Vec<Option<Type>>);
 /// engine unifies them to (the wider), and the result's column types. A
 /// column whose type one side leaves unknown (no known type and no value),
 /// or whose sides are of kinds other than two integers, is no claim.
-fn unified(
-    l: &Relation,
-    r: &Relation,
-) -> Result<Unified, Unsupported> {
+fn unified(l: &Relation, r: &Relation) -> Result<Unified, Unsupported> {
     let width = l.columns.len();
     let mut widths = vec![];
     let mut types = vec![];

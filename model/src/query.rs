@@ -129,6 +129,20 @@ fn compile_select(
     let SetExpr::Select(s) = &*q.body else {
         return Err("a query body other than a plain SELECT");
     };
+    compile_plain(s, outer, catalog)
+}
+
+/// A plain SELECT's result: a branch of a set operation (`body.rs`).
+pub fn evaluate_select(s: &ast::Select, catalog: &dyn Catalog) -> Result<Relation, Unsupported> {
+    compile_plain(s, None, catalog)?.0.run(&[])
+}
+
+/// [`compile_select`] of the SELECT itself.
+fn compile_plain(
+    s: &ast::Select,
+    outer: Option<&Scope>,
+    catalog: &dyn Catalog,
+) -> Result<(Select, Scope), Unsupported> {
     if s.having.is_some() || s.top.is_some() || s.into.is_some() {
         return Err("HAVING, TOP or INTO");
     }
