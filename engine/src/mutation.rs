@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 13] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -29,6 +29,8 @@ pub const NAMES: [&str; 11] = [
     "subquery-null-keys",
     "nan-below-numbers",
     "concat-null",
+    "except-all-as-distinct",
+    "rank-as-row-number",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -102,6 +104,16 @@ pub fn nan_below_numbers() -> bool {
 /// instead of skipping it.
 pub fn concat_null() -> bool {
     on("concat-null")
+}
+/// `EXCEPT ALL` subtracts as `EXCEPT` does: both sides made distinct
+/// first, so a row the left side has more often than the right shows once.
+pub fn except_all_as_distinct() -> bool {
+    on("except-all-as-distinct")
+}
+/// `rank` numbers the rows of a partition as `row_number` does: peers (rows
+/// whose ORDER BY values are equal) get consecutive ranks, not the same.
+pub fn rank_as_row_number() -> bool {
+    on("rank-as-row-number")
 }
 
 #[cfg(test)]

@@ -84,7 +84,10 @@ fn call_values(window: &Window, call: &WindowCall, sorted: &[&Row]) -> Vec<Datum
             let mut out = Vec::with_capacity(n);
             let mut rank = 1;
             for i in 0..n {
-                if i > 0 && !peers(i - 1, i) {
+                // Under `rank-as-row-number` a rank (not a dense one) is
+                // the row's number, peers or not.
+                let broken = !dense && crate::mutation::rank_as_row_number();
+                if i > 0 && (broken || !peers(i - 1, i)) {
                     rank = if dense { rank + 1 } else { i as i64 + 1 };
                 }
                 out.push(Datum::Int64(rank));

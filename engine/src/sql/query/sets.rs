@@ -140,10 +140,11 @@ impl Planner<'_> {
         match (op, all) {
             (SetOperator::Union, true) => union(left, right),
             (SetOperator::Union, false) => distinct(union(left, right)),
-            (SetOperator::Except, true) => threshold(union(left, negate(right))),
-            (SetOperator::Except, false) => {
-                threshold(union(distinct(left), negate(distinct(right))))
+            // Under `except-all-as-distinct`, EXCEPT ALL is planned as EXCEPT.
+            (SetOperator::Except, true) if !crate::mutation::except_all_as_distinct() => {
+                threshold(union(left, negate(right)))
             }
+            (SetOperator::Except, _) => threshold(union(distinct(left), negate(distinct(right)))),
             _ => {
                 // INTERSECT: the left side, less what of it EXCEPT ALL
                 // leaves. The left side is bound once, so that its errors
