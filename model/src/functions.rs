@@ -151,13 +151,11 @@ pub fn call(
         }
         _ => {}
     }
-    // Strict: left to right, the first error or NULL is the result.
-    let mut values = vec![];
-    for i in 0..n {
-        match arg(i)? {
-            Datum::Null => return Ok(Datum::Null),
-            v => values.push(v),
-        }
+    // Strict: every argument, left to right; the first error is the
+    // result, and only then a NULL.
+    let values = (0..n).map(&mut *arg).collect::<Result<Vec<_>, _>>()?;
+    if values.contains(&Datum::Null) {
+        return Ok(Datum::Null);
     }
     let mut values = values.into_iter();
     let mut next = || values.next().expect("the arity lookup checked");

@@ -186,12 +186,13 @@ fn greatest_and_least_skip_nulls() {
 }
 
 #[test]
-fn a_strict_function_stops_at_its_first_null_or_error() {
+fn a_strict_function_fails_before_it_is_null() {
     let null = ScalarExpr::Literal(Null);
     let s = ScalarExpr::Literal(text("abc"));
     let substr = |args: Vec<ScalarExpr>| ScalarExpr::Call(Func::Substr, args).eval(&[]);
-    // A NULL before the error: NULL, the error never evaluated.
-    assert_eq!(substr(vec![null.clone(), failing()]), Ok(Null));
+    // Every argument is evaluated: an error after a NULL is the result.
+    let e = substr(vec![null.clone(), failing()]).unwrap_err();
+    assert_eq!(e.0, DIVISION_BY_ZERO);
     // The error before a NULL, or after a value: the error.
     let e = substr(vec![s.clone(), failing(), null.clone()]).unwrap_err();
     assert_eq!(e.0, DIVISION_BY_ZERO);
@@ -234,9 +235,11 @@ fn the_functions_that_take_nulls_evaluate_every_argument() {
         let e = ScalarExpr::Call(func, vec![null.clone(), s.clone(), failing()]).eval(&[]);
         assert_eq!(e.unwrap_err().0, DIVISION_BY_ZERO, "{func:?}");
     }
-    // concat_ws stops at a NULL separator, but not at a NULL value.
+    // concat_ws is NULL of a NULL separator, once no argument fails.
     let ws = |args| ScalarExpr::Call(Func::ConcatWs, args).eval(&[]);
-    assert_eq!(ws(vec![null.clone(), failing()]), Ok(Null));
+    assert_eq!(ws(vec![null.clone(), s.clone()]), Ok(Null));
+    let e = ws(vec![null.clone(), failing()]).unwrap_err();
+    assert_eq!(e.0, DIVISION_BY_ZERO);
     let e = ws(vec![s, null, failing()]).unwrap_err();
     assert_eq!(e.0, DIVISION_BY_ZERO);
 }

@@ -2,12 +2,12 @@
 //! real system's overload of that name evaluates it (its
 //! `expr/src/scalar/func`), with its texts for what can go wrong.
 //!
-//! Arguments are evaluated left to right, as the real system's do: a
-//! strict function stops at the first argument that is an error (its
-//! result) or NULL (its result is NULL, and the arguments after it are not
-//! evaluated, so neither are their errors). `concat` and the arguments of
+//! Every argument is evaluated, left to right, as the real system's are
+//! (its eager evaluation of a function's arguments): the first error is
+//! the result, and only then does a NULL argument make a strict function
+//! NULL, so `substr(NULL, 1 / 0)` fails. `concat` and the arguments of
 //! `concat_ws` after its separator, `greatest` and `least` take NULLs:
-//! every argument is evaluated, the first error wins, and NULLs are skipped.
+//! NULLs are skipped.
 //! Before any of that, a call with some literal operands and some not is
 //! what the real system's optimizer makes of it (`literals.rs`): NULL if
 //! it is strict and one is a literal NULL, else a literal error operand.
@@ -45,11 +45,9 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
             }
             values => concat(&values, None),
         },
-        Func::ConcatWs => match args.split_first() {
-            Some((separator, rest)) => match separator.eval(row)? {
-                Datum::Null => Ok(Datum::Null),
-                separator => concat(&evaluate_all(rest, row)?, Some(&text(&separator))),
-            },
+        Func::ConcatWs => match evaluate_all(args, row)?.split_first() {
+            Some((Datum::Null, _)) => Ok(Datum::Null),
+            Some((separator, rest)) => concat(rest, Some(&text(separator))),
             None => Err(invalid("concat_ws without arguments")),
         },
         Func::Greatest | Func::Least => {
@@ -62,12 +60,9 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
             Ok(found.unwrap_or(Datum::Null))
         }
         strict => {
-            let mut values = Vec::with_capacity(args.len());
-            for arg in args {
-                match arg.eval(row)? {
-                    Datum::Null => return Ok(Datum::Null),
-                    d => values.push(d),
-                }
+            let values = evaluate_all(args, row)?;
+            if values.contains(&Datum::Null) {
+                return Ok(Datum::Null);
             }
             if let Func::Numeric(f) = strict {
                 // A literal is a reduced datum in the real system too (a

@@ -6,6 +6,7 @@
 mod aggregate;
 mod cast;
 mod chars;
+mod error_order;
 mod errors;
 mod float;
 mod float_functions;
@@ -30,6 +31,7 @@ pub use cast::{cast, castable, parse_as};
 pub use chars::assign;
 pub use errors::{int8_out_of_range, sum_out_of_range};
 pub use float_sum::FloatSum;
+pub use functions::propagates_nulls;
 pub use numeric::parse as parse_numeric;
 pub use numeric_sum::{NumericSum, LIMBS as NUMERIC_SUM_LIMBS};
 pub use scalar::passes;

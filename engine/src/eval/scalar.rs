@@ -6,6 +6,7 @@
 
 use super::cast::cast;
 use super::chars::assign;
+use super::error_order::greater;
 use super::errors::{
     division_by_zero, int4_out_of_range, int8_out_of_range_of, numeric_field_overflow, type_error,
 };
@@ -24,14 +25,18 @@ impl ScalarExpr {
     /// Evaluates the expression over `row`.
     ///
     /// Arithmetic and comparisons are strict, as the real system's binary
-    /// functions: the left operand first, and an error or NULL there is the
-    /// result, the right operand unevaluated; then the right. Before that, a
+    /// functions: both operands are evaluated, an error is the result (the
+    /// left's before the right's), and only then a NULL operand makes NULL,
+    /// so `a + 1 / b` fails where `a` is NULL and `b` is 0 (the real
+    /// system's eager evaluation of arguments, `try_from_iter` of a tuple,
+    /// since February 2026). Before that, a
     /// literal NULL operand beside one that is not a literal makes NULL, and
     /// else a literal error operand that error, as the real system's
     /// optimizer folds them (`fold.rs`, `literals.rs`). AND and OR follow
     /// three-valued logic in which a deciding operand (false for AND, true
     /// for OR) wins over NULL *and* over an error on the other side, in either
-    /// order, as in the real system: `b <> 0 AND a / b > 0` never fails.
+    /// order, as in the real system: `b <> 0 AND a / b > 0` never fails; of
+    /// two errors, the greater in the real system's order is the result.
     ///
     /// An expression nests at most [`RECURSION_LIMIT`] levels (the planner
     /// holds it there), and each level above the leaves is evaluated on a
@@ -78,13 +83,10 @@ impl ScalarExpr {
                 if let Some(decided) = literal_operands([&**l, &**r], true) {
                     return decided.map_err(|what| DataflowError::eval(&what));
                 }
-                let l = l.eval(row)?;
-                if l == Datum::Null {
-                    return Ok(Datum::Null);
-                }
-                match r.eval(row)? {
-                    Datum::Null => Ok(Datum::Null),
-                    r => binary(*op, l, r),
+                let (l, r) = (l.eval(row), r.eval(row));
+                match (l?, r?) {
+                    (Datum::Null, _) | (_, Datum::Null) => Ok(Datum::Null),
+                    (l, r) => binary(*op, l, r),
                 }
             }
         }
@@ -116,7 +118,9 @@ fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
     }
 }
 
-/// AND (`decisive == false`) or OR (`decisive == true`).
+/// AND (`decisive == false`) or OR (`decisive == true`). Where both
+/// operands fail, Materialize reports the greater error in its order
+/// (`error_order.rs`), whichever side it is on.
 fn logical(
     decisive: bool,
     l: &ScalarExpr,
@@ -131,7 +135,11 @@ fn logical(
     if r == Ok(Datum::Bool(decisive)) {
         return Ok(Datum::Bool(decisive));
     }
-    match (l?, r?) {
+    let (l, r) = match (l, r) {
+        (Err(l), Err(r)) => return Err(greater(l, r)),
+        (l, r) => (l?, r?),
+    };
+    match (l, r) {
         (Datum::Null, Datum::Bool(_) | Datum::Null) | (Datum::Bool(_), Datum::Null) => {
             Ok(Datum::Null)
         }
@@ -141,8 +149,9 @@ fn logical(
 }
 
 /// The OR of `operands`, in a loop: as the left-deep chain of binary ORs
-/// they stand for, a true operand decides, else the first error, else NULL
-/// if any operand is NULL, else false.
+/// they stand for, a true operand decides, else the greatest error in
+/// Materialize's order (`error_order.rs`), else NULL if any operand is
+/// NULL, else false.
 fn any(operands: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
     let (mut error, mut null) = (None, false);
     for operand in operands {
@@ -151,7 +160,12 @@ fn any(operands: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
             Ok(Datum::Bool(false)) => {}
             Ok(Datum::Null) => null = true,
             Ok(d) => error = error.or(Some(type_error("AND/OR", &d))),
-            Err(e) => error = error.or(Some(e)),
+            Err(e) => {
+                error = Some(match error.take() {
+                    Some(kept) => greater(kept, e),
+                    None => e,
+                })
+            }
         }
     }
     match (error, null) {

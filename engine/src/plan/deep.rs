@@ -1,5 +1,5 @@
-//! The plan's recursive types as trees: how deep one nests and whether a
-//! plan reads a `Let`, walked without recursing, and `Clone`, one level at a time on a stack grown as
+//! The plan's recursive types as trees: how deep one nests, whether a
+//! plan reads a `Let` and whether it is constant, walked without recursing, and `Clone`, one level at a time on a stack grown as
 //! it needs: a plan is cloned whole to every worker, and a lowered plan
 //! nests up to the recursion limit with an expression nesting up to it
 //! again inside, deeper than a derived clone's frames fit in a small
@@ -8,6 +8,7 @@
 
 use super::{RelationPlan, ScalarExpr};
 use crate::recursion::grown;
+use crate::repr::Datum;
 
 impl ScalarExpr {
     /// How deep the expression nests (a leaf is 1).
@@ -70,6 +71,33 @@ impl RelationPlan {
             stack.extend(plan.inputs());
         }
         false
+    }
+
+    /// Whether the plan is constant as Materialize's constant folding
+    /// sees it: no catalog relation or `Let` read, and no
+    /// `generate_series` of more rows than its fold limit (10,000).
+    pub fn is_constant(&self) -> bool {
+        const FOLD_LIMIT: i128 = 10_000;
+        let mut stack = vec![self];
+        while let Some(plan) = stack.pop() {
+            match plan {
+                RelationPlan::Get(_) | RelationPlan::Local { .. } => return false,
+                RelationPlan::GenerateSeries { start, stop } => {
+                    let bound = |d: &Datum| match d {
+                        Datum::Int32(i) => Some(i128::from(*i)),
+                        Datum::Int64(i) => Some(i128::from(*i)),
+                        _ => None,
+                    };
+                    match (bound(start), bound(stop)) {
+                        (Some(a), Some(b)) if b - a < FOLD_LIMIT => {}
+                        (Some(_), Some(_)) => return false,
+                        _ => {}
+                    }
+                }
+                _ => stack.extend(plan.inputs()),
+            }
+        }
+        true
     }
 
     /// The plan's direct inputs (a `Let`'s are its value and its body).

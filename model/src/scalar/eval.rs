@@ -112,12 +112,15 @@ fn operands(l: &Scalar, r: &Scalar, row: &[Datum]) -> Result<(Datum, Datum), Eva
             let r = decimal(t, Some(&l))?;
             Ok((l, r))
         }
-        (l, r) => match l.eval(row)? {
-            // Left first: a NULL there is the strict operator's result, the
-            // right operand unevaluated (nor its error).
-            Datum::Null => Ok((Datum::Null, Datum::Null)),
-            l => Ok((l, r.eval(row)?)),
-        },
+        // Both evaluated, the left's error before the right's, and only
+        // then a NULL decides (the real system's eager evaluation).
+        (l, r) => {
+            let (l, r) = (l.eval(row), r.eval(row));
+            match (l?, r?) {
+                (Datum::Null, _) | (_, Datum::Null) => Ok((Datum::Null, Datum::Null)),
+                (l, r) => Ok((l, r)),
+            }
+        }
     }
 }
 
@@ -144,6 +147,13 @@ fn logic(
     }
     if matches!(l, Ok(Some(b)) if b == decides) || matches!(r, Ok(Some(b)) if b == decides) {
         return Ok(Datum::Bool(decides));
+    }
+    // Which of two errors the real system reports follows its order of
+    // errors, which the model does not restate.
+    if let (Err(a), Err(b)) = (&l, &r) {
+        if a != b {
+            return Err(EvalError::Unsupported("two errors in one AND or OR"));
+        }
     }
     match (l?, r?) {
         (Some(_), Some(_)) => Ok(Datum::Bool(!decides)),
@@ -209,7 +219,15 @@ impl Scalar {
                     at_width(v.checked_neg(), wide, &v.to_string(), false)
                 }
             },
-            Scalar::IsNull(e, is) => Ok(Datum::Bool((e.eval(row)? == Datum::Null) == *is)),
+            // The real system may rewrite an IS NULL over an expression that
+            // fails so that it never evaluates it; the model does not say.
+            Scalar::IsNull(e, is) => match e.eval(row) {
+                Ok(d) => Ok(Datum::Bool((d == Datum::Null) == *is)),
+                Err(EvalError::Error(_)) => Err(EvalError::Unsupported(
+                    "IS NULL of an expression that fails",
+                )),
+                Err(e) => Err(e),
+            },
             Scalar::ToInt(e, wide) => match e.eval(row)? {
                 Datum::Null => Ok(Datum::Null),
                 d if floats::is_float(&d) => floats::to_int(&d, *wide).expect("a float"),
@@ -220,7 +238,8 @@ impl Scalar {
             },
             Scalar::In(e, items) => {
                 // The OR of the equalities, item after item: an equal item
-                // decides, even beside an error; else the first error; else
+                // decides, even beside an error; else the error (two unequal: no
+                // claim); else
                 // NULL if any comparison is NULL (`1 IN (2, NULL)`).
                 let mut result = Ok(Datum::Bool(false));
                 for item in items {

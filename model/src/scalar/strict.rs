@@ -2,7 +2,8 @@
 //! docs/semantics.md ("Scalar functions"): Materialize folds what reads no
 //! column before anything runs, so a literal NULL operand beside one that
 //! reads a column is NULL, and else a literal error operand is that error.
-//! (Row by row the left operand then decides first: `eval.rs`, `operands`.)
+//! (Row by row both operands are then evaluated, an error before a NULL:
+//! `eval.rs`, `operands`.)
 
 use super::{EvalError, Scalar};
 use engine::repr::Datum;

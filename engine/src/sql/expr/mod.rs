@@ -10,6 +10,7 @@
 
 mod aggregate;
 mod call_syntax;
+mod case;
 mod chars;
 mod float;
 mod float_functions;
@@ -17,6 +18,7 @@ mod functions;
 mod names;
 mod numeric;
 mod overloads;
+mod reduce;
 mod refusal;
 mod scope;
 mod subquery;
@@ -29,8 +31,8 @@ pub(super) mod window;
 use std::cell::Cell;
 
 use sqlparser::ast::{
-    BinaryOperator, CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArguments, InTarget, Value,
+    BinaryOperator, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArguments, InTarget,
 };
 
 use super::{forms, ident};
@@ -84,6 +86,10 @@ pub(super) struct ExprContext<'a> {
     /// Materialize's name of where the expression stands, as its errors
     /// name it (`SELECT clause`, `AND argument`; its `ExprContext::name`).
     pub name: &'static str,
+    /// Whether Materialize's `reduce` rewrites the expression before it is
+    /// evaluated: predicates, and expressions over a relation that is not
+    /// constant (`reduce.rs`).
+    pub reduces: bool,
 }
 
 impl<'a> ExprContext<'a> {
@@ -101,6 +107,7 @@ impl<'a> ExprContext<'a> {
             refs: Cell::default(),
             windows: None,
             name: site.map_or("", |(_, site)| site.trim_start_matches("in ")),
+            reduces: false,
         }
     }
 
@@ -197,16 +204,14 @@ impl<'a> ExprContext<'a> {
                 binary(op, l, r)
             }
             Expr::IsNull(inner) | Expr::IsNotNull(inner) => {
-                let op = match e {
-                    Expr::IsNull(_) => UnaryOp::IsNull,
-                    _ => UnaryOp::IsNotNull,
-                };
                 let inner = self.plan(inner)?.expr;
-                Ok(Typed::new(
-                    ScalarExpr::Unary(op, Box::new(inner)),
-                    ScalarType::Bool,
-                    false,
-                ))
+                let expr = match (self.reduces, e) {
+                    (true, Expr::IsNull(_)) => reduce::is_null(inner),
+                    (true, _) => ScalarExpr::Unary(UnaryOp::Not, Box::new(reduce::is_null(inner))),
+                    (false, Expr::IsNull(_)) => ScalarExpr::Unary(UnaryOp::IsNull, Box::new(inner)),
+                    (false, _) => ScalarExpr::Unary(UnaryOp::IsNotNull, Box::new(inner)),
+                };
+                Ok(Typed::new(expr, ScalarType::Bool, false))
             }
             Expr::Function(f) if f.over.is_some() => self.window(f),
             Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
@@ -392,67 +397,6 @@ impl<'a> ExprContext<'a> {
         exprs.into_iter().map(|e| self.plan(e)).collect()
     }
 
-    /// `CASE [operand] WHEN ... THEN ... [ELSE ...] END`, its arms side by
-    /// side however many there are; the operand form compares the operand
-    /// with each WHEN value. A subquery in it is refused: the real system
-    /// evaluates one only for the rows that reach its branch.
-    #[inline(never)]
-    fn case(
-        &mut self,
-        operand: Option<&Expr>,
-        conditions: &[CaseWhen],
-        else_result: Option<&Expr>,
-    ) -> Result<Typed, String> {
-        let subqueries = self.subqueries.take();
-        let site = std::mem::replace(&mut self.site, "in CASE");
-        let planned = self.case_branches(operand, conditions, else_result);
-        (self.subqueries, self.site) = (subqueries, site);
-        planned
-    }
-
-    fn case_branches(
-        &mut self,
-        operand: Option<&Expr>,
-        conditions: &[CaseWhen],
-        else_result: Option<&Expr>,
-    ) -> Result<Typed, String> {
-        let mut tests = vec![];
-        for when in conditions {
-            let test = match operand {
-                Some(operand) => binary(
-                    &BinaryOperator::Eq,
-                    self.plan(operand)?,
-                    self.plan(&when.condition)?,
-                )?,
-                None => self.plan(&when.condition)?,
-            };
-            let test = test.expect(ScalarType::Bool, |t| {
-                format!("{} must have type boolean, not type {t}", self.name)
-            })?;
-            tests.push(test.expr);
-        }
-        // The arms, then ELSE: Materialize resolves the type in that order
-        // (PostgreSQL ELSE first), which the error text shows.
-        let mut results = self.plan_all(conditions.iter().map(|w| &w.result))?;
-        results.push(match else_result {
-            Some(e) => self.plan(e)?,
-            None => literal(&Value::Null)?,
-        });
-        let mut results = unify(results, "CASE")?;
-        let els = results.pop().expect("ELSE");
-        let (typ, nullable) = (els.typ, els.nullable || results.iter().any(|r| r.nullable));
-        let els = Box::new(els.expr);
-        let whens = tests
-            .into_iter()
-            .zip(results.into_iter().map(|r| r.expr))
-            .collect();
-        Ok(Typed {
-            expr: ScalarExpr::Case { whens, els },
-            typ,
-            nullable,
-        })
-    }
-
     /// A boolean condition, split into its conjuncts.
     pub fn predicate(&mut self, e: &Expr, clause: &'static str) -> Result<Vec<ScalarExpr>, String> {
         self.predicate_with(e, clause, |e| e)
@@ -467,7 +411,10 @@ impl<'a> ExprContext<'a> {
         wrap: fn(String) -> String,
     ) -> Result<Vec<ScalarExpr>, String> {
         self.name = clause;
-        let t = self.plan(e).map_err(wrap)?.expect(ScalarType::Bool, |t| {
+        let reduces = std::mem::replace(&mut self.reduces, true);
+        let planned = self.plan(e);
+        self.reduces = reduces;
+        let t = planned.map_err(wrap)?.expect(ScalarType::Bool, |t| {
             format!("{clause} must have type boolean, not type {t}")
         })?;
         let mut out = vec![];

@@ -164,6 +164,7 @@ impl Planner<'_> {
         cx.windows = Some(Default::default());
         frames_first(s.projection.iter().filter_map(item_expr))?;
         cx.name = "SELECT clause";
+        cx.reduces = !from.is_constant();
         let mut outputs = projection(&mut cx, &s.projection, s.from.is_empty())?;
         let windows = cx.windows.take();
         let select_subqueries = cx.take_subqueries();

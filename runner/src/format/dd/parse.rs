@@ -508,7 +508,7 @@ step runtime=interactive worker=1 configs=(solo,shared)
             ("peek as-of=1\n----\n", "f.dd:1: `peek` requires argument `index=<index>`"),
             ("peek index=i idx=j\n----\n", "f.dd:1: unknown argument `idx` for `peek` (expected `index`, `as-of`, `name`, `skip-postgres` or `configs=`)"),
             ("hold on=t at=1 name=h skip-postgres=compaction\n----\n", "f.dd:1: unknown argument `skip-postgres` for `hold` (expected `on`, `at`, `name` or `configs=`)"),
-            ("query skip-postgres=slow\nSELECT 1\n----\n", "f.dd:1: argument `skip-postgres` of `query`: `slow` is not a reason (expected one of: errors-as-data, introspection, compaction, pending, recursion-limit, mz-numeric, mz-cast, mz-identifier-length, mz-subquery, mz-keys, mz-char, mz-float, mz-negative-zero, mz-function, mz-set-types, mz-materialized-view, mz-window-ties, mz-result-order, mz-negative-literal, mz-names, mz-dates)"),
+            ("query skip-postgres=slow\nSELECT 1\n----\n", "f.dd:1: argument `skip-postgres` of `query`: `slow` is not a reason (expected one of: errors-as-data, introspection, compaction, pending, recursion-limit, mz-numeric, mz-cast, mz-identifier-length, mz-subquery, mz-keys, mz-char, mz-float, mz-negative-zero, mz-function, mz-set-types, mz-materialized-view, mz-window-ties, mz-result-order, mz-negative-literal, mz-names, mz-dates, mz-errors)"),
             ("query skip-postgres\nSELECT 1\n----\n", "f.dd:1: argument `skip-postgres` of `query` needs a value (`skip-postgres=...`)"),
             ("tick now\n----\n", "f.dd:1: unknown argument `now` for `tick` (it takes none but `configs=`)"),
             ("peek index=i as-of=soon\n----\n", "f.dd:1: argument `as-of` of `peek`: `soon` is not a timestamp (a non-negative integer)"),

@@ -161,6 +161,13 @@ impl From {
     }
 
     /// The fast-path shape, if this is a single relation.
+    /// Whether the FROM is constant (nothing read from the catalog, no
+    /// outer row, no CTE): Materialize's constant folding then evaluates
+    /// the select list before its `reduce` rewrites it.
+    pub fn is_constant(&self) -> bool {
+        self.inputs.iter().all(|(plan, _)| plan.is_constant())
+    }
+
     pub fn simple(&self) -> Option<SimpleSelect> {
         match self.inputs.as_slice() {
             [(RelationPlan::Get(relation), _)] => Some(SimpleSelect {
