@@ -255,6 +255,14 @@ impl Catalog for At<'_> {
                     ..*self
                 };
                 let (mut r, _) = evaluate(query, &inner)?;
+                // Materialize computes a failing column of a view no index
+                // keeps only where a read reads it: the model, which
+                // evaluates the view whole, does not say.
+                let indexed = (self.state.dependents(name).iter())
+                    .any(|o| matches!(o.kind, Kind::Index { .. }));
+                if !r.errs.is_empty() && !indexed {
+                    return Err("an error in a view: computed only where it is read");
+                }
                 r.columns = columns.clone();
                 Ok(r)
             }

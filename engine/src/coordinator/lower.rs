@@ -1,7 +1,8 @@
 //! Lowering a plan to a dataflow description: catalog relations become
 //! imports (an index of the relation if it has one, else the table or the
 //! materialized view's own export, else the view's definition inlined),
-//! introspection relations constants.
+//! introspection relations constants; then what nothing reads of the plan
+//! is left uncomputed (`plan::demand`).
 
 use std::collections::BTreeMap;
 
@@ -39,6 +40,10 @@ impl Engine {
             subscribes: &subscribes,
         };
         let plan = lower(&self.catalog, sources, plan, &mut imports, 1)?;
+        // What nothing reads of an inlined view is not computed.
+        let arities = |id| imports[&id].1;
+        let every = (0..plan.arity(&arities)).collect();
+        let plan = plan.demanded(&every, &arities);
         for (import_id, (import, _)) in &imports {
             if matches!(import, Import::Constant(_)) {
                 continue;

@@ -5,6 +5,7 @@
 //! up names; `resolver` says what the planner asks of the catalog.
 
 mod deep;
+mod demand;
 mod finishing;
 mod func;
 mod resolver;

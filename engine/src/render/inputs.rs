@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::plan::RelationPlan;
-use crate::recursion::grown;
 use crate::repr::GlobalId;
 use crate::sharing::{Point, Registry};
 use crate::typedefs::{Errs, Oks, OksTrace};
@@ -65,29 +64,10 @@ impl<'s> Inputs<'s> {
 
 /// The number of columns `plan` produces.
 pub fn arity(plan: &RelationPlan, inputs: &Inputs<'_>) -> usize {
-    grown(|| match plan {
-        RelationPlan::Get(id) => *inputs
+    plan.arity(&|id| {
+        *inputs
             .arities
-            .get(id)
-            .unwrap_or_else(|| panic!("arity of {id} unknown")),
-        RelationPlan::Constant { arity, .. } | RelationPlan::Local { arity, .. } => *arity,
-        RelationPlan::GenerateSeries { .. } => 1,
-        RelationPlan::Map { input, exprs } => arity(input, inputs) + exprs.len(),
-        RelationPlan::Filter { input, .. }
-        | RelationPlan::Distinct { input }
-        | RelationPlan::Negate { input }
-        | RelationPlan::Threshold { input }
-        | RelationPlan::TopK { input, .. } => arity(input, inputs),
-        RelationPlan::EquiJoin { arities, .. } => arities.0 + arities.1,
-        RelationPlan::Let { body, .. } => arity(body, inputs),
-        RelationPlan::Union { inputs: plans } => plans.first().map_or(0, |p| arity(p, inputs)),
-        RelationPlan::Project { columns, .. } => columns.len(),
-        RelationPlan::Window { window, .. } => window.width + window.calls.len(),
-        RelationPlan::Join { inputs: plans, .. } => plans.iter().map(|p| arity(p, inputs)).sum(),
-        RelationPlan::Reduce {
-            group_key,
-            aggregates,
-            ..
-        } => group_key.len() + aggregates.len(),
+            .get(&id)
+            .unwrap_or_else(|| panic!("arity of {id} unknown"))
     })
 }
