@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 14] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -31,6 +31,7 @@ pub const NAMES: [&str; 13] = [
     "concat-null",
     "except-all-as-distinct",
     "rank-as-row-number",
+    "distinct-on-keeps-last",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -114,6 +115,11 @@ pub fn except_all_as_distinct() -> bool {
 /// whose ORDER BY values are equal) get consecutive ranks, not the same.
 pub fn rank_as_row_number() -> bool {
     on("rank-as-row-number")
+}
+/// `SELECT DISTINCT ON` keeps the last row of each group by the ORDER BY
+/// after its expressions, not the first.
+pub fn distinct_on_keeps_last() -> bool {
+    on("distinct-on-keeps-last")
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! `subquery` how a subquery's rows are planned and joined back onto the
 //! rows it was computed for; the rest of the SELECT is planned here.
 
+mod distinct_on;
 mod finishing;
 mod from;
 mod parenthesized;
@@ -188,6 +189,7 @@ impl Planner<'_> {
         cx.subqueries = None;
         cx.site = "in ORDER BY clause";
         let order_by = order_by(&mut cx, q.order_by.as_ref(), &outputs)?;
+        let distinct_on = distinct_on::plan(&mut cx, s.distinct.as_ref(), &order_by, &outputs)?;
         drop(cx);
 
         // The filter on a nested query's output goes into its WHERE where
@@ -220,7 +222,8 @@ impl Planner<'_> {
             }
         }
         if let Some(f) = filter {
-            let pushable = grouping.is_none() && limit.is_none() && offset == 0;
+            let pushable =
+                grouping.is_none() && distinct_on.is_none() && limit.is_none() && offset == 0;
             let first = outputs.first().map(|(_, t)| t.clone());
             if let Some(first) = first.filter(|t| pushable && !reads_subquery(&t.expr)) {
                 let rest = outputs[1..].iter().map(|(_, t)| t.clone());
@@ -265,15 +268,14 @@ impl Planner<'_> {
             .map(|(i, c)| Typed::of_column(ScalarExpr::Column(i), c))
             .collect();
         exprs.extend(outputs.iter().map(|(_, t)| t.clone()));
-        plan = project(plan, arity, &exprs);
-        match &s.distinct {
-            None | Some(Distinct::All) => {}
-            Some(Distinct::Distinct) => {
-                plan = RelationPlan::Distinct {
-                    input: Box::new(plan),
-                }
+        plan = match distinct_on {
+            Some(d) => d.top_k(plan, arity, &exprs, width),
+            None => project(plan, arity, &exprs),
+        };
+        if let Some(Distinct::Distinct) = &s.distinct {
+            plan = RelationPlan::Distinct {
+                input: Box::new(plan),
             }
-            Some(Distinct::On(_)) => return Err(unsupported("SELECT DISTINCT ON")),
         }
         let columns = outputs
             .into_iter()
@@ -365,6 +367,7 @@ fn grouping(
         OrderByKind::All(_) => false,
     });
     let aggregates = ordered
+        || distinct_on::aggregates(s)
         || s.projection.iter().any(|item| match item {
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
                 contains_aggregate(e)

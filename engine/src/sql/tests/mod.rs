@@ -5,6 +5,7 @@ mod aggregates;
 mod chars;
 mod constraints;
 mod dates;
+mod distinct_on;
 mod drops;
 mod expressions;
 mod float_functions;
