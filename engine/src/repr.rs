@@ -4,6 +4,7 @@
 pub mod chars;
 pub mod decimal;
 mod float;
+pub mod interval;
 mod numeric;
 pub mod result_order;
 pub mod time;
@@ -51,6 +52,8 @@ pub enum Datum {
     Date(time::Date),
     /// A `timestamp` without time zone (`repr::time`).
     Timestamp(time::DateTime),
+    /// An `interval` (`repr::interval`), after them for the same reason.
+    Interval(interval::Interval),
 }
 
 impl Datum {
@@ -70,12 +73,14 @@ impl Datum {
                 | (Datum::Float64(_), ScalarType::Float64)
                 | (Datum::Date(_), ScalarType::Date)
                 | (Datum::Timestamp(_), ScalarType::Timestamp)
+                | (Datum::Interval(_), ScalarType::Interval)
         )
     }
 
     /// SQL's comparison of two values of one type, which `=`, `<`, ORDER
     /// BY and a top-k use: a float's holds `-0 = 0` (the derived order
-    /// puts `-0` just before `0`); any other type's is the derived order.
+    /// puts `-0` just before `0`); any other type's is the derived order
+    /// (an interval's field by field, as the real system's).
     pub fn sql_cmp(&self, other: &Datum) -> std::cmp::Ordering {
         match (self, other) {
             (Datum::Float32(a), Datum::Float32(b)) => a.sql_cmp(*b),
@@ -99,6 +104,7 @@ impl fmt::Display for Datum {
             Datum::Float64(x) => write!(f, "{x}"),
             Datum::Date(d) => write!(f, "{d}"),
             Datum::Timestamp(t) => write!(f, "{t}"),
+            Datum::Interval(i) => write!(f, "{i}"),
         }
     }
 }
@@ -137,6 +143,8 @@ pub enum ScalarType {
     Date,
     /// `timestamp`, `timestamp without time zone`: microseconds.
     Timestamp,
+    /// `interval`: months, days and microseconds.
+    Interval,
 }
 
 impl ScalarType {
@@ -155,6 +163,7 @@ impl ScalarType {
             ScalarType::Float64 => "float8",
             ScalarType::Date => "date",
             ScalarType::Timestamp => "timestamp",
+            ScalarType::Interval => "interval",
         }
     }
 
@@ -196,6 +205,7 @@ impl ScalarType {
             ScalarType::Float64 => "double precision",
             ScalarType::Date => "date",
             ScalarType::Timestamp => "timestamp without time zone",
+            ScalarType::Interval => "interval",
         }
     }
 

@@ -30,7 +30,9 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
             .map(Datum::Bool)
             .ok_or_else(|| format!("invalid input syntax for type boolean: \"{s}\"")),
         ScalarType::Char(_) | ScalarType::VarChar(_) => unreachable!("parsed above"),
-        ScalarType::Date | ScalarType::Timestamp => unreachable!("read above"),
+        ScalarType::Date | ScalarType::Timestamp | ScalarType::Interval => {
+            unreachable!("read above")
+        }
         ScalarType::Float32 => F32::parse(s).map(Datum::Float32),
         ScalarType::Float64 => F64::parse(s).map(Datum::Float64),
     }

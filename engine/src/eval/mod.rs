@@ -16,6 +16,7 @@ mod fold;
 mod function_tests;
 mod functions;
 mod int16;
+mod interval;
 mod literals;
 mod numeric;
 mod numeric_functions;

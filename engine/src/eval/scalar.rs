@@ -13,6 +13,7 @@ use super::errors::{
 use super::float;
 use super::functions::call;
 use super::int16;
+use super::interval;
 use super::literals::literal_operands;
 use super::numeric;
 use super::time;
@@ -110,6 +111,7 @@ fn unary(op: UnaryOp, d: Datum) -> Result<Datum, DataflowError> {
             .map(Datum::Int32)
             .ok_or_else(|| int4_out_of_range(i)),
         (UnaryOp::Neg, Datum::Int16(i)) => int16::negate(i, false),
+        (UnaryOp::Neg, Datum::Interval(i)) => interval::negate(i),
         (UnaryOp::Neg, Datum::Int64(i)) => i
             .checked_neg()
             .map(Datum::Int64)

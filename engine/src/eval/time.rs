@@ -4,25 +4,30 @@
 //! `date`, a `timestamp` and a string (`date_to_timestamp`, failing with
 //! `timestamp out of range` before 4714-12-31 BC; `timestamp_to_date`;
 //! `text_to_date` and `text_to_timestamp` by `repr::time`'s reading).
-//! A cast to a string is its rendering (`cast.rs`).
+//! A cast to a string is its rendering (`cast.rs`). The operators and
+//! the reading of an `interval` are `interval.rs`'s, reached from here.
 
+use super::interval;
 use crate::plan::BinaryOp;
 use crate::repr::time::{parse_date, parse_timestamp};
 use crate::repr::{DataflowError, Datum, ScalarType};
 
-/// `date - date` (`None` for any other operator or operands).
+/// `date - date` and the operators over an interval (`None` for any
+/// other operator or operands).
 pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, DataflowError>> {
     match (op, l, r) {
         (BinaryOp::Sub, Datum::Date(a), Datum::Date(b)) => Some(Ok(Datum::Int32(a.minus(*b)))),
-        _ => None,
+        _ => interval::binary(op, l, r),
     }
 }
 
-/// A string read as a `date` or `timestamp` (`None` for other types).
+/// A string read as a `date`, `timestamp` or `interval` (`None` for
+/// other types).
 pub fn parse(s: &str, to: ScalarType) -> Option<Result<Datum, String>> {
     match to {
         ScalarType::Date => Some(parse_date(s).map(Datum::Date)),
         ScalarType::Timestamp => Some(parse_timestamp(s).map(Datum::Timestamp)),
+        ScalarType::Interval => Some(interval::parse(s)),
         _ => None,
     }
 }
@@ -34,16 +39,19 @@ pub fn parse(s: &str, to: ScalarType) -> Option<Result<Datum, String>> {
 /// a row is refused, so that no input outside `repr::time`'s forms can
 /// reach a dataflow.
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
-    use ScalarType::{Date, Text, Timestamp};
+    use ScalarType::{Date, Interval, Text, Timestamp};
     matches!(
         (from, to),
-        (Date, Timestamp) | (Timestamp, Date) | (Date | Timestamp, Text)
+        (Date, Timestamp) | (Timestamp, Date) | (Date | Timestamp | Interval, Text)
     )
 }
 
-/// Whether `t` is a `date` or a `timestamp`.
+/// Whether `t` is a `date`, a `timestamp` or an `interval`.
 pub fn is_time(t: ScalarType) -> bool {
-    matches!(t, ScalarType::Date | ScalarType::Timestamp)
+    matches!(
+        t,
+        ScalarType::Date | ScalarType::Timestamp | ScalarType::Interval
+    )
 }
 
 /// The casts between a `date` and a `timestamp`, and of each to its own
@@ -52,9 +60,9 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
     match (d, to) {
         (Datum::Date(d), ScalarType::Timestamp) => Some(d.to_timestamp().map(Datum::Timestamp)),
         (Datum::Timestamp(t), ScalarType::Date) => Some(Ok(Datum::Date(t.date()))),
-        (Datum::Date(_), ScalarType::Date) | (Datum::Timestamp(_), ScalarType::Timestamp) => {
-            Some(Ok(d.clone()))
-        }
+        (Datum::Date(_), ScalarType::Date)
+        | (Datum::Timestamp(_), ScalarType::Timestamp)
+        | (Datum::Interval(_), ScalarType::Interval) => Some(Ok(d.clone())),
         _ => None,
     }
 }

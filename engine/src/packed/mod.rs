@@ -10,6 +10,7 @@
 //! `Float64` and the value's bits (4 or 8 bytes, a NaN's the canonical
 //! NaN's, so that equal floats have equal bytes); `Int16` and 2 bytes;
 //! `Date` and its days (4 bytes); `Timestamp` and its microseconds (8
+//! bytes); `Interval` and its months, days and microseconds (4, 4 and 8
 //! bytes). Integers are
 //! little-endian. The encoding of a row is unique, so equal bytes are equal
 //! rows.
@@ -36,6 +37,7 @@ use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::repr::interval::Interval;
 use crate::repr::time::{Date, DateTime};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
 
@@ -54,6 +56,7 @@ const FLOAT64: u8 = 8;
 const INT16: u8 = 9;
 const DATE: u8 = 10;
 const TIMESTAMP: u8 = 11;
+const INTERVAL: u8 = 12;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -228,6 +231,7 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Int16(_) => 2,
         Datum::Date(_) => 4,
         Datum::Timestamp(_) => 8,
+        Datum::Interval(_) => 16,
     }
 }
 
@@ -281,6 +285,12 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&[TIMESTAMP]);
                 put(&t.micros().to_le_bytes());
             }
+            Datum::Interval(i) => {
+                put(&[INTERVAL]);
+                put(&i.months.to_le_bytes());
+                put(&i.days.to_le_bytes());
+                put(&i.micros.to_le_bytes());
+            }
         }
     }
 }
@@ -301,6 +311,7 @@ enum DatumRef<'a> {
     Int16(i16),
     Date(Date),
     Timestamp(DateTime),
+    Interval(Interval),
 }
 
 impl DatumRef<'_> {
@@ -321,6 +332,7 @@ impl DatumRef<'_> {
             DatumRef::Int16(i) => Datum::Int16(i),
             DatumRef::Date(d) => Datum::Date(d),
             DatumRef::Timestamp(t) => Datum::Timestamp(t),
+            DatumRef::Interval(i) => Datum::Interval(i),
         }
     }
 }
@@ -341,6 +353,7 @@ impl Hash for DatumRef<'_> {
             Int16(i16),
             Date(Date),
             Timestamp(DateTime),
+            Interval(Interval),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -354,6 +367,7 @@ impl Hash for DatumRef<'_> {
             DatumRef::Int16(i) => AsDatum::Int16(i),
             DatumRef::Date(d) => AsDatum::Date(d),
             DatumRef::Timestamp(t) => AsDatum::Timestamp(t),
+            DatumRef::Interval(i) => AsDatum::Interval(i),
         };
         datum.hash(state)
     }
@@ -398,6 +412,11 @@ impl<'a> Iterator for Datums<'a> {
             TIMESTAMP => DatumRef::Timestamp(
                 DateTime::from_micros(i64::from_le_bytes(self.take())).expect("a packed timestamp"),
             ),
+            INTERVAL => DatumRef::Interval(Interval::new(
+                i32::from_le_bytes(self.take()),
+                i32::from_le_bytes(self.take()),
+                i64::from_le_bytes(self.take()),
+            )),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

@@ -82,6 +82,15 @@ fn datums() -> Vec<Datum> {
         Datum::Timestamp(DateTime::from_micros(0).expect("a timestamp")),
         Datum::Timestamp(DateTime::from_micros(86_400_000_000).expect("a timestamp")),
         Datum::Timestamp(DateTime::MAX),
+        // Intervals: months before days before microseconds, each signed.
+        Datum::Interval(Interval::new(i32::MIN, i32::MIN, i64::MIN)),
+        Datum::Interval(Interval::new(-1, 40, 0)),
+        Datum::Interval(Interval::new(0, -1, 86_400_000_000)),
+        Datum::Interval(Interval::new(0, 0, -1)),
+        Datum::Interval(Interval::new(0, 0, 0)),
+        Datum::Interval(Interval::new(0, 30, 0)),
+        Datum::Interval(Interval::new(1, 0, 0)),
+        Datum::Interval(Interval::new(i32::MAX, i32::MAX, i64::MAX)),
     ]
 }
 
@@ -153,6 +162,8 @@ fn datum() -> impl Strategy<Value = Datum> {
             .prop_map(|d| Datum::Date(Date::from_days(d.into()).expect("a date"))),
         (DateTime::MIN.micros()..=DateTime::MAX.micros())
             .prop_map(|t| Datum::Timestamp(DateTime::from_micros(t).expect("a timestamp"))),
+        (any::<i32>(), any::<i32>(), any::<i64>())
+            .prop_map(|(m, d, us)| Datum::Interval(Interval::new(m, d, us))),
     ]
 }
 

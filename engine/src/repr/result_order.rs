@@ -33,6 +33,8 @@ mod tag {
     /// A timestamp as its date (year, day of the year) and time (seconds
     /// since midnight, nanoseconds), when `CHEAP_TIMESTAMP` cannot hold it.
     pub const TIMESTAMP: u8 = 12;
+    /// An interval as its months, days and microseconds.
+    pub const INTERVAL: u8 = 14;
     /// `StringTiny`, then `StringShort`, `StringLong` and `StringHuge`:
     /// a length of 1, 2, 4 or 8 bytes.
     pub const STRING_TINY: u8 = 19;
@@ -114,6 +116,12 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
                 }
             }
         },
+        Datum::Interval(i) => {
+            bytes.push(tag::INTERVAL);
+            bytes.extend_from_slice(&i.months.to_le_bytes());
+            bytes.extend_from_slice(&i.days.to_le_bytes());
+            bytes.extend_from_slice(&i.micros.to_le_bytes());
+        }
         Datum::Numeric(n) => {
             // Reduced (every trailing zero of the coefficient dropped into
             // the exponent), then digits, exponent, sign bits and the
@@ -232,6 +240,11 @@ mod tests {
         }
         parts.extend_from_slice(&500_000_000u32.to_le_bytes());
         assert_eq!(encode(&[Datum::Timestamp(bc)]), parts);
+        // An interval as its months, days and microseconds, little-endian.
+        let iv = crate::repr::interval::Interval::new(1, -1, 2);
+        let mut bytes = vec![14, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
+        bytes.extend_from_slice(&2i64.to_le_bytes());
+        assert_eq!(encode(&[Datum::Interval(iv)]), bytes);
     }
 
     /// Shorter rows first, then bytes: zero, the positives of one byte,

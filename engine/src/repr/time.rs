@@ -64,6 +64,12 @@ impl Date {
         self.0 - other.0
     }
 
+    /// Microseconds from 2000-01-01 00:00:00 to midnight of the date
+    /// (before a `timestamp`'s range for the first weeks of 4714 BC).
+    pub fn midnight_micros(self) -> i64 {
+        i64::from(self.0) * MICROS_PER_DAY
+    }
+
     /// Midnight of the date, or `timestamp out of range` before 4714-12-31 BC.
     pub fn to_timestamp(self) -> Result<DateTime, String> {
         DateTime::from_micros(i64::from(self.0) * MICROS_PER_DAY)
@@ -122,6 +128,33 @@ impl DateTime {
     pub fn date(self) -> Date {
         Date(i32::try_from(self.0.div_euclid(MICROS_PER_DAY)).expect("a timestamp's date"))
     }
+}
+
+/// The instant `micros` after 2000-01-01 00:00:00 moved by `months`
+/// calendar months as the real system's `add_timestamp_months` moves it:
+/// the year and month change, the day saturates to the last of a shorter
+/// month (January 31st and a month is February's last day), the time of
+/// day stays; `None` when the result (or, for no months, the instant
+/// itself) is outside a `timestamp`'s range.
+pub fn add_months(micros: i64, months: i32) -> Option<DateTime> {
+    if months == 0 {
+        return DateTime::from_micros(micros);
+    }
+    let days = micros.div_euclid(MICROS_PER_DAY);
+    let time = micros.rem_euclid(MICROS_PER_DAY);
+    let (year, month, day) = civil_from_days(days);
+    let mut year = year + i64::from(months / 12);
+    let mut months = months % 12;
+    if months < 0 {
+        year -= 1;
+        months += 12;
+    }
+    let month0 = i64::from(month) - 1 + i64::from(months);
+    year += month0 / 12;
+    let month = u32::try_from(month0 % 12 + 1).expect("a month");
+    let day = day.min(days_in_month(year, month));
+    let days = days_from_civil(year, month, day);
+    DateTime::from_micros(days.checked_mul(MICROS_PER_DAY)?.checked_add(time)?)
 }
 
 /// Days since 2000-01-01 of a proleptic Gregorian date (year 0 is 1 BC),

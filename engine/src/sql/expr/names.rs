@@ -153,7 +153,9 @@ fn invent(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> Option<(Strin
                 Quality::Low,
             )),
         },
-        // `DATE '...'` is the real system's cast of a string literal.
+        // `INTERVAL '...'` and `DATE '...'` are the real system's casts of
+        // a string literal.
+        Expr::Interval(_) => Some(("interval".into(), Quality::Low)),
         Expr::TypedString(t) => Some((
             scalar_type(&t.data_type).ok()?.internal_name().into(),
             Quality::Low,

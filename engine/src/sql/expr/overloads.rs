@@ -38,6 +38,7 @@ enum Category {
     String,
     Boolean,
     DateTime,
+    Timespan,
     UserDefined,
     Range,
 }
@@ -125,6 +126,7 @@ fn category_of(t: ScalarType) -> Category {
         ScalarType::Text | ScalarType::Char(_) | ScalarType::VarChar(_) => Category::String,
         ScalarType::Bool => Category::Boolean,
         ScalarType::Date | ScalarType::Timestamp => Category::DateTime,
+        ScalarType::Interval => Category::Timespan,
     }
 }
 

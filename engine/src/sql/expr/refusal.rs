@@ -161,7 +161,7 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
                     .find_map(|w| walk(&w.condition).or_else(|| walk(&w.result)))
             })
             .or_else(|| else_result.as_deref().and_then(walk)),
-        Expr::TypedString(_) => time::refusal(e),
+        Expr::TypedString(_) | Expr::Interval(_) => time::refusal(e),
         other => Some(unsupported(forms::expr(other))),
     }
 }

@@ -17,6 +17,7 @@ use crate::repr::{unsupported, Column, Datum, ScalarType};
 pub use time::is_time;
 use time::{time_type, Operands};
 
+mod interval;
 mod time;
 
 /// A planned expression with its type (`None`: NULL, not yet typed) and

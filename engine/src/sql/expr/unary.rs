@@ -28,7 +28,10 @@ impl ExprContext<'_> {
                     if let Some(literal) = negated_operand(e) {
                         return self.plan(&literal);
                     }
-                    let t = self.plan(e)?.expect_signed(int)?;
+                    let t = self.plan(e)?;
+                    // `- interval`, the real system's `neg_interval`.
+                    let interval = t.typ == Some(ScalarType::Interval) && !t.is_unknown();
+                    let t = if interval { t } else { t.expect_signed(int)? };
                     let neg = ScalarExpr::Unary(UnaryOp::Neg, Box::new(t.expr));
                     Ok(Typed { expr: neg, ..t })
                 }

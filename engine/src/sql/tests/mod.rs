@@ -12,6 +12,7 @@ mod float_functions;
 mod floats;
 mod forms;
 mod functions;
+mod intervals;
 mod materialized;
 mod numerics;
 mod properties;

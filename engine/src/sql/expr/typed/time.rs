@@ -6,29 +6,34 @@
 //! A `date` beside a `timestamp` is cast to one, the real system's only
 //! implicit cast between them, in a comparison and in a CASE, COALESCE
 //! or GREATEST. Of the arithmetic the real system has on them, only
-//! `date - date` (an `integer`) is planned: it has no `date + integer` or
+//! `date - date` (an `integer`) and the arithmetic of an `interval`
+//! (`typed::interval`) are planned: it has no `date + integer` or
 //! `date - integer`, so those are its `operator does not exist`, as is
-//! any other operator between a `date` or `timestamp` and a number, a
-//! string or a boolean. What yields or takes an `interval` or a `time`
-//! (`timestamp - timestamp`, `date + '1 day'`) is refused, as is an
-//! operand of unknown type (NULL, a string literal), which the real
-//! system may resolve to an `interval`.
+//! any other operator between a `date`, `timestamp` or `interval` and a
+//! number, a string or a boolean. An operand of unknown type (NULL, a
+//! string literal) in arithmetic is refused: the real system may resolve
+//! it to an `interval` or a `time`.
 
 use sqlparser::ast::{BinaryOperator, DataType, TimezoneInfo};
 
-use super::Typed;
+use super::{interval, Typed};
 use crate::plan::{BinaryOp, ScalarExpr};
 use crate::repr::{unsupported, ScalarType};
 
-/// The type a time type name means: `date`, and `timestamp` without a
-/// precision or a time zone (`None` for other names; `timestamp(3)`,
-/// `timestamptz`, `time` and `interval` are refused by `scalar_type`).
+/// The type a time type name means: `date`, `timestamp` without a
+/// precision or a time zone, and `interval` without fields or a
+/// precision (`None` for other names; `timestamp(3)`, `timestamptz`,
+/// `time` and `interval second(3)` are refused by `scalar_type`).
 pub fn time_type(t: &DataType) -> Option<ScalarType> {
     match t {
         DataType::Date => Some(ScalarType::Date),
         DataType::Timestamp(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
             Some(ScalarType::Timestamp)
         }
+        DataType::Interval {
+            fields: None,
+            precision: None,
+        } => Some(ScalarType::Interval),
         _ => None,
     }
 }
@@ -63,7 +68,7 @@ pub fn binary(
         let (l, r) = implicit_timestamps(l, r);
         return Ok(Operands::Plain(l, r));
     }
-    use ScalarType::{Date, Timestamp};
+    use ScalarType::Date;
     match (lt, rt) {
         (Some(Date), Some(Date)) if plan_op == BinaryOp::Sub => {
             let nullable = l.nullable || r.nullable;
@@ -74,9 +79,6 @@ pub fn binary(
                 nullable,
             )))
         }
-        (Some(Date | Timestamp), Some(Date | Timestamp)) if plan_op == BinaryOp::Sub => {
-            Err(unsupported("type interval"))
-        }
         (None, _) | (_, None) => Err(unsupported(format!(
             "operator {op} of a {} and a value of unknown type",
             [lt, rt]
@@ -86,17 +88,29 @@ pub fn binary(
                 .expect("a time")
                 .name()
         ))),
-        _ => Err(format!(
-            "operator does not exist: {} {op} {}",
-            l.type_name(),
-            r.type_name()
-        )),
+        _ => {
+            let missing = format!(
+                "operator does not exist: {} {op} {}",
+                l.type_name(),
+                r.type_name()
+            );
+            match interval::arithmetic(plan_op, l, r) {
+                Some(Ok((l, r, typ))) => {
+                    Ok(Operands::Planned(interval::planned(plan_op, l, r, typ)))
+                }
+                Some(Err(refused)) => Err(refused),
+                None => Err(missing),
+            }
+        }
     }
 }
 
-/// Whether `t` is a `date` or a `timestamp`.
+/// Whether `t` is a `date`, a `timestamp` or an `interval`.
 pub fn is_time(t: ScalarType) -> bool {
-    matches!(t, ScalarType::Date | ScalarType::Timestamp)
+    matches!(
+        t,
+        ScalarType::Date | ScalarType::Timestamp | ScalarType::Interval
+    )
 }
 
 /// A `date` operand cast to a `timestamp` when the other is one.

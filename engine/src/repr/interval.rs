@@ -1,0 +1,167 @@
+//! `interval` as the real system has it (its `repr/src/adt/interval.rs`,
+//! `adt/datetime.rs` and `strconv.rs`, read for the facts): months, days
+//! and microseconds kept apart, ordered and compared field by field (so
+//! `'1 month'` is not `'30 days'`, and `'1 month'` sorts after `'100
+//! days'`), shown as its `Display`, and read from the common text forms.
+//!
+//! The real system's interval reader (`build_parsed_datetime_interval`)
+//! takes many forms with rules of its own (`1-2`, `1 2:`, `1day`, `1:2.5`,
+//! units without numbers). Only these are read here, each exactly as it
+//! reads them: parts separated by spaces, each a number with an optional
+//! sign and fraction followed by a unit word (`1 year`, `-1.5 days`, `2
+//! mons`, `3 hrs`: every spelling of its `DateTimeField`), or a time
+//! `H:M` or `H:M:S` with an optional sign and fraction (`-02:03:04.5`); a
+//! number before a time is a count of days (`1 02:03:04`), and a number
+//! last is seconds. Any other string is refused as `unsupported: interval
+//! input format`, never read another way. The errors of the forms read
+//! (a field set twice, a minute or second out of range, an overflow) are
+//! the real system's texts.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::decimal::Dec;
+
+const MICROS_PER_DAY: i64 = 86_400_000_000;
+
+/// An `interval`: months, days and microseconds, none carried into
+/// another. The field order is the real system's, and so is the derived
+/// order: by months, then days, then microseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Interval {
+    pub months: i32,
+    pub days: i32,
+    pub micros: i64,
+}
+
+impl Interval {
+    pub const fn new(months: i32, days: i32, micros: i64) -> Interval {
+        Interval {
+            months,
+            days,
+            micros,
+        }
+    }
+
+    /// Every field negated, or `None` where one is its type's minimum.
+    pub fn checked_neg(self) -> Option<Interval> {
+        Some(Interval::new(
+            self.months.checked_neg()?,
+            self.days.checked_neg()?,
+            self.micros.checked_neg()?,
+        ))
+    }
+
+    /// Field by field, or `None` where one overflows.
+    pub fn checked_add(self, other: Interval) -> Option<Interval> {
+        Some(Interval::new(
+            self.months.checked_add(other.months)?,
+            self.days.checked_add(other.days)?,
+            self.micros.checked_add(other.micros)?,
+        ))
+    }
+
+    /// Multiplied by `factor` as the real system's `checked_mul` does.
+    pub fn checked_mul(self, factor: f64) -> Option<Interval> {
+        self.scaled(factor, |a, b| a * b)
+    }
+
+    /// Divided by `divisor` as the real system's `checked_div` does (the
+    /// caller refuses a zero divisor first).
+    pub fn checked_div(self, divisor: f64) -> Option<Interval> {
+        self.scaled(divisor, |a, b| a / b)
+    }
+
+    /// The real system's `checked_op`, in floating point: the fraction of
+    /// the months spills into days at 30 days a month, the fraction of the
+    /// days into microseconds at 24 hours a day, and each field is then
+    /// truncated toward zero; a field that is not finite or leaves its
+    /// type's range is an overflow. The microseconds are held to an
+    /// `i64`'s range as its decimals compare (`Numeric::from(f64)`).
+    fn scaled(self, by: f64, op: impl Fn(f64, f64) -> f64) -> Option<Interval> {
+        let within_i32 =
+            |v: f64| v.is_finite() && v >= f64::from(i32::MIN) && v <= f64::from(i32::MAX);
+        let months = op(f64::from(self.months), by);
+        if !within_i32(months) {
+            return None;
+        }
+        let days = op(f64::from(self.days), by) + months.fract() * 30.0;
+        if !within_i32(days) {
+            return None;
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let micros = op(self.micros as f64, by) + days.fract() * MICROS_PER_DAY as f64;
+        if !micros.is_finite()
+            || Dec::from(micros) < Dec::from(i64::MIN)
+            || Dec::from(micros) > Dec::from(i64::MAX)
+        {
+            return None;
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        Some(Interval::new(months as i32, days as i32, micros as i64))
+    }
+}
+
+impl fmt::Display for Interval {
+    /// The real system's `Display`: years and months (each `-` when the
+    /// months are negative, plural when above one or negative), days
+    /// (`+` after negative months when not negative themselves), then the
+    /// time `HH:MM:SS` with the fraction's significant digits, shown when
+    /// not zero or when nothing else is, with `-` when the microseconds
+    /// are negative or `+` after negative days or months.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let neg_months = self.months < 0;
+        let years = (self.months / 12).abs();
+        let months = (self.months % 12).abs();
+        let neg_days = self.days < 0;
+        let days = self.days;
+        let mut nanos = (self.micros % 1_000_000 * 1000).abs();
+        let seconds = (self.micros / 1_000_000).abs();
+        let (hours, minutes, seconds) = (seconds / 3600, seconds % 3600 / 60, seconds % 60);
+        let plural = |n: i32| if n > 1 || neg_months { "s" } else { "" };
+        if years > 0 {
+            let sign = if neg_months { "-" } else { "" };
+            write!(f, "{sign}{years} year{}", plural(years))?;
+        }
+        if months > 0 {
+            let space = if years != 0 { " " } else { "" };
+            let sign = if neg_months { "-" } else { "" };
+            write!(f, "{space}{sign}{months} month{}", plural(months))?;
+        }
+        if days != 0 {
+            let space = if years > 0 || months > 0 { " " } else { "" };
+            let sign = if neg_months && !neg_days { "+" } else { "" };
+            let s = if days != 1 { "s" } else { "" };
+            write!(f, "{space}{sign}{days} day{s}")?;
+        }
+        let time = hours > 0 || minutes > 0 || seconds > 0 || nanos > 0;
+        if (years == 0 && months == 0 && days == 0) || time {
+            if years > 0 || months > 0 || days != 0 {
+                f.write_str(" ")?;
+            }
+            if self.micros < 0 && time {
+                f.write_str("-")?;
+            } else if neg_days || (days == 0 && neg_months) {
+                f.write_str("+")?;
+            }
+            write!(f, "{hours:02}:{minutes:02}:{seconds:02}")?;
+            if nanos > 0 {
+                let mut width = 9;
+                while nanos % 10 == 0 {
+                    width -= 1;
+                    nanos /= 10;
+                }
+                write!(f, ".{nanos:0width$}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+mod parse;
+
+pub use parse::parse_interval;
+
+#[cfg(test)]
+mod tests;

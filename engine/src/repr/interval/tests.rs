@@ -1,0 +1,187 @@
+//! The interval's reading, errors, refusals, rendering, order and
+//! arithmetic, against answers the real system gives (its own tests and
+//! sqllogictest expectations, read for the facts) or worked by hand.
+
+use super::*;
+
+fn read(s: &str) -> String {
+    match parse_interval(s) {
+        Ok(i) => i.to_string(),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn the_common_forms_read_as_the_real_system_reads_them() {
+    for (s, shown) in [
+        ("1", "00:00:01"),
+        ("1 day", "1 day"),
+        ("1 year 2 months", "1 year 2 months"),
+        ("02:03:04", "02:03:04"),
+        ("1 day 02:03:04.5", "1 day 02:03:04.5"),
+        ("1 02:03:04", "1 day 02:03:04"),
+        ("12:34", "12:34:00"),
+        ("-1 day", "-1 days"),
+        ("  3 HOURS ", "03:00:00"),
+        (
+            "1 year 2 month 3 day 4 hour 5 minute 6.7 second",
+            "1 year 2 months 3 days 04:05:06.7",
+        ),
+        (
+            "6.7 seconds 5 minutes 3 days 4 hours 1 year 2 month",
+            "1 year 2 months 3 days 04:05:06.7",
+        ),
+        (
+            "-6.7 seconds 5 minutes -3 days 4 hours -1 year 2 month",
+            "-10 months -3 days +04:04:53.3",
+        ),
+        (
+            "-6.7 seconds 5.6 minutes -3.4 days 4.5 hours -1.2 year 2.3 month",
+            "-1 years +6 days -05:00:30.7",
+        ),
+        ("1 day -0.27 seconds", "1 day -00:00:00.27"),
+        ("-1 day 0.27 seconds", "-1 days +00:00:00.27"),
+        ("10.333 years", "10 years 3 months"),
+        ("1.5555555 month", "1 month 16 days 15:59:59.856"),
+        ("1.5555555 day", "1 day 13:19:59.9952"),
+        ("1.5555555 minute", "00:01:33.33333"),
+        ("0.001 second", "00:00:00.001"),
+        ("2 mons 3 hrs 4 mins 5 secs", "2 months 03:04:05"),
+        ("1 decade 1 century 1 millennium", "1110 years"),
+        ("90 minutes", "01:30:00"),
+        ("5 ms 7 us", "00:00:00.005007"),
+        ("-02:03:04.5", "-02:03:04.5"),
+        ("250:00", "250:00:00"),
+        ("1.0000000009 seconds", "00:00:01"),
+    ] {
+        assert_eq!(read(s), shown, "{s}");
+    }
+}
+
+#[test]
+fn bad_values_fail_with_the_real_systems_texts() {
+    let invalid = |detail: &str, s: &str| {
+        format!("invalid input syntax for type interval: {detail}: \"{s}\"")
+    };
+    for (s, detail) in [
+        ("1 year 2 years", "YEAR field set twice"),
+        ("1 hour 02:00", "HOUR, MINUTE, SECOND field set twice"),
+        ("02:00 5 seconds", "SECOND field set twice"),
+        ("1 2:61", "MINUTE must be [-59, 59], got 61"),
+        ("250:59:61", "SECOND must be [-60, 60], got 61"),
+        ("1 foo", "unknown units foo"),
+        // The real system knows no `ago`.
+        ("1 day ago", "unknown units ago"),
+        // ISO 8601's form is a word it does not know.
+        ("P1D", "unknown units P"),
+        (
+            "1 2",
+            "Cannot determine format of all parts. Add explicit time components, \
+             e.g. INTERVAL '1 day' or INTERVAL '1' DAY",
+        ),
+        (
+            "2147483648 months",
+            "Overflows maximum months; cannot exceed 2147483647/-2147483648 months",
+        ),
+        (
+            "178956971 years",
+            "Overflows maximum months; cannot exceed 2147483647/-2147483648 months",
+        ),
+        (
+            "2147483648 days",
+            "Overflows maximum days; cannot exceed 2147483647/-2147483648 days",
+        ),
+        (
+            "2562047789 hours",
+            "Overflows maximum microseconds; cannot exceed \
+             9223372036854775807/-9223372036854775808 microseconds",
+        ),
+        (
+            "9223372036854775808 seconds",
+            "Unable to parse value 9223372036854775808 as a number: \
+             number too large to fit in target type",
+        ),
+        (
+            "1.5 seconds 3 ms",
+            "Cannot set MILLISECONDS or MICROSECONDS field if SECOND field has a fraction component",
+        ),
+    ] {
+        assert_eq!(read(s), invalid(detail, s), "{s}");
+    }
+    // The smallest months and days are read; one more is an overflow.
+    assert_eq!(read("-2147483648 months"), "-178956970 years -8 months");
+}
+
+#[test]
+fn forms_outside_those_read_are_refused_by_name() {
+    for s in [
+        "", "1-2", "1 2:", "1day", "1:2.5", "day", "1 week", "1,5 days", "- 1 day", "::1",
+        "1:2:3:4", "1 T", ".5 days",
+    ] {
+        assert_eq!(
+            read(s),
+            format!("unsupported: interval input format: \"{s}\""),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn rendering_is_the_real_systems() {
+    let show = |m, d, us| Interval::new(m, d, us).to_string();
+    let h = 3_600_000_000;
+    assert_eq!(show(0, 0, 0), "00:00:00");
+    assert_eq!(show(1, 0, 0), "1 month");
+    assert_eq!(show(13, 0, 0), "1 year 1 month");
+    assert_eq!(show(26, 0, 0), "2 years 2 months");
+    assert_eq!(show(-1, 0, 0), "-1 months");
+    assert_eq!(show(-12, 0, 0), "-1 years");
+    assert_eq!(show(0, 1, 0), "1 day");
+    assert_eq!(show(0, -1, 0), "-1 days");
+    assert_eq!(show(0, 2, 3 * h), "2 days 03:00:00");
+    assert_eq!(show(0, -2, -6_000_000), "-2 days -00:00:06");
+    assert_eq!(show(-1, 2, 6_000_000), "-1 months +2 days 00:00:06");
+    assert_eq!(show(-26, 0, 3 * h), "-2 years -2 months +03:00:00");
+    assert_eq!(
+        show(26, -2, -6_000_000),
+        "2 years 2 months -2 days -00:00:06"
+    );
+    assert_eq!(show(0, -1, h), "-1 days +01:00:00");
+    assert_eq!(show(0, 0, 100 * h + 1), "100:00:00.000001");
+    assert_eq!(
+        show(i32::MIN, i32::MIN, i64::MIN),
+        "-178956970 years -8 months -2147483648 days -2562047788:00:54.775808"
+    );
+}
+
+#[test]
+fn intervals_compare_field_by_field() {
+    let month = Interval::new(1, 0, 0);
+    let thirty_days = Interval::new(0, 30, 0);
+    assert_ne!(month, thirty_days);
+    assert!(month > Interval::new(0, 100, 0));
+    assert!(Interval::new(0, 1, 0) > Interval::new(0, 0, 100 * 3_600_000_000));
+    assert!(Interval::new(0, -1, 0) < Interval::new(0, 0, -1));
+}
+
+#[test]
+fn arithmetic_is_the_real_systems() {
+    let i = |s: &str| parse_interval(s).unwrap();
+    assert_eq!(
+        i("1 day").checked_add(i("2 hours")),
+        Some(i("1 day 2 hours"))
+    );
+    assert_eq!(i("1 month").checked_mul(1.5), Some(i("1 month 15 days")));
+    assert_eq!(i("1 day").checked_div(4.0), Some(i("06:00:00")));
+    assert_eq!(
+        i("1 month").checked_div(7.0).unwrap().to_string(),
+        "4 days 06:51:25.714285"
+    );
+    assert_eq!(i("10 years").checked_mul(10_000_000_000.0), None);
+    assert_eq!(i("10 years").checked_div(0.000_000_000_000_000_001), None);
+    assert_eq!(Interval::new(0, 0, i64::MIN).checked_neg(), None);
+    assert_eq!(
+        Interval::new(0, i32::MAX, 0).checked_add(Interval::new(0, 1, 0)),
+        None
+    );
+}

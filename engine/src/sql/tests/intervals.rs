@@ -1,0 +1,148 @@
+//! `interval` in the planner: the types of its literals, casts and
+//! arithmetic (a `date` or `timestamp` moved by an interval is a
+//! `timestamp`, `timestamp - timestamp` an interval, a number beside an
+//! interval a `double precision`), Materialize's `operator does not
+//! exist` where it has no operator, and what the engine refuses by name.
+
+use super::*;
+use ScalarType::{Bool, Interval, Text, Timestamp};
+
+fn types(sql: &str) -> Vec<ScalarType> {
+    select(sql).columns.iter().map(|c| c.typ).collect()
+}
+
+/// An interval no constant folding reaches.
+const I: &str = "(CASE WHEN c THEN INTERVAL '1 day' END)";
+
+#[test]
+fn literals_casts_and_arithmetic_have_materializes_types() {
+    let sql = "SELECT INTERVAL '1 day', '1 day'::interval, CAST('02:00' AS interval) FROM t";
+    assert_eq!(types(sql), [Interval, Interval, Interval]);
+    let sql = format!(
+        "SELECT {I} + {I}, {I} - {I}, -{I}, {I} * 2, 2.5 * {I}, {I} / a, {I}::text, {I} < '1 day' FROM t"
+    );
+    assert_eq!(
+        types(&sql),
+        [Interval, Interval, Interval, Interval, Interval, Interval, Text, Bool]
+    );
+    let sql = format!(
+        "SELECT DATE '2020-01-01' + {I}, {I} + DATE '2020-01-01', DATE '2020-01-01' - {I}, TIMESTAMP '2020-01-01' + {I}, TIMESTAMP '2020-01-01' - {I}, TIMESTAMP '2020-01-01' - TIMESTAMP '2020-01-02' FROM t"
+    );
+    assert_eq!(
+        types(&sql),
+        [Timestamp, Timestamp, Timestamp, Timestamp, Timestamp, Interval]
+    );
+    let sql = format!("SELECT min({I}), max({I}) FROM t");
+    assert_eq!(types(&sql), [Interval, Interval]);
+    assert_eq!(
+        select("SELECT INTERVAL '1 day'").columns[0].name,
+        "interval"
+    );
+}
+
+#[test]
+fn a_number_beside_an_interval_is_cast_to_a_double() {
+    let sql = format!("SELECT {I} * a FROM t");
+    let rendered = format!("{:?}", select(&sql).plan);
+    assert!(rendered.contains("Cast(Float64"), "{rendered}");
+}
+
+#[test]
+fn materialize_has_no_other_interval_operators() {
+    for (sql, e) in [
+        (
+            "SELECT INTERVAL '1 day' * INTERVAL '1 day'",
+            "operator does not exist: interval * interval",
+        ),
+        (
+            "SELECT 2 / INTERVAL '1 day'",
+            "operator does not exist: integer / interval",
+        ),
+        (
+            "SELECT INTERVAL '1 day' - DATE '2020-01-01'",
+            "operator does not exist: interval - date",
+        ),
+        (
+            "SELECT INTERVAL '1 day' + 1",
+            "operator does not exist: interval + integer",
+        ),
+        (
+            "SELECT DATE '2020-01-01' + DATE '2020-01-01'",
+            "operator does not exist: date + date",
+        ),
+        (
+            "SELECT INTERVAL '1 day' = 1",
+            "operator does not exist: interval = integer",
+        ),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}
+
+#[test]
+fn what_the_engine_does_not_read_is_refused_by_name() {
+    for (sql, e) in [
+        (
+            "SELECT INTERVAL '1' DAY",
+            "unsupported: interval literal with a field qualifier",
+        ),
+        (
+            "SELECT INTERVAL '1-2 3' HOUR",
+            "unsupported: interval literal with a field qualifier",
+        ),
+        (
+            "SELECT INTERVAL '1-2'",
+            "unsupported: interval input format: \"1-2\"",
+        ),
+        (
+            "SELECT '1 week'::interval",
+            "unsupported: interval input format: \"1 week\"",
+        ),
+        (
+            "SELECT b::interval FROM t",
+            "unsupported: cast from text to interval",
+        ),
+        (
+            "SELECT '1 day'::interval(3)",
+            "unsupported: type interval(3)",
+        ),
+        (
+            "SELECT sum(INTERVAL '1 day')",
+            "unsupported: sum of interval",
+        ),
+        (
+            "SELECT avg(INTERVAL '1 day')",
+            "unsupported: avg of interval",
+        ),
+        (
+            "SELECT INTERVAL '1 day' + NULL",
+            "unsupported: operator + of a interval and a value of unknown type",
+        ),
+        (
+            "SELECT TIMESTAMP '2020-01-01' + '1 day'",
+            "unsupported: operator + of a timestamp without time zone and a value of unknown type",
+        ),
+        (
+            "SELECT justify_days(INTERVAL '1 day')",
+            "unsupported: function justify_days",
+        ),
+        (
+            "SELECT extract(day FROM INTERVAL '1 day')",
+            "unsupported: expression extract",
+        ),
+        (
+            "SELECT date_part('day', INTERVAL '1 day')",
+            "unsupported: function date_part",
+        ),
+        (
+            "SELECT '10:00'::time + INTERVAL '1 hour'",
+            "unsupported: type time",
+        ),
+        (
+            "SELECT '2020-01-01'::timestamptz + INTERVAL '1 hour'",
+            "unsupported: type timestamptz",
+        ),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}
