@@ -7,7 +7,7 @@
 use crate::timeline::{Read, Timeline};
 use crate::translate::{statements, Statement};
 use crate::watch::on_server;
-use engine::repr::{time, Datum};
+use engine::repr::{interval, time, Datum};
 use engine::Outcome;
 use postgres::types::Type;
 use postgres::{Client, SimpleQueryMessage};
@@ -266,6 +266,10 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
         // among them too).
         Some(&Type::DATE) => time::parse_date(text).ok().map(Datum::Date),
         Some(&Type::TIMESTAMP) => time::parse_timestamp(text).ok().map(Datum::Timestamp),
+        // PostgreSQL's text of an interval (`1 year 2 mons -3 days
+        // +04:05:06`) is one of the forms the engine reads: it reads back
+        // as the engine's value, shown as the real system shows it.
+        Some(&Type::INTERVAL) => interval::parse_interval(text).ok().map(Datum::Interval),
         _ => None,
     };
     converted.unwrap_or_else(|| Datum::Text(text.to_string()))
@@ -292,5 +296,12 @@ mod tests {
         assert!(matches!(bc, Datum::Date(_)));
         let ts = datum(Some(&Type::TIMESTAMP), Some("2020-01-01 10:00:00.5"));
         assert!(matches!(ts, Datum::Timestamp(_)));
+        // PostgreSQL's `mons` and signs read back, shown as the real
+        // system shows them.
+        let iv = datum(
+            Some(&Type::INTERVAL),
+            Some("-1 years -2 mons +3 days -04:05:06.7"),
+        );
+        assert_eq!(iv.to_string(), "-1 years -2 months +3 days -04:05:06.7");
     }
 }

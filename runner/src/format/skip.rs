@@ -83,6 +83,11 @@ pub enum SkipReason {
     /// not: `IS NULL` decomposed, a CASE whose arms equal its ELSE, a
     /// constant view folded whole with its error.
     MzErrors,
+    /// The real system's `interval` where PostgreSQL's differs: compared
+    /// field by field (`'1 month'` is not `'30 days'`), shown with
+    /// `months` (PostgreSQL's `mons`), `timestamp - timestamp` in hours
+    /// only, its own text reading and errors.
+    MzInterval,
 }
 
 impl SkipReason {
@@ -110,6 +115,7 @@ impl SkipReason {
         (SkipReason::MzNames, "mz-names"),
         (SkipReason::MzDates, "mz-dates"),
         (SkipReason::MzErrors, "mz-errors"),
+        (SkipReason::MzInterval, "mz-interval"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -134,6 +140,7 @@ impl SkipReason {
                 | SkipReason::MzNames
                 | SkipReason::MzDates
                 | SkipReason::MzErrors
+                | SkipReason::MzInterval
         )
     }
 

@@ -60,9 +60,12 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
         (Type::Real | Type::Text, Datum::Float32(f)) => format!("{:.3}", f.get()),
         (Type::Real | Type::Text, Datum::Float64(f)) => format!("{:.3}", f.get()),
         // Any other value is its text encoding in a `T` column (the
-        // runner's `encode_text`: `format_date`, `format_timestamp`), and
-        // one the runner cannot format in an `I` or `R` column.
-        (Type::Text, Datum::Date(_) | Datum::Timestamp(_)) => datum.to_string(),
+        // runner's `encode_text`: `format_date`, `format_timestamp`,
+        // `format_interval`), and one the runner cannot format in an `I`
+        // or `R` column.
+        (Type::Text, Datum::Date(_) | Datum::Timestamp(_) | Datum::Interval(_)) => {
+            datum.to_string()
+        }
         _ => return cannot(),
     })
 }
@@ -201,6 +204,12 @@ mod tests {
         );
         assert!(format(&Datum::Date(date), Type::Integer, Mode::Standard).is_err());
         assert!(format(&Datum::Timestamp(ts), Type::Real, Mode::Standard).is_err());
+        let iv = engine::repr::interval::parse_interval("-1 year 2 days -03:00:00").unwrap();
+        assert_eq!(
+            f(&Datum::Interval(iv), Type::Text),
+            "-1 years +2 days -03:00:00"
+        );
+        assert!(format(&Datum::Interval(iv), Type::Integer, Mode::Standard).is_err());
         assert_eq!(f(&Datum::Null, Type::Bool), "NULL");
         assert!(format(&Datum::Int32(1), Type::Bool, Mode::Standard).is_err());
         assert!(format(&Datum::Text("t".into()), Type::Real, Mode::Standard).is_err());

@@ -99,7 +99,9 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
                     Some(Datum::Int16(_) | Datum::Int32(_) | Datum::Int64(_)) => {
                         Some(Type::Integer)
                     }
-                    Some(Datum::Text(_) | Datum::Date(_) | Datum::Timestamp(_)) => Some(Type::Text),
+                    Some(
+                        Datum::Text(_) | Datum::Date(_) | Datum::Timestamp(_) | Datum::Interval(_),
+                    ) => Some(Type::Text),
                     Some(Datum::Bool(_)) => Some(Type::Bool),
                     _ => None,
                 })
