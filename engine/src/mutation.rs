@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 15] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -32,6 +32,7 @@ pub const NAMES: [&str; 14] = [
     "except-all-as-distinct",
     "rank-as-row-number",
     "distinct-on-keeps-last",
+    "interval-compare-as-duration",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -120,6 +121,13 @@ pub fn rank_as_row_number() -> bool {
 /// after its expressions, not the first.
 pub fn distinct_on_keeps_last() -> bool {
     on("distinct-on-keeps-last")
+}
+/// SQL's comparison of two intervals measures each as PostgreSQL does
+/// (30 days a month, 24 hours a day), so `'1 month' = '30 days'`, instead
+/// of comparing months, days and microseconds in turn as the real system
+/// does (arrangements and hashes keep the derived order).
+pub fn interval_compare_as_duration() -> bool {
+    on("interval-compare-as-duration")
 }
 
 #[cfg(test)]

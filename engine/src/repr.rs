@@ -85,6 +85,11 @@ impl Datum {
         match (self, other) {
             (Datum::Float32(a), Datum::Float32(b)) => a.sql_cmp(*b),
             (Datum::Float64(a), Datum::Float64(b)) => a.sql_cmp(*b),
+            (Datum::Interval(a), Datum::Interval(b))
+                if crate::mutation::interval_compare_as_duration() =>
+            {
+                a.duration_micros().cmp(&b.duration_micros())
+            }
             _ => self.cmp(other),
         }
     }

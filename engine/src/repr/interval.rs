@@ -44,6 +44,15 @@ impl Interval {
         }
     }
 
+    /// The whole interval in microseconds at 30 days a month and 24 hours
+    /// a day: PostgreSQL's measure for comparing intervals, which the real
+    /// system does not use (only the mutation `interval-compare-as-duration`
+    /// compares by it).
+    pub fn duration_micros(self) -> i128 {
+        (i128::from(self.months) * 30 + i128::from(self.days)) * i128::from(MICROS_PER_DAY)
+            + i128::from(self.micros)
+    }
+
     /// Every field negated, or `None` where one is its type's minimum.
     pub fn checked_neg(self) -> Option<Interval> {
         Some(Interval::new(
