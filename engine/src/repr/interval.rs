@@ -170,7 +170,7 @@ impl fmt::Display for Interval {
 
 mod parse;
 
-pub use parse::parse_interval;
+pub use parse::{is_unit_word, parse_interval};
 
 #[cfg(test)]
 mod tests;

@@ -135,6 +135,12 @@ fn invalid<T>(detail: impl Into<String>) -> Parsed<T> {
     Err(Failure::Invalid(detail.into()))
 }
 
+/// Whether `word` names a field of an interval (`years`, `hrs`, `d`), in
+/// any case.
+pub fn is_unit_word(word: &str) -> bool {
+    Field::named(word).is_some()
+}
+
 /// `s` read as an `interval`, with the real system's texts, or refused.
 pub fn parse_interval(s: &str) -> Result<Interval, String> {
     read(s.trim()).map_err(|failure| match failure {

@@ -6,13 +6,14 @@
 //! never have reached.
 
 use sqlparser::ast::{
-    Expr, GroupByExpr, OrderByKind, Query, Select, SelectFlavor, SetExpr, TableFactor,
+    Expr, GroupByExpr, OrderByKind, Query, Select, SelectFlavor, SelectItem, SetExpr, TableFactor,
 };
 
 use super::super::expr::first_refusal;
 use super::super::{clauses, forms};
 use super::item_expr;
 use crate::recursion::grown;
+use crate::repr::interval::is_unit_word;
 use crate::repr::unsupported;
 
 /// The first construct of `q` that planning refuses, found without planning.
@@ -183,7 +184,7 @@ fn select_clauses(s: &Select) -> Result<(), String> {
         select_modifiers,
         top,
         top_before_distinct: _,
-        projection: _,
+        projection,
         exclude,
         into,
         from: _,
@@ -204,6 +205,10 @@ fn select_clauses(s: &Select) -> Result<(), String> {
     } = s;
     clauses::refuse(&[
         (!optimizer_hints.is_empty(), "optimizer hints"),
+        (
+            projection.iter().any(qualifier_as_alias),
+            "interval literal with a field qualifier",
+        ),
         (select_modifiers.is_some(), "SELECT modifiers"),
         (top.is_some(), "TOP"),
         (exclude.is_some(), "EXCLUDE"),
@@ -219,4 +224,19 @@ fn select_clauses(s: &Select) -> Result<(), String> {
         (value_table_mode.is_some(), "SELECT AS VALUE"),
         (*flavor != SelectFlavor::Standard, "FROM before SELECT"),
     ])
+}
+
+/// Whether a select item is `INTERVAL '...' years`, whose last word
+/// Materialize's parser reads as the literal's qualifier (`INTERVAL '10.333'
+/// years` is `10 years`) and sqlparser as the item's alias: an unquoted
+/// alias naming an interval field after an item with an interval literal.
+fn qualifier_as_alias(item: &SelectItem) -> bool {
+    match item {
+        SelectItem::ExprWithAlias { expr, alias } => {
+            alias.quote_style.is_none()
+                && is_unit_word(&alias.value)
+                && expr.to_string().contains("INTERVAL '")
+        }
+        _ => false,
+    }
 }

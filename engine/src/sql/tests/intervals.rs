@@ -38,6 +38,13 @@ fn literals_casts_and_arithmetic_have_materializes_types() {
         select("SELECT INTERVAL '1 day'").columns[0].name,
         "interval"
     );
+    // A quoted alias, or one that names no field, is an alias.
+    let names =
+        |sql: &str| -> Vec<String> { select(sql).columns.iter().map(|c| c.name.clone()).collect() };
+    assert_eq!(
+        names("SELECT INTERVAL '1' \"years\", INTERVAL '1' span"),
+        ["years", "span"]
+    );
 }
 
 #[test]
@@ -88,6 +95,16 @@ fn what_the_engine_does_not_read_is_refused_by_name() {
         ),
         (
             "SELECT INTERVAL '1-2 3' HOUR",
+            "unsupported: interval literal with a field qualifier",
+        ),
+        // Materialize's parser reads the last word as the qualifier,
+        // sqlparser as an alias.
+        (
+            "SELECT INTERVAL '10.333' years",
+            "unsupported: interval literal with a field qualifier",
+        ),
+        (
+            "SELECT 1, - INTERVAL '1' Hours FROM t",
             "unsupported: interval literal with a field qualifier",
         ),
         (

@@ -146,7 +146,7 @@ const EXPRS: Table = &[
     ("array", Some(("SELECT ARRAY[1] FROM t", Refused))),
     (
         "interval",
-        Some(("SELECT INTERVAL '1 day' FROM t", Refused)),
+        Some(("SELECT INTERVAL '1 day' FROM t", Planned)),
     ),
     ("match against", None),
     ("wildcard", None),
