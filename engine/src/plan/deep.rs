@@ -101,7 +101,7 @@ impl RelationPlan {
     }
 
     /// The plan's direct inputs (a `Let`'s are its value and its body).
-    fn inputs(&self) -> Vec<&RelationPlan> {
+    pub(super) fn inputs(&self) -> Vec<&RelationPlan> {
         match self {
             RelationPlan::Get(_)
             | RelationPlan::Constant { .. }
@@ -121,6 +121,7 @@ impl RelationPlan {
             }
             RelationPlan::EquiJoin { left, right, .. } => vec![left, right],
             RelationPlan::Let { value, body, .. } => vec![value, body],
+            RelationPlan::LetRec { values, body, .. } => values.iter().chain([&**body]).collect(),
         }
     }
 }
@@ -247,6 +248,11 @@ impl Clone for RelationPlan {
             RelationPlan::Let { id, value, body } => RelationPlan::Let {
                 id: *id,
                 value: boxed(value),
+                body: boxed(body),
+            },
+            RelationPlan::LetRec { ids, values, body } => RelationPlan::LetRec {
+                ids: ids.clone(),
+                values: values.clone(),
                 body: boxed(body),
             },
             RelationPlan::Local { id, arity } => RelationPlan::Local {

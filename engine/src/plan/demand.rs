@@ -42,7 +42,9 @@ impl RelationPlan {
             RelationPlan::EquiJoin {
                 arities: (l, r), ..
             } => l + r,
-            RelationPlan::Let { body, .. } => body.arity(arities),
+            RelationPlan::Let { body, .. } | RelationPlan::LetRec { body, .. } => {
+                body.arity(arities)
+            }
             RelationPlan::Union { inputs } => inputs.first().map_or(0, |p| p.arity(arities)),
             RelationPlan::Project { columns, .. } => columns.len(),
             RelationPlan::Window { window, .. } => window.width + window.calls.len(),
@@ -195,6 +197,18 @@ impl RelationPlan {
                     body: Box::new(body.demanded(demand, arities)),
                 }
             }
+            // A binding reads itself and the others: all of each is read.
+            RelationPlan::LetRec { ids, values, body } => RelationPlan::LetRec {
+                ids,
+                values: values
+                    .into_iter()
+                    .map(|v| {
+                        let every = all(&v);
+                        v.demanded(&every, arities)
+                    })
+                    .collect(),
+                body: Box::new(body.demanded(demand, arities)),
+            },
             // Every column of the input decides these: all are read.
             RelationPlan::Distinct { input } => {
                 let every = all(&input);

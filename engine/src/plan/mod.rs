@@ -8,6 +8,7 @@ mod deep;
 mod demand;
 mod finishing;
 mod func;
+mod recursive;
 mod resolver;
 mod window;
 
@@ -211,6 +212,17 @@ pub enum RelationPlan {
         value: Box<RelationPlan>,
         body: Box<RelationPlan>,
     },
+    /// `WITH MUTUALLY RECURSIVE`: each `ids[i]` bound to `values[i]`, read
+    /// as `Local` in every value and in `body`. The bindings start empty and
+    /// are evaluated in order, round after round, each seeing this round's
+    /// value of the bindings before it and the last round's of the others,
+    /// until no binding changes (`render::recursive`); then `body` reads
+    /// their final values. Each binding's errors, distinct, count once.
+    LetRec {
+        ids: Vec<usize>,
+        values: Vec<RelationPlan>,
+        body: Box<RelationPlan>,
+    },
     /// Window functions (`window`): the input's rows, each with its value
     /// of every call, computed by a reduce over each partition.
     Window {
@@ -274,6 +286,9 @@ impl RelationPlan {
                 left.reads_any(pred) || right.reads_any(pred)
             }
             RelationPlan::Let { value, body, .. } => value.reads_any(pred) || body.reads_any(pred),
+            RelationPlan::LetRec { values, body, .. } => {
+                values.iter().any(|v| v.reads_any(pred)) || body.reads_any(pred)
+            }
             RelationPlan::TopK { input, .. } => input.reads_any(pred),
         })
     }
@@ -322,6 +337,14 @@ impl RelationPlan {
             RelationPlan::Let { id, value, body } => RelationPlan::Let {
                 id,
                 value: boxed(value)?,
+                body: boxed(body)?,
+            },
+            RelationPlan::LetRec { ids, values, body } => RelationPlan::LetRec {
+                ids,
+                values: values
+                    .into_iter()
+                    .map(|v| boxed(Box::new(v)).map(|b| *b))
+                    .collect::<Result<_, _>>()?,
                 body: boxed(body)?,
             },
             RelationPlan::Reduce {

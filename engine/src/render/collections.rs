@@ -1,6 +1,7 @@
 //! Small operators on a dataflow's rows and errors that several renderers
-//! use: literal updates (`constant`), and fallible results parted into
-//! rows and errors by one operator (`split`).
+//! use: literal updates (`constant`), a `Map`, a `Filter` and a `Project`
+//! at any time (the outer scope's or a recursive loop's), and fallible
+//! results parted into rows and errors by one operator (`split`).
 
 use differential_dataflow::input::Input;
 use differential_dataflow::AsCollection;
@@ -8,8 +9,10 @@ use differential_dataflow::VecCollection;
 use timely::dataflow::operators::core::OkErr;
 use timely::dataflow::Scope;
 
+use super::join::{Errs, Oks, Time};
+use crate::eval::passes;
+use crate::plan::ScalarExpr;
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
-use crate::typedefs::{Errs, Oks};
 
 /// Literal updates at `as_of`, introduced by this worker.
 pub fn constant<'s, D: differential_dataflow::ExchangeData>(
@@ -22,11 +25,49 @@ pub fn constant<'s, D: differential_dataflow::ExchangeData>(
     collection
 }
 
+/// The rows each extended by one column per expression (a `Map`), a row
+/// whose expression fails going to the errors.
+pub fn map<'s, T: Time>(
+    (oks, errs): (Oks<'s, T>, Errs<'s, T>),
+    exprs: &[ScalarExpr],
+) -> (Oks<'s, T>, Errs<'s, T>) {
+    let exprs = exprs.to_vec();
+    let results = oks.map(move |mut row| {
+        for expr in &exprs {
+            let datum = expr.eval(&row)?;
+            row.push(datum);
+        }
+        Ok(row)
+    });
+    split(results, errs)
+}
+
+/// The rows every predicate holds for (a `Filter`), a row whose
+/// predicate fails going to the errors.
+pub fn filter<'s, T: Time>(
+    (oks, errs): (Oks<'s, T>, Errs<'s, T>),
+    predicates: &[ScalarExpr],
+) -> (Oks<'s, T>, Errs<'s, T>) {
+    let predicates = predicates.to_vec();
+    let results = oks.flat_map(move |row| match passes(&predicates, &row) {
+        Ok(true) => Some(Ok(row)),
+        Ok(false) => None,
+        Err(e) => Some(Err(e)),
+    });
+    split(results, errs)
+}
+
+/// The listed columns of each row (a `Project`).
+pub fn project<'s, T: Time>(oks: Oks<'s, T>, columns: &[usize]) -> Oks<'s, T> {
+    let columns = columns.to_vec();
+    oks.map(move |row| columns.iter().map(|c| row[*c].clone()).collect())
+}
+
 /// Splits fallible results into rows and errors, adding `errs` to the errors.
-pub fn split<'s>(
-    results: VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff>,
-    errs: Errs<'s>,
-) -> (Oks<'s>, Errs<'s>) {
+pub fn split<'s, T: Time>(
+    results: VecCollection<'s, T, Result<Row, DataflowError>, Diff>,
+    errs: Errs<'s, T>,
+) -> (Oks<'s, T>, Errs<'s, T>) {
     let (oks, new_errs) = ok_err(results);
     (oks, errs.concat(new_errs))
 }
@@ -34,9 +75,9 @@ pub fn split<'s>(
 /// Fallible results as rows and errors, each moved to its side by one
 /// operator: two readers of one collection would each get a copy of every
 /// row.
-fn ok_err<'s>(
-    results: VecCollection<'s, Timestamp, Result<Row, DataflowError>, Diff>,
-) -> (Oks<'s>, Errs<'s>) {
+fn ok_err<'s, T: Time>(
+    results: VecCollection<'s, T, Result<Row, DataflowError>, Diff>,
+) -> (Oks<'s, T>, Errs<'s, T>) {
     let (oks, errs) = results.inner.ok_err(|(result, time, diff)| match result {
         Ok(row) => Ok((row, time, diff)),
         Err(e) => Err((e, time, diff)),

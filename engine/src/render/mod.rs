@@ -7,7 +7,8 @@
 //! `mz_compute_error_counts` says they mean.
 //!
 //! `relation` walks the plan; `join`, `reduce` (with `accumulable`),
-//! `window` and `delta_join` render their nodes; `inputs` is what a plan reads and
+//! `window` and `delta_join` render their nodes, `recursive` the loop of
+//! a `WITH MUTUALLY RECURSIVE`; `inputs` is what a plan reads and
 //! `collections` the operators they share.
 
 mod accumulable;
@@ -15,6 +16,7 @@ mod collections;
 mod delta_join;
 pub(crate) mod inputs;
 mod join;
+mod recursive;
 mod reduce;
 mod relation;
 mod window;

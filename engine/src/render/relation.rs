@@ -11,13 +11,13 @@
 
 use timely::dataflow::Scope;
 
-use super::collections::{constant, split};
+use super::collections::{self, constant, split};
 use super::delta_join;
 use super::inputs::{arity, Inputs};
 use super::join;
+use super::recursive;
 use super::reduce;
 use super::window;
-use crate::eval::passes;
 use crate::plan::RelationPlan;
 use crate::recursion::grown;
 use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
@@ -76,36 +76,14 @@ fn render_within<'s>(
             (rows, constant(scope, Vec::new(), as_of))
         }
         RelationPlan::Map { input, exprs } => {
-            let (oks, errs) = render(scope, input, inputs, as_of, worker);
-            let exprs = exprs.clone();
-            split(
-                oks.map(move |mut row| {
-                    for expr in &exprs {
-                        let datum = expr.eval(&row)?;
-                        row.push(datum);
-                    }
-                    Ok(row)
-                }),
-                errs,
-            )
+            collections::map(render(scope, input, inputs, as_of, worker), exprs)
         }
         RelationPlan::Filter { input, predicates } => {
-            let (oks, errs) = render(scope, input, inputs, as_of, worker);
-            let predicates = predicates.clone();
-            let results = oks.flat_map(move |row| match passes(&predicates, &row) {
-                Ok(true) => Some(Ok(row)),
-                Ok(false) => None,
-                Err(e) => Some(Err(e)),
-            });
-            split(results, errs)
+            collections::filter(render(scope, input, inputs, as_of, worker), predicates)
         }
         RelationPlan::Project { input, columns } => {
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
-            let columns = columns.clone();
-            (
-                oks.map(move |row| columns.iter().map(|c| row[*c].clone()).collect()),
-                errs,
-            )
+            (collections::project(oks, columns), errs)
         }
         RelationPlan::Join {
             inputs: plans,
@@ -148,21 +126,10 @@ fn render_within<'s>(
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
             (oks.threshold(|_, count: &Diff| (*count).max(0)), errs)
         }
-        RelationPlan::EquiJoin {
-            left,
-            right,
-            left_key,
-            right_key,
-            arities,
-            kind,
-            nulls_match,
-        } => {
-            let (left, left_errs) = render(scope, left, inputs, as_of, worker);
-            let (right, right_errs) = render(scope, right, inputs, as_of, worker);
-            let sides = [(left, left_key.clone()), (right, right_key.clone())];
-            let oks = join::equi(sides, *arities, *kind, *nulls_match);
-            // Each input's errors, once.
-            (oks, left_errs.concat(right_errs))
+        RelationPlan::EquiJoin { left, right, .. } => {
+            let left = render(scope, left, inputs, as_of, worker);
+            let right = render(scope, right, inputs, as_of, worker);
+            join::equi_node([left, right], plan)
         }
         RelationPlan::TopK {
             input,
@@ -197,6 +164,21 @@ fn render_within<'s>(
             inputs.bind(*id, None);
             // The value's errors once, however often the body reads it.
             (oks, value_errs.concat(errs))
+        }
+        RelationPlan::LetRec { ids, values, body } => {
+            let bindings = recursive::render(scope, (ids, values), inputs, as_of, worker);
+            let mut errs = Vec::new();
+            for (id, (rows, binding_errs)) in ids.iter().zip(bindings) {
+                inputs.bind(*id, Some(rows));
+                errs.push(binding_errs);
+            }
+            let (oks, body_errs) = render(scope, body, inputs, as_of, worker);
+            ids.iter().for_each(|id| inputs.bind(*id, None));
+            // Each binding's errors once, however often the body reads it.
+            (
+                oks,
+                errs.into_iter().fold(body_errs, |all, e| all.concat(e)),
+            )
         }
         RelationPlan::Local { id, .. } => {
             let rows = inputs.locals.borrow()[id]

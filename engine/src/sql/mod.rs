@@ -11,6 +11,8 @@
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
 //! - `values`: a bulk INSERT's rows of plain literals, read off the text.
+//! - `mutually_recursive`: `WITH MUTUALLY RECURSIVE` as sqlparser's
+//!   `WITH RECURSIVE`, on tokens.
 
 mod clauses;
 pub mod constraints;
@@ -18,6 +20,7 @@ mod drop;
 mod expr;
 mod forms;
 mod materialized;
+mod mutually_recursive;
 mod names;
 mod parse;
 mod query;

@@ -4,7 +4,8 @@
 //! `CREATE DEFAULT INDEX ON <relation>`, and the postfix `ISNULL` (which
 //! sqlparser would read as a column alias); and Materialize's lexer's limit
 //! on an identifier's length. `WITH MUTUALLY RECURSIVE`, which it does not
-//! parse, is refused by its name.
+//! parse, is rewritten on tokens into its `WITH RECURSIVE`
+//! (`mutually_recursive`).
 //!
 //! sqlparser is not the real system's parser: what it cannot parse may be
 //! the real system's syntax, and its messages are not the real system's.
@@ -17,7 +18,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
-use super::values;
+use super::{mutually_recursive, values};
 use crate::recursion::{grow_sqlparser, recursion_limit_error, with_stack, RECURSION_LIMIT};
 use crate::repr::{unsupported, Timestamp};
 
@@ -206,15 +207,6 @@ fn syntax(tokens: &[TokenWithSpan], message: String) -> String {
     unsupported(format!("syntax {}: {message}", words.join(" ")))
 }
 
-/// Whether the tokens hold Materialize's `WITH MUTUALLY RECURSIVE`, which
-/// sqlparser does not parse: it is refused by that name.
-fn mutually_recursive(tokens: &[TokenWithSpan]) -> bool {
-    let word = |t: &TokenWithSpan, w: &str| matches!(&t.token, Token::Word(x) if x.quote_style.is_none() && x.value.eq_ignore_ascii_case(w));
-    tokens
-        .windows(3)
-        .any(|w| word(&w[0], "with") && word(&w[1], "mutually") && word(&w[2], "recursive"))
-}
-
 /// Whether the tokens hold `LIMIT ALL`. sqlparser reads it as no LIMIT
 /// written, where Materialize's parser counts it as one (so that
 /// `(SELECT ... LIMIT 1) LIMIT ALL` is its error): it is refused by name.
@@ -244,15 +236,14 @@ fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
 /// tree given up on a syntax error is dropped there too).
 fn parse_statement(tokens: Vec<TokenWithSpan>) -> Result<ParsedStatement, String> {
     let head: Vec<TokenWithSpan> = tokens.iter().take(2).cloned().collect();
-    let recursive = mutually_recursive(&tokens);
     if limit_all(&tokens) {
         return Err(unsupported("LIMIT ALL"));
     }
+    let tokens = mutually_recursive::rewrite(tokens)?;
     let stack = stack_for(&tokens)?;
     with_stack(stack, || parse_tokens(tokens, stack)).map_err(|e| match e {
         // Nesting past the limit is no syntax error, and no refusal.
         Syntax::Error(message) if message == recursion_limit_error() => message,
-        Syntax::Error(_) if recursive => unsupported("WITH MUTUALLY RECURSIVE"),
         Syntax::Error(message) => syntax(&head, message),
         Syntax::Other(message) => message,
     })

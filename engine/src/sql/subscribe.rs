@@ -34,6 +34,7 @@ pub fn plan_subscribe(sql: &str, catalog: &dyn Resolver) -> Result<Subscribe, St
     if tokens.last().is_some_and(|t| t.token == Token::SemiColon) {
         tokens.pop();
     }
+    let tokens = super::mutually_recursive::rewrite(tokens)?;
     let stack = stack_for(&tokens)?;
     with_stack(stack, || plan_tokens(tokens, catalog))
 }

@@ -9,6 +9,7 @@ mod distinct_on;
 mod finishing;
 mod from;
 mod parenthesized;
+mod recursive;
 mod refused;
 mod sets;
 mod subquery;

@@ -19,9 +19,6 @@ use crate::repr::unsupported;
 /// The first construct of `q` that planning refuses, found without planning.
 pub fn first_refusal_in(q: &Query) -> Option<String> {
     if let Some(with) = &q.with {
-        if with.recursive {
-            return Some(unsupported("WITH RECURSIVE"));
-        }
         if let Some(r) = with
             .cte_tables
             .iter()

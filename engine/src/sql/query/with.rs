@@ -1,5 +1,6 @@
 //! `WITH a AS (...), b (x, y) AS (...) SELECT ...`: common table
-//! expressions, not recursive, scoped as Materialize scopes them.
+//! expressions, not recursive, scoped as Materialize scopes them
+//! (`WITH MUTUALLY RECURSIVE` is `recursive`'s).
 //!
 //! Each CTE is planned in turn, seeing the ones before it (and those of
 //! the queries around it), never itself; its name, unqualified, shadows a
@@ -25,6 +26,12 @@ pub(super) struct Cte {
     columns: Vec<Column>,
 }
 
+impl Cte {
+    pub(super) fn new(name: String, id: usize, columns: Vec<Column>) -> Cte {
+        Cte { name, id, columns }
+    }
+}
+
 impl Planner<'_> {
     /// Plans `q`, which has a WITH clause.
     pub(super) fn with_query(
@@ -35,14 +42,15 @@ impl Planner<'_> {
         in_from: bool,
     ) -> Result<PlannedQuery, String> {
         let with = q.with.as_ref().expect("a query with a WITH clause");
-        if with.recursive {
-            return Err(unsupported("WITH RECURSIVE"));
-        }
         if corr.is_some() {
             return Err(unsupported("WITH in a subquery in an expression"));
         }
         let base = self.ctes.borrow().len();
-        let planned = self.with_ctes(q, names, in_from);
+        // `parse` leaves `recursive` only on Materialize's own block.
+        let planned = match with.recursive {
+            true => self.mutually_recursive(q, names, in_from),
+            false => self.with_ctes(q, names, in_from),
+        };
         self.ctes.borrow_mut().truncate(base);
         planned
     }
@@ -55,14 +63,7 @@ impl Planner<'_> {
     ) -> Result<PlannedQuery, String> {
         let with = q.with.as_ref().expect("a query with a WITH clause");
         let ctes = &with.cte_tables;
-        for (i, cte) in ctes.iter().enumerate() {
-            let name = ident(&cte.alias.name);
-            if ctes[..i].iter().any(|c| ident(&c.alias.name) == name) {
-                return Err(format!(
-                    "WITH query name \"{name}\" specified more than once"
-                ));
-            }
-        }
+        named_once(ctes)?;
         let mut values = vec![];
         for cte in ctes {
             if cte.materialized.is_some() || cte.from.is_some() {
@@ -115,6 +116,19 @@ impl Planner<'_> {
         };
         Some((cte.name.clone(), local, cte.columns.clone()))
     }
+}
+
+/// Materialize's error for a name two CTEs of one `WITH` take.
+pub(super) fn named_once(ctes: &[sqlparser::ast::Cte]) -> Result<(), String> {
+    for (i, cte) in ctes.iter().enumerate() {
+        let name = ident(&cte.alias.name);
+        if ctes[..i].iter().any(|c| ident(&c.alias.name) == name) {
+            return Err(format!(
+                "WITH query name \"{name}\" specified more than once"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A CTE's name and its columns as its alias names them, in

@@ -17,6 +17,7 @@ mod materialized;
 mod numerics;
 mod properties;
 mod queries;
+mod recursive;
 mod sets;
 mod smallint;
 mod statements;

@@ -203,12 +203,6 @@ fn what_is_not_planned_exactly_is_refused_by_name() {
     ] {
         assert_eq!(err(sql), unsupported(refused), "{sql}");
     }
-    for sql in [
-        "WITH MUTUALLY RECURSIVE w (x int) AS (SELECT 1) SELECT * FROM w",
-        "CREATE VIEW v2 AS SELECT * FROM (WITH MUTUALLY RECURSIVE w (x int) AS (SELECT 1) SELECT * FROM w) AS d",
-    ] {
-        assert_eq!(err(sql), unsupported("WITH MUTUALLY RECURSIVE"), "{sql}");
-    }
 }
 
 #[test]

@@ -25,6 +25,10 @@ pub(super) fn nodes(plan: &RelationPlan) -> Vec<&RelationPlan> {
         }
         RelationPlan::EquiJoin { left, right, .. } => children.extend([&**left, &**right]),
         RelationPlan::Let { value, body, .. } => children.extend([&**value, &**body]),
+        RelationPlan::LetRec { values, body, .. } => {
+            children.extend(values);
+            children.push(body);
+        }
         RelationPlan::Get(_)
         | RelationPlan::Constant { .. }
         | RelationPlan::GenerateSeries { .. }
