@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 16] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -33,6 +33,7 @@ pub const NAMES: [&str; 15] = [
     "rank-as-row-number",
     "distinct-on-keeps-last",
     "interval-compare-as-duration",
+    "recursion-drops-binding-errors",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -128,6 +129,12 @@ pub fn distinct_on_keeps_last() -> bool {
 /// does (arrangements and hashes keep the derived order).
 pub fn interval_compare_as_duration() -> bool {
     on("interval-compare-as-duration")
+}
+/// The body of a `WITH MUTUALLY RECURSIVE` reads its bindings' rows
+/// without their errors, as a `Local` reads a `Let`'s, so an error that
+/// arises inside the loop never reaches a read.
+pub fn recursion_drops_binding_errors() -> bool {
+    on("recursion-drops-binding-errors")
 }
 
 #[cfg(test)]

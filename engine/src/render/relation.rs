@@ -18,6 +18,7 @@ use super::join;
 use super::recursive;
 use super::reduce;
 use super::window;
+use crate::mutation;
 use crate::plan::RelationPlan;
 use crate::recursion::grown;
 use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
@@ -174,6 +175,9 @@ fn render_within<'s>(
             }
             let (oks, body_errs) = render(scope, body, inputs, as_of, worker);
             ids.iter().for_each(|id| inputs.bind(*id, None));
+            if mutation::recursion_drops_binding_errors() {
+                return (oks, body_errs);
+            }
             // Each binding's errors once, however often the body reads it.
             (
                 oks,
