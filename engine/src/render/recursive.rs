@@ -80,7 +80,12 @@ pub fn render<'s>(
         for ((id, value), (rows_v, errs_v)) in ids.iter().zip(values).zip(variables) {
             let (rows, errs) = cx.render(value);
             let (next, stopped) = rounds(rows.clone().consolidate(), ROUNDS);
-            let stopped = stopped.map(|_| DataflowError(not_converged()));
+            // Once each: a retraction past the bound is an error too, and a
+            // negative count would cancel the error it fed back the round
+            // before, which then comes back, round after round.
+            let stopped = stopped
+                .map(|_| DataflowError(not_converged()))
+                .threshold(|_, count: &Diff| Diff::from(*count != 0));
             rows_v.set(next);
             errs_v.set(errs.clone().concat(stopped).distinct_core::<Diff>());
             cx.bound.insert(*id, (rows.clone(), Some(errs.clone())));
