@@ -10,9 +10,9 @@
 //! keep the loop going. The loop ends when no binding changes, and each
 //! binding's value leaves the scope for the body to read.
 //!
-//! What does not read a binding is rendered once outside the loop
-//! (`relation::render`, where an import is read as everywhere else) and
-//! entered; what does is rendered here, over the nodes
+//! What does not read a binding is rendered once outside the loop (by
+//! `outside`, the caller's `relation::render`, where an import is read as
+//! everywhere else) and entered; what does is rendered here, over the nodes
 //! `RelationPlan::loop_refusal` lets through.
 //!
 //! Materialize runs a loop that never converges for ever. The engine stops
@@ -31,7 +31,6 @@ use timely::order::Product;
 use super::collections::{self, constant};
 use super::inputs::{arity, Inputs};
 use super::join::{self, Errs, Oks};
-use super::relation::render as render_outside;
 use crate::plan::RelationPlan;
 use crate::recursion::grown;
 use crate::repr::{unsupported, DataflowError, Diff, Timestamp};
@@ -50,6 +49,9 @@ pub fn not_converged() -> String {
     ))
 }
 
+/// The renderer of a plan outside the loop, at the outer scope's time.
+pub type Outside<'a, 's> = dyn Fn(&RelationPlan) -> (Oks<'s, Timestamp>, Errs<'s, Timestamp>) + 'a;
+
 /// Each binding's rows and errors once the loop has converged, in the
 /// order of `ids`.
 pub fn render<'s>(
@@ -57,7 +59,7 @@ pub fn render<'s>(
     (ids, values): (&[usize], &[RelationPlan]),
     inputs: &Inputs<'s>,
     as_of: Timestamp,
-    worker: usize,
+    outside: &Outside<'_, 's>,
 ) -> Vec<(Oks<'s, Timestamp>, Errs<'s, Timestamp>)> {
     scope.iterative::<u64, _, _>(|inner| {
         let step = Product::new(Timestamp::default(), 1);
@@ -67,7 +69,7 @@ pub fn render<'s>(
             outer: scope,
             inputs,
             as_of,
-            worker,
+            outside,
             bound: BTreeMap::new(),
         };
         for id in ids {
@@ -120,7 +122,7 @@ struct Loop<'i, 's, 'a> {
     outer: Scope<'s, Timestamp>,
     inputs: &'a Inputs<'s>,
     as_of: Timestamp,
-    worker: usize,
+    outside: &'a Outside<'a, 's>,
     bound: BTreeMap<usize, (Oks<'i, Round>, Option<Errs<'i, Round>>)>,
 }
 
@@ -128,8 +130,7 @@ impl<'i> Loop<'i, '_, '_> {
     fn render(&mut self, plan: &RelationPlan) -> (Oks<'i, Round>, Errs<'i, Round>) {
         let ids = self.bound.keys().copied().collect();
         if !plan.reads_loop(&ids) {
-            let (rows, errs) =
-                render_outside(self.outer, plan, self.inputs, self.as_of, self.worker);
+            let (rows, errs) = (self.outside)(plan);
             return (rows.enter(self.inner), errs.enter(self.inner));
         }
         grown(|| self.render_within(plan))

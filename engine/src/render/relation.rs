@@ -167,7 +167,8 @@ fn render_within<'s>(
             (oks, value_errs.concat(errs))
         }
         RelationPlan::LetRec { ids, values, body } => {
-            let bindings = recursive::render(scope, (ids, values), inputs, as_of, worker);
+            let outside = |p: &RelationPlan| render(scope, p, inputs, as_of, worker);
+            let bindings = recursive::render(scope, (ids, values), inputs, as_of, &outside);
             let mut errs = Vec::new();
             for (id, (rows, binding_errs)) in ids.iter().zip(bindings) {
                 inputs.bind(*id, Some(rows));

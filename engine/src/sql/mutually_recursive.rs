@@ -63,10 +63,12 @@ fn word(t: &TokenWithSpan, w: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use sqlparser::dialect::PostgreSqlDialect;
     use sqlparser::tokenizer::Tokenizer;
 
     use super::*;
-    use crate::sql::parse::DIALECT;
+
+    const DIALECT: PostgreSqlDialect = PostgreSqlDialect {};
 
     fn rewritten(sql: &str) -> Result<String, String> {
         let tokens = Tokenizer::new(&DIALECT, sql)
