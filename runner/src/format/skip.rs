@@ -91,6 +91,10 @@ pub enum SkipReason {
     /// The real system's `WITH MUTUALLY RECURSIVE`, which PostgreSQL's
     /// parser does not know (its own `WITH RECURSIVE` is another form).
     MzRecursive,
+    /// The real system's DDL where PostgreSQL's differs: it refuses a
+    /// column option `NULL` and a write to a view, and takes `CREATE VIEW
+    /// IF NOT EXISTS`.
+    MzDdl,
 }
 
 impl SkipReason {
@@ -120,6 +124,7 @@ impl SkipReason {
         (SkipReason::MzErrors, "mz-errors"),
         (SkipReason::MzInterval, "mz-interval"),
         (SkipReason::MzRecursive, "mz-recursive"),
+        (SkipReason::MzDdl, "mz-ddl"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -146,6 +151,7 @@ impl SkipReason {
                 | SkipReason::MzErrors
                 | SkipReason::MzInterval
                 | SkipReason::MzRecursive
+                | SkipReason::MzDdl
         )
     }
 
