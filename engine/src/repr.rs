@@ -253,10 +253,20 @@ pub struct Column {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct DataflowError(pub String);
 
+/// What `DataflowError::eval` puts before an evaluation error's text.
+const EVALUATION_ERROR: &str = "Evaluation error: ";
+
 impl DataflowError {
     /// The real system's text for a scalar evaluation failure.
     pub fn eval(what: &str) -> Self {
-        DataflowError(format!("Evaluation error: {what}"))
+        DataflowError(format!("{EVALUATION_ERROR}{what}"))
+    }
+
+    /// The error's text without `Evaluation error: ` before it, as the
+    /// real system reports an error it meets evaluating outside a
+    /// dataflow (an UPDATE's SET expressions, an INSERT's constant rows).
+    pub fn what(&self) -> &str {
+        self.0.strip_prefix(EVALUATION_ERROR).unwrap_or(&self.0)
     }
 }
 

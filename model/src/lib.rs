@@ -13,11 +13,13 @@
 //! [`from`] (FROM: joins inner and outer, by nested loops),
 //! [`query`] (SELECT over whole collections, subqueries per outer row),
 //! [`body`] (set operations over SELECTs),
-//! [`catalog`] (tables with their history, views, indexes, ids), [`parse`]
+//! [`catalog`] (tables with their history, views, indexes, ids), [`assign`]
+//! (a value stored in a column), [`parse`]
 //! (directive text to statements), [`statement`] (DDL and writes),
 //! [`session`] (directives: time, reads, peeks, holds, pauses) and
 //! [`check`] (a script against one run's outputs).
 
+pub mod assign;
 pub mod body;
 pub mod catalog;
 pub mod check;

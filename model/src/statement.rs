@@ -1,6 +1,7 @@
 //! Statements applied to the model's catalog: what each prints (`ok` or
 //! `error: ...`), and, for one the model cannot follow, what it taints.
 
+use crate::assign::assign;
 use crate::body::evaluate;
 use crate::catalog::{Kind, State, Type};
 use crate::parse::Parsed;
@@ -21,11 +22,31 @@ fn name(n: &ObjectName) -> Result<String, Unsupported> {
     }
 }
 
+/// Materialize's error for a CREATE of a taken name, checked once the rest
+/// of the statement is planned: the kind of the object that has it.
 fn exists(state: &State, name: &str) -> Result<Printed, Unsupported> {
+    if name.starts_with("mz_") || name.starts_with("pg_") {
+        return Err("a name beside the system catalog's");
+    }
     match state.objects.get(name).map(|o| &o.kind) {
         None => Ok(Ok(())),
         Some(Kind::Unknown) => Err("a name the model lost track of"),
-        Some(_) => Ok(Err(format!("catalog item '{name}' already exists"))),
+        Some(kind) => Ok(Err(format!(
+            "{} \"materialize.public.{name}\" already exists",
+            kind_name(kind)
+        ))),
+    }
+}
+
+/// An evaluation error as Materialize reports one it meets outside a
+/// dataflow (an INSERT's constant rows, an UPDATE's SET): its own text.
+fn bare(e: EvalError) -> EvalError {
+    match e {
+        EvalError::Error(text) => match text.strip_prefix("Evaluation error: ") {
+            Some(what) => EvalError::Error(what.to_string()),
+            None => EvalError::Error(text),
+        },
+        unsupported => unsupported,
     }
 }
 
@@ -48,16 +69,17 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             if t.query.is_some() || t.if_not_exists || t.or_replace {
                 return Err("a CREATE TABLE form outside the model");
             }
-            if let Err(e) = exists(state, &n)? {
-                return Ok(Err(e));
-            }
             let mut columns = vec![];
             for c in &t.columns {
-                if c.options
-                    .iter()
-                    .any(|o| !matches!(o.option, ColumnOption::Null))
-                {
-                    return Err("a column constraint");
+                // Materialize refuses the option NULL, and the model
+                // follows no other.
+                if let Some(o) = c.options.first() {
+                    return match o.option {
+                        ColumnOption::Null => Ok(Err(
+                            "CREATE TABLE with column constraint: NULL not yet supported".into(),
+                        )),
+                        _ => Err("a column constraint"),
+                    };
                 }
                 let typ = match &c.data_type {
                     DataType::Text => Type::Text,
@@ -75,6 +97,9 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                 };
                 columns.push((ident(&c.name), typ));
             }
+            if let Err(e) = exists(state, &n)? {
+                return Ok(Err(e));
+            }
             let now = state.now;
             state.create(
                 &n,
@@ -91,13 +116,13 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             if v.materialized || v.or_replace || !v.columns.is_empty() || v.if_not_exists {
                 return Err("a CREATE VIEW form outside the model");
             }
-            if let Err(e) = exists(state, &n)? {
-                return Ok(Err(e));
-            }
             if v.query.order_by.is_some() {
                 return Err("a view with ORDER BY");
             }
             let (r, _) = evaluate(&v.query, &state.catalog_at(state.now))?;
+            if let Err(e) = exists(state, &n)? {
+                return Ok(Err(e));
+            }
             let deps = from_names(&v.query)?;
             state.create(
                 &n,
@@ -151,29 +176,38 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             if !u.table.joins.is_empty() {
                 return Err("an UPDATE of a join");
             }
-            let mut sets = vec![];
+            let mut sets: Vec<(usize, Scalar)> = vec![];
             for a in &u.assignments {
                 let AssignmentTarget::ColumnName(c) = &a.target else {
                     return Err("an assignment target outside the model");
                 };
                 let c = scope.resolve(None, &name(c)?)?;
+                if sets.iter().any(|(d, _)| *d == c) {
+                    return Err("an UPDATE that sets a column twice");
+                }
                 sets.push((c, compile(&a.value, &scope)?));
             }
             let filter = condition(u.selection.as_ref(), &scope)?;
-            let mut rows = vec![];
+            // Materialize's read-then-write: the rows the condition selects
+            // are read first, then each is given its new values.
+            let mut selected = vec![];
             for row in current(state, &table) {
-                if selects(filter.as_ref(), &row)? {
-                    let mut new = row.clone();
-                    for (c, e) in &sets {
-                        match e.eval(&row).and_then(|v| assign(types[*c], v)) {
-                            Ok(v) => new[*c] = v,
-                            Err(e) => return failed(e),
-                        }
-                    }
-                    rows.push(new);
-                } else {
+                selected.push((selects(filter.as_ref(), &row)?, row));
+            }
+            let mut rows = vec![];
+            for (chosen, row) in selected {
+                if !chosen {
                     rows.push(row);
+                    continue;
                 }
+                let mut new = row.clone();
+                for (c, e) in &sets {
+                    match e.eval(&row).and_then(|v| assign(types[*c], v)) {
+                        Ok(v) => new[*c] = v,
+                        Err(e) => return failed(bare(e)),
+                    }
+                }
+                rows.push(new);
             }
             commit(state, &table, rows);
             Ok(Ok(()))
@@ -456,76 +490,6 @@ fn length(n: &Option<ast::CharacterLength>) -> Result<u32, Unsupported> {
     }
 }
 
-/// A value assigned to a `char(n)` (`typ` "character") or `varchar(n)`
-/// column: its text, cut to `n` characters if all it cuts is ASCII
-/// whitespace, else `value too long for type character(n)`; a `char`'s
-/// then kept without its trailing whitespace. A `char` holding a
-/// character below a blank is no claim: blank padded and trimmed, it
-/// would sort otherwise.
-fn chars(v: Datum, n: Option<u32>, typ: &str) -> Result<String, EvalError> {
-    let text = match v {
-        Datum::Text(s) => s,
-        Datum::Int32(_) | Datum::Int64(_) | Datum::Bool(_) => v.to_string(),
-        _ => {
-            return Err(EvalError::Unsupported(
-                "a value of another type than its column",
-            ))
-        }
-    };
-    let text = match n.and_then(|n| text.char_indices().nth(n as usize)) {
-        Some((at, _)) if text[at..].chars().all(|c| c.is_ascii_whitespace()) => text[..at].into(),
-        Some(_) => {
-            let n = n.expect("a length");
-            return Err(EvalError::Error(format!(
-                "Evaluation error: value too long for type {typ}({n})"
-            )));
-        }
-        None => text,
-    };
-    if typ == "character varying" {
-        return Ok(text);
-    }
-    let kept = text.trim_end().to_string();
-    match kept.chars().any(|c| c < ' ') {
-        true => Err(EvalError::Unsupported(
-            "a char holding a character below a blank",
-        )),
-        false => Ok(kept),
-    }
-}
-
-/// `v` stored in a column of type `t` (integers convert with a range check).
-fn assign(t: Type, v: Datum) -> Result<Datum, EvalError> {
-    let narrow = |i: i64| {
-        i32::try_from(i).map(Datum::Int32).map_err(|_| {
-            EvalError::Error(format!("Evaluation error: \"{i}\" integer out of range"))
-        })
-    };
-    match (t, v) {
-        (_, Datum::Null) => Ok(Datum::Null),
-        (Type::Int, Datum::Int32(i)) => Ok(Datum::Int32(i)),
-        (Type::Int, Datum::Int64(i)) => narrow(i),
-        (Type::BigInt, Datum::Int32(i)) => Ok(Datum::Int64(i as i64)),
-        (Type::BigInt, Datum::Int64(i)) => Ok(Datum::Int64(i)),
-        (Type::Text, Datum::Text(s)) => Ok(Datum::Text(s)),
-        (Type::Bool, Datum::Bool(b)) => Ok(Datum::Bool(b)),
-        (Type::Char(n), v) => chars(v, n, "character").map(|kept| {
-            // Held blank padded, as it is shown.
-            let n = n.map_or(0, |n| n as usize);
-            Datum::Text(format!("{kept:<n$}"))
-        }),
-        (Type::VarChar(n), v) => chars(v, n, "character varying").map(Datum::Text),
-        // An integer or a float of the column's width or narrower becomes
-        // the column's float (a `double precision` into a `real` column is
-        // no claim).
-        (Type::Float(wide), v @ (Datum::Int32(_) | Datum::Int64(_) | Datum::Float32(_)))
-        | (Type::Float(wide @ true), v @ Datum::Float64(_)) => crate::floats::cast(&v, wide),
-        _ => Err(EvalError::Unsupported(
-            "a value of another type than its column",
-        )),
-    }
-}
-
 fn insert(state: &mut State, i: &ast::Insert) -> Result<Printed, Unsupported> {
     let TableObject::TableName(n) = &i.table else {
         return Err("an INSERT target outside the model");
@@ -535,20 +499,37 @@ fn insert(state: &mut State, i: &ast::Insert) -> Result<Printed, Unsupported> {
         return Err("an INSERT form outside the model");
     }
     let (table, _, types) = target(state, n)?;
-    let Some(SetExpr::Values(values)) = i.source.as_deref().map(|q| &*q.body) else {
+    let source = i.source.as_deref();
+    let Some(SetExpr::Values(values)) = source.map(|q| &*q.body) else {
         return Err("an INSERT other than INSERT ... VALUES");
     };
+    let q = source.expect("a source");
+    if q.with.is_some() || q.order_by.is_some() || q.limit_clause.is_some() {
+        return Err("an INSERT of VALUES with WITH, ORDER BY or LIMIT");
+    }
+    // Materialize's order: the rows' lengths, then every row planned,
+    // then every row evaluated, the first error of each kind reported.
+    let widths: Vec<usize> = values.rows.iter().map(|r| r.content.len()).collect();
+    if widths.iter().any(|w| *w != widths[0]) {
+        return Ok(Err("VALUES lists must all be the same length".into()));
+    }
+    if widths[0] > types.len() {
+        return Err("an INSERT with more values than columns");
+    }
     let none = Scope::default();
-    let mut rows = current(state, &table);
+    let mut planned = vec![];
     for row in &values.rows {
-        if row.content.len() > types.len() {
-            return Err("an INSERT with more values than columns");
-        }
+        let exprs = row.content.iter().map(|e| compile(e, &none));
+        planned.push(exprs.collect::<Result<Vec<_>, _>>()?);
+    }
+    let mut rows = current(state, &table);
+    let mut failure = None;
+    for row in planned {
         let mut new = vec![Datum::Null; types.len()];
-        for (c, e) in row.content.iter().enumerate() {
+        for (c, e) in row.into_iter().enumerate() {
             // A numeric or string literal into a float column is read as
             // that float.
-            let value = match (compile(e, &none)?, types[c]) {
+            let value = match (e, types[c]) {
                 (Scalar::Decimal(t), Type::Float(wide)) => {
                     crate::floats::numeric_literal(&t, wide).map_err(EvalError::Unsupported)
                 }
@@ -559,10 +540,18 @@ fn insert(state: &mut State, i: &ast::Insert) -> Result<Printed, Unsupported> {
             };
             match value.and_then(|v| assign(types[c], v)) {
                 Ok(v) => new[c] = v,
-                Err(e) => return failed(e),
+                // A type the model cannot assign may be a planning error,
+                // which comes before any evaluation error.
+                Err(EvalError::Unsupported(why)) => return Err(why),
+                Err(e) => {
+                    failure.get_or_insert(bare(e));
+                }
             }
         }
         rows.push(new);
+    }
+    if let Some(e) = failure {
+        return failed(e);
     }
     commit(state, &table, rows);
     Ok(Ok(()))

@@ -211,7 +211,7 @@ fn chars_are_shown_padded_and_compared_without_their_trailing_blanks() {
     });
     assert_eq!(
         long,
-        claim(&["error: Evaluation error: value too long for type character(3)"])
+        claim(&["error: value too long for type character(3)"])
     );
     ok(&mut m, "INSERT INTO t VALUES (3, 'ab   ', 'xy   ', NULL)");
     assert_eq!(

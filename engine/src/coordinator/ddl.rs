@@ -82,27 +82,7 @@ impl Engine {
                 table,
                 assignments,
                 predicates,
-            } => {
-                let mut updates = Vec::new();
-                for (row, count) in self.rows_of(table) {
-                    match passes(&predicates, &row) {
-                        Err(e) => return Outcome::Error(e.0),
-                        Ok(false) => {}
-                        Ok(true) => {
-                            let mut new = row.clone();
-                            for (column, expr) in &assignments {
-                                match expr.eval(&row) {
-                                    Ok(d) => new[*column] = d,
-                                    Err(e) => return Outcome::Error(e.0),
-                                }
-                            }
-                            updates.push((PackedRow::pack(&row), -count));
-                            updates.push((PackedRow::pack(&new), count));
-                        }
-                    }
-                }
-                self.checked_write(table, updates)
-            }
+            } => self.update(table, &assignments, &predicates),
             Statement::Delete { table, predicates } => {
                 let mut updates = Vec::new();
                 for (row, count) in self.rows_of(table) {
@@ -148,7 +128,11 @@ impl Engine {
     }
 
     /// `write`, unless the updates would make two rows share a key.
-    fn checked_write(&mut self, table: GlobalId, updates: Vec<(PackedRow, Diff)>) -> Outcome {
+    pub(super) fn checked_write(
+        &mut self,
+        table: GlobalId,
+        updates: Vec<(PackedRow, Diff)>,
+    ) -> Outcome {
         if let Some(e) = self.repeated_key(table, &updates) {
             return Outcome::Error(e);
         }

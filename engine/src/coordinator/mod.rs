@@ -5,7 +5,8 @@
 //! per directive, each ending in the same epilogue (`directive`). What a
 //! directive does lives in the children: `ddl` (with `contents`, a
 //! table's rows as the coordinator keeps them, `keys`, the check of a
-//! table's keys, and `drops`, what a DROP takes with it), `system` (`ALTER SYSTEM`), `peeks` and `diagnosis`,
+//! table's keys, `drops`, what a DROP takes with it, and `update`, an
+//! UPDATE's read and then write), `system` (`ALTER SYSTEM`), `peeks` and `diagnosis`,
 //! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`. The
 //! catalog (`catalog`, with the built-in relations in `builtin`) and the
 //! rows of the introspection relations (`introspection`) are the
@@ -27,6 +28,7 @@ mod reports;
 mod stepping;
 mod subscribe;
 mod system;
+mod update;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};

@@ -3,7 +3,10 @@
 //! on the real system's texts.
 //!
 //! - `parse`: sqlparser plus Materialize's `AS OF` and `CREATE DEFAULT INDEX`.
-//! - `statement`: DDL and writes; `constraints`: a table's keys;
+//! - `statement`: DDL and writes (`mutation`: UPDATE and DELETE;
+//!   `assignment`: a value's cast to its column's type); `arity`: how
+//!   wide an INSERT's source may be and the order of its errors;
+//!   `constraints`: a table's keys;
 //!   `materialized`: `CREATE [OR REPLACE] MATERIALIZED VIEW`; `drop`: DROP
 //!   of one or several objects, `CASCADE` or `RESTRICT`; `names`: a
 //!   catalog item's name, bare or qualified by the default schema.
@@ -14,6 +17,8 @@
 //! - `mutually_recursive`: `WITH MUTUALLY RECURSIVE` as sqlparser's
 //!   `WITH RECURSIVE`, on tokens.
 
+mod arity;
+mod assignment;
 mod clauses;
 pub mod constraints;
 mod drop;
@@ -21,6 +26,7 @@ mod expr;
 mod forms;
 mod materialized;
 mod mutually_recursive;
+mod mutation;
 mod names;
 mod parse;
 mod query;

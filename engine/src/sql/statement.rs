@@ -2,23 +2,26 @@
 //! UPDATE, DELETE and DROP.
 
 use sqlparser::ast::{
-    self, AssignmentTarget, ColumnOption, CreateIndex, CreateTable, CreateView, Delete, Expr,
-    FromTable, Insert, ObjectName, SetExpr, TableFactor, TableObject, TableWithJoins, Update,
+    self, ColumnOption, CreateIndex, CreateTable, CreateView, Expr, Insert, ObjectName, SetExpr,
+    TableObject,
 };
 
-use super::expr::{scalar_type, value_as_float, where_clause, ExprContext, Scope, Typed};
+use super::arity::{self, RowError};
+use super::assignment::{assignment, Site};
+use super::expr::{scalar_type, value_as_float, ExprContext, Scope, Typed};
+use super::materialized::full_name;
+use super::mutation::{delete, update, written_table};
 use super::parse::{Parsed, ParsedStatement, MAX_IDENTIFIER_BYTES};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{
     check_unique_columns, clauses, constraints, drop, forms, ident, materialized, object_name,
-    object_of_kind, relation, unknown, unqualified_name,
+    relation, unknown, unqualified_name,
 };
 use crate::eval::assign;
 use crate::packed::PackedRow;
 use crate::plan::{
     not_null_violation, with_top_k, ObjectKind, RelationPlan, Resolver, ScalarExpr, Statement,
-    UnaryOp,
 };
 use crate::repr::{unsupported, Column, Datum, GlobalId, Row, ScalarType};
 
@@ -86,32 +89,55 @@ pub(super) fn plan(
     }
 }
 
-/// The name of a new object; `None` if it exists and `IF NOT EXISTS` was given.
+/// The name of a new object; `None` if it exists and `IF NOT EXISTS` was
+/// given. Materialize checks the name once the rest of the statement is
+/// planned, so its planning errors come first; the error names the kind
+/// of the object that has the name (`table "materialize.public.t" already
+/// exists`).
 fn new_name(
     catalog: &dyn Resolver,
     name: &ObjectName,
     if_not_exists: bool,
 ) -> Result<Option<String>, String> {
-    let name = object_name(name)?;
-    match (catalog.exists(&name), if_not_exists) {
-        (false, _) => Ok(Some(name)),
-        (true, true) => Ok(None),
-        (true, false) => Err(format!("catalog item '{name}' already exists")),
+    free_name(catalog, object_name(name)?, if_not_exists)
+}
+
+/// `name`, if no object has it; see `new_name`.
+fn free_name(
+    catalog: &dyn Resolver,
+    name: String,
+    if_not_exists: bool,
+) -> Result<Option<String>, String> {
+    match (catalog.resolve(&name), if_not_exists) {
+        // A system relation lives in another schema, where Materialize
+        // would not find it: a new object beside it is not the engine's.
+        (Some((_, ObjectKind::Introspection)), _) => Err(unsupported(format!(
+            "an object named as a system catalog relation: {name}"
+        ))),
+        (None, _) => Ok(Some(name)),
+        (Some(_), true) => Ok(None),
+        (Some((_, kind)), false) => Err(format!(
+            "{} \"{}\" already exists",
+            kind.name(),
+            full_name(&name)
+        )),
     }
 }
 
 fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statement>, String> {
     clauses::create_table(t)?;
-    let Some(name) = new_name(catalog, &t.name, t.if_not_exists)? else {
-        return Ok(None);
-    };
     let mut columns = vec![];
     let mut column_keys = vec![];
     for (i, c) in t.columns.iter().enumerate() {
         let mut nullable = true;
         for o in &c.options {
             match (&o.option, constraints::column_key(&o.option)) {
-                (ColumnOption::Null, _) => nullable = true,
+                // Materialize's refusal, in its own words.
+                (ColumnOption::Null, _) => {
+                    return Err(
+                        "CREATE TABLE with column constraint: NULL not yet supported".into(),
+                    )
+                }
                 (ColumnOption::NotNull, _) => nullable = false,
                 (_, Some(primary)) => column_keys.push((i, primary)),
                 _ => return Err(unsupported(format!("column option {o}"))),
@@ -126,6 +152,9 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
     }
     check_unique_columns(&columns)?;
     let keys = constraints::keys(t, &mut columns, &column_keys, &|flag| catalog.enabled(flag))?;
+    let Some(name) = new_name(catalog, &t.name, t.if_not_exists)? else {
+        return Ok(None);
+    };
     Ok(Some(Statement::CreateTable {
         name,
         columns,
@@ -137,11 +166,11 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
 /// OFFSET the view is a top-k.
 fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statement>, String> {
     clauses::create_view(v)?;
+    let query = plan_query(catalog, &v.query)?;
+    check_unique_columns(&query.columns)?;
     let Some(name) = new_name(catalog, &v.name, v.if_not_exists)? else {
         return Ok(None);
     };
-    let query = plan_query(catalog, &v.query)?;
-    check_unique_columns(&query.columns)?;
     // LIMIT or OFFSET make the view a top-k, maintained as its input
     // changes; an ORDER BY alone orders nothing a view holds.
     let plan = with_top_k(query.plan, query.finishing);
@@ -184,6 +213,7 @@ fn create_index_statement(
 /// index) when `keys` is `None`. Without a name it gets the real system's
 /// default: `<relation>_<keys>_idx`, or `<relation>_primary_idx` for a
 /// default index, with `1`, `2`, ... appended until the name is free.
+/// The name is checked last, as Materialize checks it.
 fn create_index(
     catalog: &dyn Resolver,
     name: Option<&ObjectName>,
@@ -191,15 +221,8 @@ fn create_index(
     keys: Option<&[String]>,
     if_not_exists: bool,
 ) -> Result<Option<Statement>, String> {
-    let name = match name
-        // Materialize's index name is an identifier, never qualified.
-        .map(|n| unqualified_name(n).and_then(|_| new_name(catalog, n, if_not_exists)))
-        .transpose()?
-    {
-        Some(None) => return Ok(None),
-        Some(Some(name)) => Some(name),
-        None => None,
-    };
+    // Materialize's index name is an identifier, never qualified.
+    let name = name.map(unqualified_name).transpose()?;
     let (on_name, on, columns) = relation(catalog, on)?;
     let key = match keys {
         // Materialize's default key: the first key, or every column.
@@ -231,6 +254,9 @@ fn create_index(
                 .expect("a free name")
         }
     };
+    let Some(name) = free_name(catalog, name, if_not_exists)? else {
+        return Ok(None);
+    };
     Ok(Some(Statement::CreateIndex { name, on, key }))
 }
 
@@ -253,50 +279,6 @@ fn column_position(columns: &[Column], name: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("column \"{name}\" does not exist"))
 }
 
-/// `t` as the new value of `column`, which must be of its type.
-fn assignment(column: &Column, t: Typed) -> Result<ScalarExpr, String> {
-    let mismatch = |found: &str| {
-        format!(
-            "column \"{}\" is of type {} but expression is of type {found}",
-            column.name,
-            column.typ.name()
-        )
-    };
-    // A `char` or `varchar` column takes any value's text, too long a
-    // string failing where a cast would cut it.
-    if column.typ.chars().is_some() {
-        let t = t.coerce(column.typ)?;
-        return Ok(match t.typ == Some(column.typ) {
-            true => t.expr,
-            false => ScalarExpr::Unary(UnaryOp::Assign(column.typ), Box::new(t.expr)),
-        });
-    }
-    // An integer of the other width is converted, as the real system's
-    // assignment cast does (a `bigint` too large fails when evaluated), and
-    // anything is converted to text; a float is converted to an integer
-    // or the other float (rounded, or failing when evaluated).
-    // A `numeric` column takes any number, rounded to its scale, and a
-    // numeric is converted to an integer or a float (rounded, or failing
-    // when evaluated), as the real system's assignment casts do.
-    let numeric = |typ: ScalarType| typ.without_length() == ScalarType::Numeric;
-    let numbers = |typ: ScalarType| typ.is_integer() || typ.is_float() || numeric(typ);
-    if numeric(column.typ) {
-        let t = t.coerce(ScalarType::Numeric)?;
-        return match t.typ {
-            Some(typ) if numbers(typ) => Ok(t.cast(column.typ).expr),
-            _ => Err(mismatch(&t.type_name())),
-        };
-    }
-    let t = match t.typ {
-        Some(typ) if typ.is_integer() && column.typ.is_integer() => t.cast(column.typ),
-        Some(typ) if typ.is_float() && numbers(column.typ) => t.cast(column.typ),
-        Some(typ) if numeric(typ) && numbers(column.typ) => t.cast(column.typ),
-        Some(_) if column.typ == ScalarType::Text && !t.is_string_literal() => t.cast(column.typ),
-        _ => t,
-    };
-    Ok(t.expect(column.typ, mismatch)?.expr)
-}
-
 /// Rows are evaluated here: an evaluation error fails the statement. A bulk
 /// INSERT's rows past the first come as `more`, literals read off the text.
 fn insert(
@@ -308,48 +290,65 @@ fn insert(
         return Err(unsupported("INSERT INTO a table function"));
     };
     clauses::insert(i)?;
-    let table = object_of_kind(catalog, name, ObjectKind::Table)?;
+    let table = written_table(catalog, name, "insert into")?;
     let columns = catalog
         .columns(table)
         .ok_or_else(|| unknown(&name.to_string()))?;
     let targets = match i.columns.as_slice() {
         [] => (0..columns.len()).collect(),
-        names => {
-            let mut targets = vec![];
-            for name in names {
-                let name = unqualified_name(name)?;
-                let t = column_position(&columns, &name)?;
-                if targets.contains(&t) {
-                    return Err(format!("column \"{name}\" specified more than once"));
-                }
-                targets.push(t);
-            }
-            targets
-        }
+        names => arity::targets(&columns, names, &full_name(&object_name(name)?))?,
     };
+    let listed = !i.columns.is_empty();
     let values = match i.source.as_deref() {
-        Some(q) => match &*q.body {
-            SetExpr::Values(values) => values,
-            _ => return insert_select(catalog, table, &columns, &targets, q),
+        Some(q) => match values_alone(q) {
+            Some(values) => values,
+            None => return insert_select(catalog, table, &columns, &targets, listed, q),
         },
         None => return Err(unsupported("INSERT without VALUES or SELECT")),
     };
+    let more_rows = || more.into_iter().flat_map(LiteralRows::rows);
+    let widths = values.rows.iter().map(|r| r.content.len());
+    let width = arity::values_width(widths.chain(more_rows().map(|r| r.len())))?;
+    arity::too_wide(width, targets.len())?;
     let no_columns = Scope::default();
     let mut values_row = ValuesRow {
         columns: &columns,
         targets: &targets,
-        listed: !i.columns.is_empty(),
         cx: ExprContext::plain(&no_columns, "aggregate functions are not allowed in VALUES"),
         row: Vec::new(),
     };
-    let mut rows = vec![];
+    let narrow = arity::too_narrow(width, targets.len(), listed);
+    let mut rows = arity::Rows::default();
     for row in &values.rows {
-        rows.push(values_row.plan(row.content.iter().map(Entry::Ast))?);
+        let evaluate = rows.evaluating() && !narrow;
+        rows.push(values_row.plan(row.content.iter().map(Entry::Ast), evaluate))?;
     }
-    for row in more.into_iter().flat_map(LiteralRows::rows) {
-        rows.push(values_row.plan(row.map(Entry::Literal))?);
+    for row in more_rows() {
+        let evaluate = rows.evaluating() && !narrow;
+        rows.push(values_row.plan(row.map(Entry::Literal), evaluate))?;
     }
+    let rows = rows.finish(narrow)?;
     Ok(Statement::Insert { table, rows })
+}
+
+/// The VALUES list an INSERT's source is, when it is nothing else: with
+/// `WITH`, `ORDER BY`, `LIMIT` or `OFFSET` it is a query like any other,
+/// as Materialize plans it (and any other clause is the query planner's
+/// to refuse).
+fn values_alone(q: &ast::Query) -> Option<&ast::Values> {
+    let plain = q.with.is_none()
+        && q.order_by.is_none()
+        && q.limit_clause.is_none()
+        && q.fetch.is_none()
+        && q.locks.is_empty()
+        && q.for_clause.is_none()
+        && q.settings.is_none()
+        && q.format_clause.is_none()
+        && q.pipe_operators.is_empty();
+    match &*q.body {
+        SetExpr::Values(values) if plain => Some(values),
+        _ => None,
+    }
 }
 
 /// What turns a VALUES row into the row it inserts.
@@ -357,8 +356,6 @@ struct ValuesRow<'a> {
     columns: &'a [Column],
     /// The column each entry goes to.
     targets: &'a [usize],
-    /// Whether the INSERT lists its columns.
-    listed: bool,
     cx: ExprContext<'a>,
     /// The row being planned, reused from row to row.
     row: Row,
@@ -372,20 +369,17 @@ enum Entry<'a> {
 }
 
 impl ValuesRow<'_> {
+    /// The row `entries` make, planned and, if `evaluate`, evaluated (else
+    /// an empty row).
     fn plan<'e>(
         &mut self,
         entries: impl ExactSizeIterator<Item = Entry<'e>>,
-    ) -> Result<PackedRow, String> {
-        if entries.len() > self.targets.len() {
-            return Err("INSERT has more expressions than target columns".into());
-        }
-        // Without a column list, VALUES may fill only the first columns.
-        if self.listed && entries.len() < self.targets.len() {
-            return Err("INSERT has more target columns than expressions".into());
-        }
+        evaluate: bool,
+    ) -> Result<PackedRow, RowError> {
         let out = &mut self.row;
         out.clear();
         out.resize(self.columns.len(), Datum::Null);
+        let mut failed = None;
         for (entry, t) in entries.zip(self.targets) {
             let column = &self.columns[*t];
             let float = match &entry {
@@ -394,19 +388,37 @@ impl ValuesRow<'_> {
             };
             out[*t] = match entry.literal().and_then(|l| plain_literal(column, l)) {
                 Some(datum) => datum,
-                None if float.is_some() => float.expect("a float")?,
+                // A float literal is taken as it is, or refused.
+                None if float.is_some() => float.expect("a float").map_err(RowError::Plan)?,
                 None => {
                     let planned = match entry {
-                        Entry::Ast(e) => self.cx.plan(e)?,
-                        Entry::Literal(l) => self.cx.plan(&l.to_expr())?,
+                        Entry::Ast(e) => self.cx.plan(e),
+                        Entry::Literal(l) => self.cx.plan(&l.to_expr()),
                     };
-                    let expr = assignment(column, planned)?;
-                    expr.eval(&[]).map_err(|e| e.0)?
+                    let expr = planned
+                        .and_then(|p| assignment(column, p, Site::Insert))
+                        .map_err(RowError::Plan)?;
+                    match evaluate && failed.is_none() {
+                        true => match expr.eval(&[]) {
+                            Ok(datum) => datum,
+                            Err(e) => {
+                                failed = Some(e.what().to_string());
+                                Datum::Null
+                            }
+                        },
+                        false => Datum::Null,
+                    }
                 }
             };
         }
+        if !evaluate {
+            return Ok(PackedRow::pack(&[]));
+        }
+        if let Some(e) = failed {
+            return Err(RowError::Eval(e));
+        }
         if let Some(e) = not_null_violation(self.columns, out) {
-            return Err(e);
+            return Err(RowError::NotNull(e));
         }
         Ok(PackedRow::pack(out))
     }
@@ -453,18 +465,20 @@ fn insert_select(
     table: GlobalId,
     columns: &[Column],
     targets: &[usize],
+    listed: bool,
     q: &ast::Query,
 ) -> Result<Statement, String> {
     let query = plan_query(catalog, q)?;
-    if query.columns.len() > targets.len() {
-        return Err("INSERT has more expressions than target columns".into());
-    }
     let arity = query.columns.len();
+    arity::too_wide(arity, targets.len())?;
+    if arity::too_narrow(arity, targets.len(), listed) {
+        return Err(arity::MORE_TARGETS.into());
+    }
     let exprs = (0..columns.len())
         .map(|c| match targets.iter().position(|t| *t == c) {
             Some(i) if i < arity => {
                 let typed = Typed::of_column(ScalarExpr::Column(i), &query.columns[i]);
-                assignment(&columns[c], typed)
+                assignment(&columns[c], typed, Site::Insert)
             }
             _ => Ok(ScalarExpr::Literal(Datum::Null)),
         })
@@ -477,74 +491,4 @@ fn insert_select(
         columns: (arity..arity + columns.len()).collect(),
     };
     Ok(Statement::InsertSelect { table, plan })
-}
-
-/// The table an UPDATE or DELETE writes, and the scope its expressions see.
-fn target(catalog: &dyn Resolver, t: &TableWithJoins) -> Result<(GlobalId, Scope), String> {
-    let TableFactor::Table {
-        name,
-        alias,
-        args: None,
-        ..
-    } = &t.relation
-    else {
-        return Err(unsupported(format!(
-            "a write to other than a table: {}",
-            t.relation
-        )));
-    };
-    if !t.joins.is_empty() || alias.as_ref().is_some_and(|a| !a.columns.is_empty()) {
-        return Err(unsupported(format!("a write to other than a table: {t}")));
-    }
-    let id = object_of_kind(catalog, name, ObjectKind::Table)?;
-    let columns = catalog
-        .columns(id)
-        .ok_or_else(|| unknown(&name.to_string()))?;
-    let qualifier = match alias {
-        Some(alias) => ident(&alias.name),
-        None => object_name(name)?,
-    };
-    Ok((id, Scope::relation(&qualifier, columns)))
-}
-
-fn predicates(scope: &Scope, selection: Option<&Expr>) -> Result<Vec<ScalarExpr>, String> {
-    selection.map_or(Ok(vec![]), |e| where_clause(scope, e))
-}
-
-fn update(catalog: &dyn Resolver, u: &Update) -> Result<Statement, String> {
-    clauses::update(u)?;
-    let (table, scope) = target(catalog, &u.table)?;
-    let mut assignments: Vec<(usize, ScalarExpr)> = vec![];
-    for a in &u.assignments {
-        let AssignmentTarget::ColumnName(name) = &a.target else {
-            return Err(unsupported(format!(
-                "assignment to other than a column: {a}"
-            )));
-        };
-        let name = unqualified_name(name)?;
-        let columns: Vec<Column> = scope.items.iter().map(|i| i.column.clone()).collect();
-        let c = column_position(&columns, &name)?;
-        if assignments.iter().any(|(d, _)| *d == c) {
-            return Err(format!("multiple assignments to same column \"{name}\""));
-        }
-        let mut cx = ExprContext::plain(&scope, "aggregate functions are not allowed in UPDATE");
-        assignments.push((c, assignment(&columns[c], cx.plan(&a.value)?)?));
-    }
-    let predicates = predicates(&scope, u.selection.as_ref())?;
-    Ok(Statement::Update {
-        table,
-        assignments,
-        predicates,
-    })
-}
-
-fn delete(catalog: &dyn Resolver, d: &Delete) -> Result<Statement, String> {
-    let (FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from)) = &d.from;
-    clauses::delete(d)?;
-    let [from] = from.as_slice() else {
-        return Err(unsupported("DELETE of several tables"));
-    };
-    let (table, scope) = target(catalog, from)?;
-    let predicates = predicates(&scope, d.selection.as_ref())?;
-    Ok(Statement::Delete { table, predicates })
 }

@@ -4,9 +4,8 @@ use super::*;
 
 #[test]
 fn create_table() {
-    let s = one(
-        "CREATE TABLE n (a int NOT NULL, b TEXT, c boolean, d bigint, e varchar, \"Q\" bool NULL)",
-    );
+    let s =
+        one("CREATE TABLE n (a int NOT NULL, b TEXT, c boolean, d bigint, e varchar, \"Q\" bool)");
     let columns = vec![
         col("a", Int, false),
         col("b", Text, true),
@@ -27,7 +26,7 @@ fn create_table() {
     );
     assert_eq!(
         err("CREATE TABLE T (b int)"),
-        "catalog item 't' already exists"
+        "table \"materialize.public.t\" already exists"
     );
     assert_eq!(
         err("CREATE TABLE n (a int, a text)"),
@@ -172,10 +171,7 @@ fn insert_errors() {
         err("INSERT INTO t (c) VALUES (1 = 1), (3)"),
         "column \"c\" is of type boolean but expression is of type integer"
     );
-    assert_eq!(
-        err("INSERT INTO t VALUES (1 / 0)"),
-        "Evaluation error: division by zero"
-    );
+    assert_eq!(err("INSERT INTO t VALUES (1 / 0)"), "division by zero");
     // A text made by a cast or a call is a text once folded, not a string
     // literal that an integer column would read.
     for sql in [
@@ -201,7 +197,7 @@ fn insert_errors() {
     );
     assert_eq!(
         err("INSERT INTO t (z) VALUES (1)"),
-        "column \"z\" does not exist"
+        "column \"z\" of relation \"materialize.public.t\" does not exist"
     );
     assert_eq!(
         err("INSERT INTO t VALUES (a)"),
@@ -209,7 +205,7 @@ fn insert_errors() {
     );
     assert_eq!(
         err("INSERT INTO v VALUES (1)"),
-        "\"v\" is a view not a table"
+        "cannot insert into view 'materialize.public.v'"
     );
     assert_eq!(
         err("INSERT INTO missing VALUES (1)"),
@@ -250,20 +246,20 @@ fn update() {
         }
     );
     assert!(plan("UPDATE t SET b = 1", &catalog()).is_ok());
-    assert_eq!(err("UPDATE t SET z = 1"), "column \"z\" does not exist");
-    assert_eq!(
-        err("UPDATE t SET a = 1, a = 2"),
-        "multiple assignments to same column \"a\""
-    );
+    assert_eq!(err("UPDATE t SET z = 1"), "unknown column z");
+    assert_eq!(err("UPDATE t SET a = 1, a = 2"), "column a set twice");
     assert_eq!(
         err("UPDATE t SET a = 1 WHERE a"),
         "WHERE clause must have type boolean, not type integer"
     );
     assert_eq!(
         err("UPDATE t SET a = count(*)"),
-        "aggregate functions are not allowed in UPDATE (function pg_catalog.count)"
+        "aggregate functions are not allowed in SET clause (function pg_catalog.count)"
     );
-    assert_eq!(err("UPDATE v SET k = 1"), "\"v\" is a view not a table");
+    assert_eq!(
+        err("UPDATE v SET k = 1"),
+        "cannot mutate view 'materialize.public.v'"
+    );
 }
 
 #[test]
@@ -286,7 +282,7 @@ fn delete() {
     );
     assert_eq!(
         err("DELETE FROM mz_objects"),
-        "\"mz_objects\" is a source not a table"
+        "unsupported: a write to a system catalog relation: mz_objects"
     );
     assert_eq!(
         err("DELETE FROM t WHERE count(*) > 0"),
@@ -323,7 +319,7 @@ fn create_view() {
     );
     assert_eq!(
         err("CREATE VIEW v AS SELECT 1"),
-        "catalog item 'v' already exists"
+        "view \"materialize.public.v\" already exists"
     );
     let top = one("CREATE VIEW w AS SELECT a FROM t ORDER BY a DESC LIMIT 2 OFFSET 1");
     let Statement::CreateView { plan: top, .. } = top else {
@@ -388,7 +384,7 @@ fn create_index() {
     assert_eq!(err("CREATE INDEX ON t (z)"), "column \"z\" does not exist");
     assert_eq!(
         err("CREATE INDEX t_a_idx ON t (a)"),
-        "catalog item 't_a_idx' already exists"
+        "index \"materialize.public.t_a_idx\" already exists"
     );
     assert_eq!(
         err("CREATE INDEX ON t_a_idx (a)"),

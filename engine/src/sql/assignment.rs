@@ -1,0 +1,65 @@
+//! A value assigned to a column by an `INSERT` or an `UPDATE`'s `SET`:
+//! the assignment casts Materialize applies, and its error for a type the
+//! column cannot take, which names the column (`INSERT`) or the cast
+//! (`SET`).
+
+use super::expr::Typed;
+use crate::plan::{ScalarExpr, UnaryOp};
+use crate::repr::{Column, ScalarType};
+
+/// Where a value is assigned to a column, which names a value of a type
+/// the column cannot take as Materialize does: an INSERT by the column, an
+/// UPDATE's SET clause by the cast.
+#[derive(Clone, Copy)]
+pub(super) enum Site {
+    Insert,
+    Set,
+}
+
+/// `t` as the new value of `column`, which must be of its type.
+pub(super) fn assignment(column: &Column, t: Typed, site: Site) -> Result<ScalarExpr, String> {
+    let mismatch = |found: &str| match site {
+        Site::Insert => format!(
+            "column \"{}\" is of type {} but expression is of type {found}",
+            column.name,
+            column.typ.name()
+        ),
+        Site::Set => format!(
+            "SET clause does not support casting from {found} to {}",
+            column.typ.name()
+        ),
+    };
+    // A `char` or `varchar` column takes any value's text, too long a
+    // string failing where a cast would cut it.
+    if column.typ.chars().is_some() {
+        let t = t.coerce(column.typ)?;
+        return Ok(match t.typ == Some(column.typ) {
+            true => t.expr,
+            false => ScalarExpr::Unary(UnaryOp::Assign(column.typ), Box::new(t.expr)),
+        });
+    }
+    // An integer of the other width is converted, as the real system's
+    // assignment cast does (a `bigint` too large fails when evaluated), and
+    // anything is converted to text; a float is converted to an integer
+    // or the other float (rounded, or failing when evaluated).
+    // A `numeric` column takes any number, rounded to its scale, and a
+    // numeric is converted to an integer or a float (rounded, or failing
+    // when evaluated), as the real system's assignment casts do.
+    let numeric = |typ: ScalarType| typ.without_length() == ScalarType::Numeric;
+    let numbers = |typ: ScalarType| typ.is_integer() || typ.is_float() || numeric(typ);
+    if numeric(column.typ) {
+        let t = t.coerce(ScalarType::Numeric)?;
+        return match t.typ {
+            Some(typ) if numbers(typ) => Ok(t.cast(column.typ).expr),
+            _ => Err(mismatch(&t.type_name())),
+        };
+    }
+    let t = match t.typ {
+        Some(typ) if typ.is_integer() && column.typ.is_integer() => t.cast(column.typ),
+        Some(typ) if typ.is_float() && numbers(column.typ) => t.cast(column.typ),
+        Some(typ) if numeric(typ) && numbers(column.typ) => t.cast(column.typ),
+        Some(_) if column.typ == ScalarType::Text && !t.is_string_literal() => t.cast(column.typ),
+        _ => t,
+    };
+    Ok(t.expect(column.typ, mismatch)?.expr)
+}
