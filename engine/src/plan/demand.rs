@@ -209,44 +209,17 @@ impl RelationPlan {
                     .collect(),
                 body: Box::new(body.demanded(demand, arities)),
             },
-            // Every column of the input decides these: all are read.
-            RelationPlan::Distinct { input } => {
-                let every = all(&input);
-                RelationPlan::Distinct {
-                    input: Box::new(input.demanded(&every, arities)),
-                }
-            }
-            RelationPlan::Threshold { input } => {
-                let every = all(&input);
-                RelationPlan::Threshold {
-                    input: Box::new(input.demanded(&every, arities)),
-                }
-            }
-            RelationPlan::Window { input, window } => {
-                let every = all(&input);
-                RelationPlan::Window {
-                    input: Box::new(input.demanded(&every, arities)),
-                    window,
-                }
-            }
-            RelationPlan::EquiJoin {
-                left,
-                right,
-                left_key,
-                right_key,
-                arities: widths,
-                kind,
-                nulls_match,
-            } => {
-                let (l, r) = (all(&left), all(&right));
-                RelationPlan::EquiJoin {
-                    left: Box::new(left.demanded(&l, arities)),
-                    right: Box::new(right.demanded(&r, arities)),
-                    left_key,
-                    right_key,
-                    arities: widths,
-                    kind,
-                    nulls_match,
+            // Every column of the input decides these (a `Distinct`, a
+            // `Threshold`, a window), or the engine does not follow what
+            // the node reads (an `EquiJoin`): all are read.
+            other => {
+                let every = |p: RelationPlan| {
+                    let columns = all(&p);
+                    Ok::<_, std::convert::Infallible>(p.demanded(&columns, arities))
+                };
+                match other.try_map_inputs(every) {
+                    Ok(plan) => plan,
+                    Err(never) => match never {},
                 }
             }
         }

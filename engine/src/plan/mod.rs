@@ -12,6 +12,7 @@ mod recursive;
 mod resolver;
 mod window;
 
+pub use demand::columns_read;
 pub use finishing::{compare_rows, with_top_k, Finishing, OrderColumn};
 pub use func::{FloatFunc, FloatWidth, Func, NumericFunc, TrimSide};
 pub use resolver::Resolver;

@@ -16,7 +16,7 @@ use super::super::super::expr::{equality, ExprContext, Outer, ScopeItem, Typed};
 use super::super::super::{forms, ident};
 use super::super::Planner;
 use super::From;
-use crate::plan::{BinaryOp, JoinKind, RelationPlan, ScalarExpr};
+use crate::plan::{columns_read, BinaryOp, JoinKind, RelationPlan, ScalarExpr};
 use crate::recursion::{recursion_limit_error, RECURSION_LIMIT};
 use crate::repr::{unsupported, Column};
 
@@ -303,16 +303,6 @@ impl From {
 
 fn nullable(item: &mut ScopeItem) {
     item.column.nullable = true;
-}
-
-/// The columns `e` reads.
-fn columns_read(e: &ScalarExpr) -> BTreeSet<usize> {
-    let read = std::cell::RefCell::new(BTreeSet::new());
-    let _ = e.clone().remap_columns(&|c| {
-        read.borrow_mut().insert(c);
-        c
-    });
-    read.into_inner()
 }
 
 /// The join's kind and its constraint.
