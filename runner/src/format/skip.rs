@@ -91,9 +91,11 @@ pub enum SkipReason {
     /// The real system's `WITH MUTUALLY RECURSIVE`, which PostgreSQL's
     /// parser does not know (its own `WITH RECURSIVE` is another form).
     MzRecursive,
-    /// The real system's DDL where PostgreSQL's differs: it refuses a
-    /// column option `NULL` and a write to a view, and takes `CREATE VIEW
-    /// IF NOT EXISTS`.
+    /// The real system's DDL and writes where PostgreSQL's differ: it
+    /// refuses a column option `NULL`, a write to a view and a subquery in
+    /// an `UPDATE`'s `SET`, takes `CREATE VIEW IF NOT EXISTS`, and holds an
+    /// index's name beside tables' and views' (the oracle names
+    /// PostgreSQL's indexes apart).
     MzDdl,
 }
 
