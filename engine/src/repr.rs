@@ -266,7 +266,13 @@ impl DataflowError {
     /// real system reports an error it meets evaluating outside a
     /// dataflow (an UPDATE's SET expressions, an INSERT's constant rows).
     pub fn what(&self) -> &str {
-        self.0.strip_prefix(EVALUATION_ERROR).unwrap_or(&self.0)
+        self.evaluation().unwrap_or(&self.0)
+    }
+
+    /// The text of an evaluation error (one `eval` made), without its
+    /// prefix; `None` for an error of another kind (a refusal).
+    pub fn evaluation(&self) -> Option<&str> {
+        self.0.strip_prefix(EVALUATION_ERROR)
     }
 }
 

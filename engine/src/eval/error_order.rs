@@ -14,9 +14,6 @@
 
 use crate::repr::{unsupported, DataflowError};
 
-/// What `DataflowError::eval` puts before the text of an evaluation error.
-const EVALUATION_ERROR: &str = "Evaluation error: ";
-
 /// A field of an `EvalError` variant, ordered as its Rust type is.
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Field<'a> {
@@ -86,11 +83,8 @@ const STRING_VALUE_TOO_LONG: u16 = 61;
 /// `unsupported` refusal) is kept first: the engine does not know what the
 /// operand would have been.
 pub fn greater(a: DataflowError, b: DataflowError) -> DataflowError {
-    let (Some(ta), Some(tb)) = (
-        a.0.strip_prefix(EVALUATION_ERROR),
-        b.0.strip_prefix(EVALUATION_ERROR),
-    ) else {
-        return match a.0.starts_with(EVALUATION_ERROR) {
+    let (Some(ta), Some(tb)) = (a.evaluation(), b.evaluation()) else {
+        return match a.evaluation().is_some() {
             true => b,
             false => a,
         };
@@ -226,7 +220,7 @@ mod tests {
         for (i, a) in ordered.iter().enumerate() {
             assert!(key(a).is_some(), "{a}");
             for b in &ordered[i + 1..] {
-                assert_eq!(greater_of(a, b), format!("{EVALUATION_ERROR}{b}"));
+                assert_eq!(greater_of(a, b), eval(b).0);
             }
         }
     }
@@ -239,27 +233,24 @@ mod tests {
                 "\"2147483648\" integer out of range",
                 "\"-2147483649\" integer out of range"
             ),
-            format!("{EVALUATION_ERROR}\"2147483648\" integer out of range")
+            eval("\"2147483648\" integer out of range").0
         );
         // ParseError: OutOfRange before InvalidInputSyntax, then the type.
         let out = "\"1e400\" is out of range for type double precision";
         let syntax = "invalid input syntax for type boolean: \"x\"";
-        assert_eq!(
-            greater_of(out, syntax),
-            format!("{EVALUATION_ERROR}{syntax}")
-        );
+        assert_eq!(greater_of(out, syntax), eval(syntax).0);
         let int = "invalid input syntax for type integer: invalid digit found in string: \"x\"";
-        assert_eq!(greater_of(syntax, int), format!("{EVALUATION_ERROR}{int}"));
+        assert_eq!(greater_of(syntax, int), eval(int).0);
         // Then the input, before the details.
         let b = "invalid input syntax for type integer: invalid digit found in string: \"b\"";
-        assert_eq!(greater_of(int, b), format!("{EVALUATION_ERROR}{int}"));
+        assert_eq!(greater_of(int, b), eval(int).0);
         // StringValueTooLong: the type, then the length.
         assert_eq!(
             greater_of(
                 "value too long for type character(9)",
                 "value too long for type character(10)"
             ),
-            format!("{EVALUATION_ERROR}value too long for type character(10)")
+            eval("value too long for type character(10)").0
         );
     }
 

@@ -22,9 +22,6 @@ use super::literals::{is_constant_node, literal_operands};
 use crate::plan::{BinaryOp, ScalarExpr};
 use crate::recursion::grown;
 
-/// What `DataflowError::eval` puts before the text of an evaluation error.
-const EVALUATION_ERROR: &str = "Evaluation error: ";
-
 impl ScalarExpr {
     /// The expression with every subtree that reads no column evaluated:
     /// a `Literal`, or an `Error` of its evaluation error's text.
@@ -38,7 +35,7 @@ impl ScalarExpr {
         }
         match folded.eval(&[]) {
             Ok(d) => ScalarExpr::Literal(d),
-            Err(e) => match e.0.strip_prefix(EVALUATION_ERROR) {
+            Err(e) => match e.evaluation() {
                 Some(what) => ScalarExpr::Error(what.to_string()),
                 // An error of another kind has no literal to stand for it.
                 None => folded,

@@ -178,10 +178,7 @@ fn to_integer(
 }
 
 fn numeric_field_overflow_text() -> String {
-    numeric_field_overflow()
-        .0
-        .trim_start_matches("Evaluation error: ")
-        .to_string()
+    numeric_field_overflow().what().to_string()
 }
 
 /// Whether [`cast`] has the cast (text aside).
