@@ -7,7 +7,8 @@
 use std::cmp::Ordering;
 
 use crate::plan::{
-    compare_rows, Frame, FrameBound, FrameUnits, OrderColumn, Window, WindowCall, WindowFunc,
+    compare_rows, datum_order, Frame, FrameBound, FrameUnits, OrderColumn, Window, WindowCall,
+    WindowFunc,
 };
 use crate::repr::{DataflowError, Datum, Diff, Row};
 
@@ -49,20 +50,11 @@ fn in_partition(order: &[OrderColumn], width: usize, a: &Row, b: &Row) -> Orderi
     compare_rows(order, a, b)
         .then_with(|| {
             let datums = a[..width].iter().zip(&b[..width]);
-            datums.fold(Ordering::Equal, |o, (x, y)| o.then_with(|| datum_cmp(x, y)))
+            datums.fold(Ordering::Equal, |o, (x, y)| {
+                o.then_with(|| datum_order(x, y))
+            })
         })
         .then_with(|| a.cmp(b))
-}
-
-/// Materialize's order of two datums of one column: its `Datum` puts NULL
-/// last; values compare as SQL compares them.
-fn datum_cmp(x: &Datum, y: &Datum) -> Ordering {
-    match (x, y) {
-        (Datum::Null, Datum::Null) => Ordering::Equal,
-        (Datum::Null, _) => Ordering::Greater,
-        (_, Datum::Null) => Ordering::Less,
-        _ => x.sql_cmp(y),
-    }
 }
 
 /// One call's value for each of the sorted rows.

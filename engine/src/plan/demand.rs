@@ -172,8 +172,10 @@ impl RelationPlan {
                 let mut needed = demand.clone();
                 needed.extend(group_key.iter().copied());
                 needed.extend(order_by.iter().map(|o| o.column));
+                let width = input.arity(arities);
+                let input = input.demanded(&needed, arities);
                 RelationPlan::TopK {
-                    input: Box::new(input.demanded(&needed, arities)),
+                    input: Box::new(unread_as_null(input, &needed, width)),
                     group_key,
                     order_by,
                     limit,
@@ -223,6 +225,25 @@ impl RelationPlan {
                 }
             }
         }
+    }
+}
+
+/// `plan` with the columns not in `read` made NULL: Materialize's
+/// projection pushdown removes them below a top-k, so they do not break
+/// its ties (docs/semantics.md, "Top-k").
+fn unread_as_null(plan: RelationPlan, read: &BTreeSet<usize>, width: usize) -> RelationPlan {
+    if (0..width).all(|c| read.contains(&c)) {
+        return plan;
+    }
+    let columns = (0..width)
+        .map(|c| if read.contains(&c) { c } else { width })
+        .collect();
+    RelationPlan::Project {
+        input: Box::new(RelationPlan::Map {
+            input: Box::new(plan),
+            exprs: vec![null()],
+        }),
+        columns,
     }
 }
 

@@ -50,6 +50,51 @@ pub fn compare_rows(order: &[OrderColumn], a: &[Datum], b: &[Datum]) -> std::cmp
     Ordering::Equal
 }
 
+/// How a top-k orders the rows its ORDER BY leaves tied, as Materialize's
+/// do (docs/semantics.md, "Top-k").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// Its `Datum`s column by column, NULL after every value: the rendered
+    /// top-k (`render/top_k.rs`, `compare_columns(.., || left.cmp(right))`
+    /// over the decoded datums).
+    Datums,
+    /// The order of the rows' encodings (`repr::result_order`): the top-k
+    /// of a constant, which its optimizer folds (`fold_topk_constant`,
+    /// `Row: Ord`).
+    Encoded,
+}
+
+impl Ties {
+    /// Orders two rows tied under the ORDER BY; rows still tied then (a
+    /// `-0` beside a `0`) in the derived order, the same on every run.
+    pub fn compare(self, a: &[Datum], b: &[Datum]) -> std::cmp::Ordering {
+        let first = match self {
+            Ties::Datums => {
+                let datums = a.iter().zip(b);
+                datums.fold(std::cmp::Ordering::Equal, |o, (x, y)| {
+                    o.then_with(|| datum_order(x, y))
+                })
+            }
+            Ties::Encoded => {
+                result_order::compare(&result_order::encode(a), &result_order::encode(b))
+            }
+        };
+        first.then_with(|| a.cmp(b))
+    }
+}
+
+/// Materialize's order of two datums of one column: its `Datum` puts NULL
+/// last; values compare as SQL compares them.
+pub fn datum_order(x: &Datum, y: &Datum) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (x, y) {
+        (Datum::Null, Datum::Null) => Ordering::Equal,
+        (Datum::Null, _) => Ordering::Greater,
+        (_, Datum::Null) => Ordering::Less,
+        _ => x.sql_cmp(y),
+    }
+}
+
 /// How a finished SELECT's rows are ordered and cut, applied after the read.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Finishing {

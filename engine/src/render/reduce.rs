@@ -7,7 +7,7 @@ use timely::dataflow::Scope;
 use super::accumulable;
 use super::collections::{constant, split};
 use crate::eval::{aggregate, empty_aggregate};
-use crate::plan::{compare_rows, Aggregate, OrderColumn};
+use crate::plan::{compare_rows, Aggregate, OrderColumn, Ties};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
 use crate::typedefs::{Errs, Oks};
 
@@ -83,12 +83,12 @@ fn reduce_group(
     Ok(out)
 }
 
-/// One top-k group's output: its rows in order (ties by the rows' own
-/// order), the first `offset` skipped, then at most `limit`, each row with
+/// One top-k group's output: its rows in order (ties as `ties` orders
+/// them), the first `offset` skipped, then at most `limit`, each row with
 /// as many copies as it has within the cut.
 pub fn top_k(
     rows: &[(&Row, Diff)],
-    order_by: &[OrderColumn],
+    (order_by, ties): (&[OrderColumn], Ties),
     limit: Option<usize>,
     offset: usize,
     out: &mut Vec<(Result<Row, DataflowError>, Diff)>,
@@ -98,8 +98,7 @@ pub fn top_k(
         return;
     }
     let mut sorted = rows.to_vec();
-    // Stable: rows come sorted by themselves, which breaks ties.
-    sorted.sort_by(|a, b| compare_rows(order_by, a.0, b.0));
+    sorted.sort_by(|a, b| compare_rows(order_by, a.0, b.0).then_with(|| ties.compare(a.0, b.0)));
     let mut skip = Diff::try_from(offset).unwrap_or(Diff::MAX);
     let mut left = limit.map(|l| Diff::try_from(l).unwrap_or(Diff::MAX));
     for (row, count) in sorted {
@@ -141,7 +140,7 @@ mod tests {
         let input: Vec<(&Row, Diff)> = rows.iter().zip([1, 2, 1, 1]).collect();
         let cut = |order: OrderColumn, limit, offset| {
             let mut out = vec![];
-            top_k(&input, &[order], limit, offset, &mut out);
+            top_k(&input, (&[order], Ties::Datums), limit, offset, &mut out);
             out.into_iter()
                 .map(|(r, m)| (r.expect("no error"), m))
                 .collect::<Vec<_>>()
@@ -163,7 +162,41 @@ mod tests {
         assert_eq!(cut(asc, None, 4), vec![(vec![Null], 1)]);
         let negative: Vec<(&Row, Diff)> = vec![(&rows[0], -1)];
         let mut out = vec![];
-        top_k(&negative, &[asc], None, 0, &mut out);
+        top_k(&negative, (&[asc], Ties::Datums), None, 0, &mut out);
         assert!(matches!(out.as_slice(), [(Err(_), 1)]));
+    }
+
+    #[test]
+    fn top_k_breaks_ties_as_materialize_does() {
+        // Tied under the ORDER BY (column 0); they differ in column 1.
+        let rows: Vec<Row> = vec![
+            vec![Int32(1), Null],
+            vec![Int32(1), Int32(5)],
+            vec![Int32(1), Int32(-2)],
+        ];
+        let input: Vec<(&Row, Diff)> = rows.iter().map(|r| (r, 1)).collect();
+        let first = |ties| {
+            let mut out = vec![];
+            top_k(
+                &input,
+                (&[OrderColumn::new(0, false)], ties),
+                Some(1),
+                0,
+                &mut out,
+            );
+            out.into_iter()
+                .map(|(r, _)| r.expect("no error"))
+                .collect::<Vec<_>>()
+        };
+        // Rendered: its `Datum` order, NULL last.
+        assert_eq!(first(Ties::Datums), vec![vec![Int32(1), Int32(-2)]]);
+        // Folded: the encodings' order, where NULL's tag is 0.
+        assert_eq!(first(Ties::Encoded), vec![vec![Int32(1), Null]]);
+        let without_null: Vec<(&Row, Diff)> = input[1..].to_vec();
+        let mut out = vec![];
+        let order = [OrderColumn::new(0, false)];
+        top_k(&without_null, (&order, Ties::Encoded), Some(1), 0, &mut out);
+        // A negative integer's encoding has a later tag than a positive's.
+        assert!(matches!(out.as_slice(), [(Ok(r), 1)] if r == &vec![Int32(1), Int32(5)]));
     }
 }

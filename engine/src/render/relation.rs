@@ -19,7 +19,7 @@ use super::recursive;
 use super::reduce;
 use super::window;
 use crate::mutation;
-use crate::plan::RelationPlan;
+use crate::plan::{RelationPlan, Ties};
 use crate::recursion::grown;
 use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
 use crate::typedefs::{Errs, Oks};
@@ -139,6 +139,11 @@ fn render_within<'s>(
             limit,
             offset,
         } => {
+            // Materialize folds a constant's top-k, ordering ties otherwise.
+            let ties = match input.is_constant() {
+                true => Ties::Encoded,
+                false => Ties::Datums,
+            };
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
             let (group_key, order_by) = (group_key.clone(), order_by.clone());
             let (limit, offset) = (*limit, *offset);
@@ -148,7 +153,7 @@ fn render_within<'s>(
                     move |_key: &Row,
                           rows: &[(&Row, Diff)],
                           out: &mut Vec<(Result<Row, DataflowError>, Diff)>| {
-                        reduce::top_k(rows, &order_by, limit, offset, out)
+                        reduce::top_k(rows, (&order_by, ties), limit, offset, out)
                     },
                 )
                 .map(|(_key, result)| result);
