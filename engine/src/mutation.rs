@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 17] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -34,6 +34,7 @@ pub const NAMES: [&str; 16] = [
     "distinct-on-keeps-last",
     "interval-compare-as-duration",
     "recursion-drops-binding-errors",
+    "lateral-null-keys",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -135,6 +136,12 @@ pub fn interval_compare_as_duration() -> bool {
 /// arises inside the loop never reaches a read.
 pub fn recursion_drops_binding_errors() -> bool {
     on("recursion-drops-binding-errors")
+}
+/// A LATERAL subquery's rows join back to the FROM's rows without matching
+/// a NULL key to a NULL key, so a left row whose named columns are NULL
+/// loses its rows (an inner join drops it, a LEFT JOIN pads it with NULLs).
+pub fn lateral_null_keys() -> bool {
+    on("lateral-null-keys")
 }
 
 #[cfg(test)]

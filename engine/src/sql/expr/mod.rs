@@ -49,7 +49,8 @@ pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;
 pub(super) use scope::{Scope, ScopeItem};
 pub(super) use subquery::{
-    Kind, Nested, Outer, OuterRefused, Prefix, Reads, Subqueries, Subquery, SUBQUERY_COLUMN,
+    Enclosing, Kind, Nested, Outer, OuterRefused, Prefix, Reads, Subqueries, Subquery,
+    SUBQUERY_COLUMN,
 };
 use typed::{binary, cast_literal, literal, negate, operands};
 pub(super) use typed::{scalar_type, unify, Typed};

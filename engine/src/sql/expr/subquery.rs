@@ -33,9 +33,23 @@ pub trait Outer {
 
 /// An enclosing expression context as its subquery sees it: it resolves
 /// names as the context does and keeps which columns of its row they name.
-struct Enclosing<'b, 'x> {
+pub struct Enclosing<'b, 'x> {
     cx: &'b ExprContext<'x>,
     used: RefCell<BTreeSet<usize>>,
+}
+
+impl<'b, 'x> Enclosing<'b, 'x> {
+    pub fn new(cx: &'b ExprContext<'x>) -> Enclosing<'b, 'x> {
+        Enclosing {
+            cx,
+            used: RefCell::default(),
+        }
+    }
+
+    /// The columns of the context's row the names resolved so far read.
+    pub fn used(self) -> Vec<usize> {
+        self.used.into_inner().into_iter().collect()
+    }
 }
 
 impl Outer for Enclosing<'_, '_> {
@@ -302,12 +316,9 @@ impl ExprContext<'_> {
             id: nested.fresh(),
             columns,
         };
-        let enclosing = Enclosing {
-            cx: &*self,
-            used: RefCell::default(),
-        };
+        let enclosing = Enclosing::new(&*self);
         let (branch, output) = nested.plan(q, &enclosing, &prefix, reads)?;
-        let used = enclosing.used.into_inner();
+        let used = enclosing.used();
         let kind = make(&output, width)?;
         let planned = &mut self.subqueries.as_mut().expect("checked").planned;
         planned.push(Subquery {
@@ -315,7 +326,7 @@ impl ExprContext<'_> {
             branch,
             keys: prefix.id,
             width,
-            used: used.into_iter().collect(),
+            used,
             name: output.first().map(|c| c.name.clone()),
             text,
             output: output.clone(),

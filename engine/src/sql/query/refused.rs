@@ -83,8 +83,8 @@ fn first_refusal_in_select(s: &Select, ordered: Vec<&Expr>) -> Option<String> {
             match factor {
                 TableFactor::Table { .. } => {}
                 TableFactor::Derived {
-                    lateral: false,
                     subquery,
+                    sample: None,
                     ..
                 } => {
                     if let Some(r) = first_refusal_in(subquery) {

@@ -210,7 +210,7 @@ impl Planner<'_> {
 /// The distinct values of `outer`'s `used` columns, laid out as the outer
 /// row of `width` columns with NULL in the others: the rows a subquery is
 /// computed for (one row of NULLs if it names no outer column).
-fn keys(outer: RelationPlan, used: &[usize], width: usize) -> RelationPlan {
+pub(super) fn keys(outer: RelationPlan, used: &[usize], width: usize) -> RelationPlan {
     if used.is_empty() {
         return RelationPlan::Constant {
             rows: vec![vec![Datum::Null; width]],

@@ -161,9 +161,17 @@ fn join_errors() {
         err("SELECT * FROM t JOIN u ON t.a = v.k JOIN v ON true"),
         "column \"v.k\" does not exist"
     );
+    // Only a LATERAL subquery sees the FROM items before it; a RIGHT or
+    // FULL JOIN's sees its left side only to fail (Materialize's texts).
+    assert!(plan("SELECT * FROM t, LATERAL (SELECT t.a) AS s", &catalog()).is_ok());
     assert_eq!(
-        err("SELECT * FROM LATERAL (SELECT 1) AS s"),
-        "unsupported: LATERAL subqueries"
+        err("SELECT * FROM t, (SELECT t.a) AS s"),
+        "column \"t.a\" does not exist"
+    );
+    assert_eq!(
+        err("SELECT * FROM t RIGHT JOIN LATERAL (SELECT d FROM u WHERE u.a = t.a) s ON t.a = s.d"),
+        "WHERE clause error: column \"t.a\" cannot be referenced from this part of the query: \
+         the combining JOIN type must be INNER or LEFT for a LATERAL reference"
     );
     assert_eq!(
         err("SELECT * FROM t JOIN u ON t.a"),

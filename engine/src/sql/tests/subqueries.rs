@@ -155,8 +155,20 @@ fn what_subqueries_are_refused() {
             "unsupported: ANY and ALL of an array",
         ),
         (
-            "SELECT * FROM LATERAL (SELECT 1) AS s",
-            "unsupported: LATERAL subqueries",
+            "SELECT * FROM t LEFT JOIN LATERAL (SELECT a FROM u) AS s USING (a)",
+            "unsupported: LEFT JOIN LATERAL other than with ON",
+        ),
+        (
+            "SELECT * FROM t, LATERAL (SELECT t.a + 1) AS s",
+            "unsupported: a computed column in a subquery in FROM",
+        ),
+        (
+            "SELECT * FROM t, u, v RIGHT JOIN LATERAL (SELECT t.a) AS s ON v.k = s.a",
+            "unsupported: a RIGHT or FULL JOIN LATERAL naming earlier FROM items",
+        ),
+        (
+            "SELECT * FROM t, LATERAL (SELECT u.a FROM u WHERE u.a = t.a) AS s LEFT JOIN v ON v.k = s.a",
+            "unsupported: LEFT JOIN after a LATERAL subquery that follows other FROM items",
         ),
         (
             "SELECT x FROM (SELECT a AS x, 1 / a FROM t) AS s",

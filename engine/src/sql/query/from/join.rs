@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use sqlparser::ast::{Expr, Join, JoinConstraint, JoinOperator};
+use sqlparser::ast::{Expr, Join, JoinConstraint, JoinOperator, TableFactor};
 
 use super::super::super::expr::{equality, ExprContext, Outer, ScopeItem, Typed};
 use super::super::super::{forms, ident};
@@ -29,9 +29,24 @@ impl From {
         outer: Option<&dyn Outer>,
     ) -> Result<(), String> {
         let (kind, constraint) = join_kind(&join.join_operator)?;
+        if let (
+            JoinKind::Left,
+            TableFactor::Derived {
+                lateral: true,
+                subquery,
+                alias,
+                sample: None,
+            },
+        ) = (kind, &join.relation)
+        {
+            let JoinConstraint::On(on) = constraint else {
+                return Err(unsupported("LEFT JOIN LATERAL other than with ON"));
+            };
+            return self.left_lateral(planner, subquery, alias.as_ref(), on, outer);
+        }
         let left = self.chain.1..self.scope.items.len();
         let left_star = self.scope.star[self.chain.2..].to_vec();
-        self.add(planner, &join.relation, outer)?;
+        self.add(planner, &join.relation, kind, outer)?;
         let right = left.end..self.scope.items.len();
         let names = match constraint {
             JoinConstraint::On(e) => {
@@ -90,7 +105,11 @@ impl From {
 
     /// An ON condition over the current FROM item's columns (and the outer
     /// query's), split into its conjuncts.
-    fn on(&self, e: &Expr, outer: Option<&dyn Outer>) -> Result<Vec<ScalarExpr>, String> {
+    pub(super) fn on(
+        &self,
+        e: &Expr,
+        outer: Option<&dyn Outer>,
+    ) -> Result<Vec<ScalarExpr>, String> {
         let mut scope = self.scope.clone();
         scope.hidden = scope.hidden.max(self.chain.1);
         let no_aggregates = "aggregate functions are not allowed in ON clause";
@@ -225,6 +244,14 @@ impl From {
     ) -> Result<(), String> {
         let (right_plan, right_arity) = self.inputs.pop().expect("just added");
         let chain = self.inputs.split_off(self.chain.0);
+        // A LATERAL subquery made the FROM items before this one one input
+        // with it (`lateral`): this join's left side is not an input of its own.
+        if chain.iter().map(|(_, n)| n).sum::<usize>() != left.len() {
+            return Err(unsupported(format!(
+                "{} JOIN after a LATERAL subquery that follows other FROM items",
+                kind_name(kind)
+            )));
+        }
         // The item's own conditions go inside; those over earlier items
         // (or the outer row) alone stay; one over both only where the
         // join keeps no right row unpaired (then filtering after is alike).

@@ -4,6 +4,7 @@
 //! `join` plans every join form onto it.
 
 mod join;
+mod lateral;
 
 pub(super) use join::join_kind;
 
@@ -15,9 +16,10 @@ use sqlparser::ast::{
 use super::super::expr::{ExprContext, Outer, OuterRefused, Prefix, Scope, Typed};
 use super::super::{clauses, forms, ident, relation, unqualified_name};
 use super::{filter_plan, Planner};
-use crate::plan::{with_top_k, BinaryOp, RelationPlan, ScalarExpr, SimpleSelect};
+use crate::plan::{with_top_k, BinaryOp, JoinKind, RelationPlan, ScalarExpr, SimpleSelect};
 use crate::repr::Column;
 use crate::repr::{unsupported, Datum, ScalarType};
+use lateral::WrongSide;
 
 /// The FROM clause: its relations side by side, and the predicates (ON
 /// conditions, then WHERE) over their concatenated columns.
@@ -63,7 +65,7 @@ pub fn plan_from(
             out.scope.items.len(),
             out.scope.star.len(),
         );
-        out.add(planner, &table.relation, outer)?;
+        out.add(planner, &table.relation, JoinKind::Inner, outer)?;
         for join in &table.joins {
             out.join(planner, join, outer)?;
         }
@@ -72,12 +74,14 @@ pub fn plan_from(
 }
 
 impl From {
-    /// Adds a FROM item; a subquery in it sees `outer`'s names only to
-    /// refuse them.
+    /// Adds a FROM item, the right side of a join of `kind`; a subquery in
+    /// it sees `outer`'s names only to refuse them, and a LATERAL one the
+    /// FROM's so far too (`lateral`).
     pub fn add(
         &mut self,
         planner: &Planner,
         factor: &TableFactor,
+        kind: JoinKind,
         outer: Option<&dyn Outer>,
     ) -> Result<(), String> {
         let (name, plan, columns, alias) = match factor {
@@ -128,7 +132,15 @@ impl From {
                 (name, plan, columns, alias)
             }
             TableFactor::Derived {
-                lateral: false,
+                lateral: true,
+                subquery,
+                alias,
+                sample: None,
+            } if kind == JoinKind::Inner => {
+                return self.lateral(planner, subquery, alias.as_ref(), outer)
+            }
+            TableFactor::Derived {
+                lateral,
                 subquery,
                 alias,
                 sample: None,
@@ -138,12 +150,16 @@ impl From {
                     what: "a subquery in FROM naming an outer query's columns",
                 });
                 let names = refusing.as_ref().map(|r| r as &dyn Outer);
+                // A RIGHT or FULL JOIN's LATERAL subquery sees its left
+                // side only to fail.
+                let wrong_side = lateral.then(|| WrongSide {
+                    cx: ExprContext::within(&self.scope, "", names),
+                    start: self.chain.1,
+                });
+                let names = wrong_side.as_ref().map_or(names, |w| Some(w as &dyn Outer));
                 let planned = planner.query(subquery, None, names, true)?;
                 let plan = with_top_k(planned.plan, planned.finishing);
                 (String::new(), plan, planned.columns, alias)
-            }
-            TableFactor::Derived { lateral: true, .. } => {
-                return Err(unsupported("LATERAL subqueries"))
             }
             TableFactor::Derived {
                 sample: Some(_), ..
