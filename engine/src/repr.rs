@@ -6,6 +6,7 @@ pub mod decimal;
 mod float;
 pub mod interval;
 mod numeric;
+pub mod range;
 pub mod result_order;
 pub mod time;
 
@@ -54,6 +55,9 @@ pub enum Datum {
     Timestamp(time::DateTime),
     /// An `interval` (`repr::interval`), after them for the same reason.
     Interval(interval::Interval),
+    /// A range (`repr::range`), last for the same reason; boxed, as its
+    /// bounds are datums.
+    Range(Box<range::Range>),
 }
 
 impl Datum {
@@ -74,7 +78,7 @@ impl Datum {
                 | (Datum::Date(_), ScalarType::Date)
                 | (Datum::Timestamp(_), ScalarType::Timestamp)
                 | (Datum::Interval(_), ScalarType::Interval)
-        )
+        ) || matches!((self, typ), (Datum::Range(r), ScalarType::Range(k)) if r.is_of(k))
     }
 
     /// SQL's comparison of two values of one type, which `=`, `<`, ORDER
@@ -110,6 +114,7 @@ impl fmt::Display for Datum {
             Datum::Date(d) => write!(f, "{d}"),
             Datum::Timestamp(t) => write!(f, "{t}"),
             Datum::Interval(i) => write!(f, "{i}"),
+            Datum::Range(r) => write!(f, "{r}"),
         }
     }
 }
@@ -150,6 +155,8 @@ pub enum ScalarType {
     Timestamp,
     /// `interval`: months, days and microseconds.
     Interval,
+    /// `int4range`, `int8range`, `numrange`, `daterange`, `tsrange`.
+    Range(range::RangeKind),
 }
 
 impl ScalarType {
@@ -169,6 +176,7 @@ impl ScalarType {
             ScalarType::Date => "date",
             ScalarType::Timestamp => "timestamp",
             ScalarType::Interval => "interval",
+            ScalarType::Range(k) => k.name(),
         }
     }
 
@@ -211,6 +219,7 @@ impl ScalarType {
             ScalarType::Date => "date",
             ScalarType::Timestamp => "timestamp without time zone",
             ScalarType::Interval => "interval",
+            ScalarType::Range(k) => k.name(),
         }
     }
 

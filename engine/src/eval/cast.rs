@@ -2,7 +2,7 @@
 //! with the real system's texts.
 
 use super::{float, int16, numeric, time};
-use crate::repr::{Datum, ScalarType, F32, F64};
+use crate::repr::{range, Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
 pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
@@ -17,6 +17,9 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         format!("invalid input syntax for type {}: {e}: \"{s}\"", to.name())
     };
     match to {
+        ScalarType::Range(kind) => {
+            range::parse(s, |e| parse_as(e, kind.element())).map(|r| Datum::Range(Box::new(r)))
+        }
         ScalarType::Text => Ok(Datum::Text(s.to_string())),
         ScalarType::Int16 => s.trim().parse().map(Datum::Int16).map_err(invalid),
         ScalarType::Int32 => s.trim().parse().map(Datum::Int32).map_err(invalid),
@@ -62,6 +65,10 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
     let text = |t: ScalarType| if t.is_string() { Text } else { t };
     let (from, to) = (text(from), text(to));
+    // A range casts to and from a string, and to itself only.
+    if let (ScalarType::Range(_), _) | (_, ScalarType::Range(_)) = (from, to) {
+        return from == to || from == Text || to == Text;
+    }
     if time::is_time(from) || time::is_time(to) {
         return from == to || time::castable(from, to);
     }
@@ -108,6 +115,7 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         (Datum::Int64(i), ScalarType::Bool) => Datum::Bool(i != 0),
         (Datum::Bool(b), ScalarType::Int32) => Datum::Int32(b.into()),
         (Datum::Bool(b), ScalarType::Bool) => Datum::Bool(b),
+        (Datum::Range(r), ScalarType::Range(_)) => Datum::Range(r),
         (d, to) => return Err(format!("cannot cast {d} to {}", to.name())),
     })
 }

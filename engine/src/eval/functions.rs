@@ -17,7 +17,8 @@ use super::float_functions;
 use super::int16;
 use super::literals::literal_operands;
 use super::numeric_functions;
-use crate::plan::{Func, ScalarExpr, TrimSide};
+use super::range;
+use crate::plan::{Func, RangeFunc, ScalarExpr, TrimSide};
 use crate::repr::{DataflowError, Datum};
 
 /// The real system's bound on the text a string function makes
@@ -29,7 +30,11 @@ const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
 pub fn propagates_nulls(func: Func) -> bool {
     !matches!(
         func,
-        Func::Concat | Func::ConcatWs | Func::Greatest | Func::Least
+        Func::Concat
+            | Func::ConcatWs
+            | Func::Greatest
+            | Func::Least
+            | Func::Range(RangeFunc::Create(_))
     )
 }
 
@@ -59,6 +64,7 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
             };
             Ok(found.unwrap_or(Datum::Null))
         }
+        Func::Range(RangeFunc::Create(_)) => range::create(&evaluate_all(args, row)?),
         strict => {
             let values = evaluate_all(args, row)?;
             if values.contains(&Datum::Null) {
@@ -87,6 +93,11 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     use Datum::{Int32, Int64, Text};
     if let Func::Float(f) = func {
         if let Some(result) = float_functions::apply(f, args) {
+            return result;
+        }
+    }
+    if let Func::Range(f) = func {
+        if let Some(result) = range::apply(f, args) {
             return result;
         }
     }

@@ -21,6 +21,7 @@ mod literals;
 mod numeric;
 mod numeric_functions;
 mod numeric_sum;
+mod range;
 mod scalar;
 #[cfg(test)]
 mod tests;

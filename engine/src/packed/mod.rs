@@ -11,7 +11,10 @@
 //! NaN's, so that equal floats have equal bytes); `Int16` and 2 bytes;
 //! `Date` and its days (4 bytes); `Timestamp` and its microseconds (8
 //! bytes); `Interval` and its months, days and microseconds (4, 4 and 8
-//! bytes). Integers are
+//! bytes); `Range` and the length of the rest (4 bytes), its flags (a
+//! byte: empty, lower inclusive, lower infinite, upper inclusive, upper
+//! infinite, as the real system's) and its finite bounds, each a datum
+//! encoded as here. Integers are
 //! little-endian. The encoding of a row is unique, so equal bytes are equal
 //! rows.
 //!
@@ -38,6 +41,7 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::repr::interval::Interval;
+use crate::repr::range::{self, Bound, Range};
 use crate::repr::time::{Date, DateTime};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
 
@@ -57,6 +61,7 @@ const INT16: u8 = 9;
 const DATE: u8 = 10;
 const TIMESTAMP: u8 = 11;
 const INTERVAL: u8 = 12;
+const RANGE: u8 = 13;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -232,7 +237,27 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Date(_) => 4,
         Datum::Timestamp(_) => 8,
         Datum::Interval(_) => 16,
+        Datum::Range(r) => 4 + 1 + r.finite_bounds().map(encoded_len).sum::<usize>(),
     }
+}
+
+/// The range `bytes` encodes (its flags and bounds, after its length).
+fn unpack_range(bytes: &[u8]) -> Range {
+    let (&flags, rest) = bytes.split_first().expect("a range's flags");
+    if flags & range::flag::EMPTY != 0 {
+        return Range::EMPTY;
+    }
+    let mut values = Datums(rest).map(DatumRef::to_datum);
+    let mut bound = |inclusive: u8, infinite: u8| Bound {
+        inclusive: flags & inclusive != 0,
+        value: match flags & infinite {
+            0 => Some(values.next().expect("a finite bound")),
+            _ => None,
+        },
+    };
+    let lower = bound(range::flag::LOWER_INCLUSIVE, range::flag::LOWER_INFINITE);
+    let upper = bound(range::flag::UPPER_INCLUSIVE, range::flag::UPPER_INFINITE);
+    Range(Some((lower, upper)))
 }
 
 /// Writes `row` into `out`, exactly its encoded length.
@@ -291,6 +316,16 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&i.days.to_le_bytes());
                 put(&i.micros.to_le_bytes());
             }
+            Datum::Range(r) => {
+                let len = encoded_len(datum) - 1 - 4;
+                put(&[RANGE]);
+                put(&u32::try_from(len).expect("a short range").to_le_bytes());
+                put(&[r.flag_bits()]);
+                let bounds = r.finite_bounds();
+                let mut inner = vec![0u8; len - 1];
+                write(bounds, &mut inner);
+                put(&inner);
+            }
         }
     }
 }
@@ -312,6 +347,30 @@ enum DatumRef<'a> {
     Date(Date),
     Timestamp(DateTime),
     Interval(Interval),
+    Range(RangeRef<'a>),
+}
+
+/// A range read in place: its flags and bounds, ordered as the `Range`
+/// they encode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RangeRef<'a>(&'a [u8]);
+
+impl RangeRef<'_> {
+    fn unpack(self) -> Range {
+        unpack_range(self.0)
+    }
+}
+
+impl Ord for RangeRef<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.unpack().cmp(&other.unpack())
+    }
+}
+
+impl PartialOrd for RangeRef<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl DatumRef<'_> {
@@ -333,6 +392,7 @@ impl DatumRef<'_> {
             DatumRef::Date(d) => Datum::Date(d),
             DatumRef::Timestamp(t) => Datum::Timestamp(t),
             DatumRef::Interval(i) => Datum::Interval(i),
+            DatumRef::Range(r) => Datum::Range(Box::new(r.unpack())),
         }
     }
 }
@@ -354,6 +414,7 @@ impl Hash for DatumRef<'_> {
             Date(Date),
             Timestamp(DateTime),
             Interval(Interval),
+            Range(Range),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -368,6 +429,7 @@ impl Hash for DatumRef<'_> {
             DatumRef::Date(d) => AsDatum::Date(d),
             DatumRef::Timestamp(t) => AsDatum::Timestamp(t),
             DatumRef::Interval(i) => AsDatum::Interval(i),
+            DatumRef::Range(r) => AsDatum::Range(r.unpack()),
         };
         datum.hash(state)
     }
@@ -417,6 +479,12 @@ impl<'a> Iterator for Datums<'a> {
                 i32::from_le_bytes(self.take()),
                 i64::from_le_bytes(self.take()),
             )),
+            RANGE => {
+                let len = u32::from_le_bytes(self.take()) as usize;
+                let (range, rest) = self.0.split_at(len);
+                self.0 = rest;
+                DatumRef::Range(RangeRef(range))
+            }
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

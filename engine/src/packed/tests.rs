@@ -91,7 +91,29 @@ fn datums() -> Vec<Datum> {
         Datum::Interval(Interval::new(0, 30, 0)),
         Datum::Interval(Interval::new(1, 0, 0)),
         Datum::Interval(Interval::new(i32::MAX, i32::MAX, i64::MAX)),
+        // Ranges: empty first, then by lower bound (infinite first), then
+        // by upper (infinite last), bounds of integers and numerics.
+        range(None),
+        range(Some((None, None))),
+        range(Some((None, Some(Datum::Int32(-1))))),
+        range(Some((Some(Datum::Int32(-1)), Some(Datum::Int32(1))))),
+        range(Some((Some(Datum::Int32(-1)), None))),
+        range(Some((Some(Datum::Int64(7)), Some(Datum::Int64(9))))),
+        range(Some((Some(numeric(-15, 1)), Some(numeric(25, 1))))),
     ]
+}
+
+/// A canonical `[lower, upper)` range of these bounds (`None` empty).
+fn range(bounds: Option<(Option<Datum>, Option<Datum>)>) -> Datum {
+    let r = match bounds {
+        None => Range::EMPTY,
+        Some((lower, upper)) => {
+            let lower = range::bound(lower.unwrap_or(Datum::Null), true);
+            let upper = range::bound(upper.unwrap_or(Datum::Null), false);
+            Range::new(lower, upper).expect("a range")
+        }
+    };
+    Datum::Range(Box::new(r))
 }
 
 /// Rows of zero to two datums from `datums()`, and some longer ones.
@@ -164,6 +186,18 @@ fn datum() -> impl Strategy<Value = Datum> {
             .prop_map(|t| Datum::Timestamp(DateTime::from_micros(t).expect("a timestamp"))),
         (any::<i32>(), any::<i32>(), any::<i64>())
             .prop_map(|(m, d, us)| Datum::Interval(Interval::new(m, d, us))),
+        // Ranges of small integers, inclusive or not, some infinite.
+        (-3i32..3, 0i32..4, any::<(bool, bool, bool, bool)>()).prop_map(
+            |(low, width, (li, ui, linf, uinf))| {
+                let value = |infinite: bool, v: i32| match infinite {
+                    true => Datum::Null,
+                    false => Datum::Int32(v),
+                };
+                let lower = range::bound(value(linf, low), li);
+                let upper = range::bound(value(uinf, low + width), ui);
+                Datum::Range(Box::new(Range::new(lower, upper).expect("ordered bounds")))
+            }
+        ),
     ]
 }
 

@@ -3,6 +3,8 @@
 //! by the planner (`sql/expr/functions.rs`) and evaluated by
 //! `eval/functions.rs`. How each treats NULLs and errors is said there.
 
+use crate::repr::range::RangeKind;
+
 /// One resolved overload of a scalar function; its arguments are in the
 /// order the SQL function takes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,6 +53,73 @@ pub enum Func {
     Float(FloatFunc),
     /// A function of `numeric`s (`NumericFunc`).
     Numeric(NumericFunc),
+    /// A function or operator of ranges (`RangeFunc`).
+    Range(RangeFunc),
+}
+
+/// The real system's functions and operators of ranges
+/// (`eval/range.rs`), each of ranges of one type, `<@` planned as `@>`
+/// with its operands swapped, as the real system plans it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RangeFunc {
+    /// `int4range(lower, upper, flags)` and the others of their type: a
+    /// NULL bound is infinite, NULL flags an error (not strict).
+    Create(RangeKind),
+    Lower,
+    Upper,
+    IsEmpty,
+    LowerInc,
+    UpperInc,
+    LowerInf,
+    UpperInf,
+    /// `range @> element`.
+    ContainsElem,
+    /// `range @> range`.
+    ContainsRange,
+    /// `&&`.
+    Overlaps,
+    /// `<<`.
+    Before,
+    /// `>>`.
+    After,
+    /// `&<`.
+    OverLeft,
+    /// `&>`.
+    OverRight,
+    /// `-|-`.
+    Adjacent,
+    /// `+`.
+    Union,
+    /// `*`.
+    Intersection,
+    /// `-`.
+    Difference,
+}
+
+impl RangeFunc {
+    /// The name the real system gives the function or operator.
+    pub fn name(self) -> &'static str {
+        match self {
+            RangeFunc::Create(kind) => kind.name(),
+            RangeFunc::Lower => "lower",
+            RangeFunc::Upper => "upper",
+            RangeFunc::IsEmpty => "isempty",
+            RangeFunc::LowerInc => "lower_inc",
+            RangeFunc::UpperInc => "upper_inc",
+            RangeFunc::LowerInf => "lower_inf",
+            RangeFunc::UpperInf => "upper_inf",
+            RangeFunc::ContainsElem | RangeFunc::ContainsRange => "@>",
+            RangeFunc::Overlaps => "&&",
+            RangeFunc::Before => "<<",
+            RangeFunc::After => ">>",
+            RangeFunc::OverLeft => "&<",
+            RangeFunc::OverRight => "&>",
+            RangeFunc::Adjacent => "-|-",
+            RangeFunc::Union => "+",
+            RangeFunc::Intersection => "*",
+            RangeFunc::Difference => "-",
+        }
+    }
 }
 
 /// The real system's `numeric` overloads of the rounding functions, each
@@ -167,6 +236,7 @@ impl Func {
             Func::Least => "least",
             Func::Float(f) => f.name(),
             Func::Numeric(f) => f.name(),
+            Func::Range(f) => f.name(),
         }
     }
 }

@@ -39,6 +39,8 @@ mod tag {
     /// a length of 1, 2, 4 or 8 bytes.
     pub const STRING_TINY: u8 = 19;
     pub const NUMERIC: u8 = 32;
+    /// A range: its flags byte, then its finite bounds, each a datum.
+    pub const RANGE: u8 = 36;
     /// A timestamp as its nanoseconds since 1970-01-01, where they fit an
     /// `i64` (from 1677 to 2262).
     pub const CHEAP_TIMESTAMP: u8 = 39;
@@ -121,6 +123,13 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
             bytes.extend_from_slice(&i.months.to_le_bytes());
             bytes.extend_from_slice(&i.days.to_le_bytes());
             bytes.extend_from_slice(&i.micros.to_le_bytes());
+        }
+        Datum::Range(r) => {
+            bytes.push(tag::RANGE);
+            bytes.push(r.flag_bits());
+            for value in r.finite_bounds() {
+                push(bytes, value);
+            }
         }
         Datum::Numeric(n) => {
             // Reduced (every trailing zero of the coefficient dropped into

@@ -11,6 +11,7 @@ use sqlparser::ast::{BinaryOperator, CaseWhen, Expr, Function, Value};
 use super::call_syntax::special_form;
 use super::float_functions::{self, plan_argument, take_literal, NumericLiteral};
 use super::overloads::{find_match, Overload, Param};
+use super::range;
 use super::typed::{binary, unify, Typed};
 use super::{function_name, plain_args, walk, ExprContext};
 use crate::plan::{Func, ScalarExpr, TrimSide};
@@ -89,7 +90,7 @@ const REWRITTEN: &[&str] = &[
 
 /// Whether `name` is a scalar function the engine plans.
 pub fn is_scalar_function(name: &str) -> bool {
-    REWRITTEN.contains(&name) || overloads(name).is_some()
+    REWRITTEN.contains(&name) || overloads(name).is_some() || range::is_range_function(name)
 }
 
 impl ExprContext<'_> {
@@ -146,6 +147,9 @@ impl ExprContext<'_> {
                     let (t, literal) = plan_argument(arg, |e| self.plan(e))?;
                     planned.push(t);
                     literals.push(literal);
+                }
+                if range::takes(name, &planned) {
+                    return range::plan_call(name, planned);
                 }
                 resolve(name, planned, literals)
             }

@@ -18,6 +18,7 @@ mod functions;
 mod names;
 mod numeric;
 mod overloads;
+mod range;
 mod reduce;
 mod refusal;
 mod scope;

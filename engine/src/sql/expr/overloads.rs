@@ -127,6 +127,7 @@ fn category_of(t: ScalarType) -> Category {
         ScalarType::Bool => Category::Boolean,
         ScalarType::Date | ScalarType::Timestamp => Category::DateTime,
         ScalarType::Interval => Category::Timespan,
+        ScalarType::Range(_) => Category::Range,
     }
 }
 

@@ -18,6 +18,7 @@ pub use time::is_time;
 use time::{time_type, Operands};
 
 mod interval;
+pub mod range;
 mod time;
 
 /// A planned expression with its type (`None`: NULL, not yet typed) and
@@ -212,6 +213,9 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     if let Some(time) = time_type(t) {
         return Ok(time);
     }
+    if let Some(range) = range::range_type(t) {
+        return range;
+    }
     match t {
         DataType::SmallInt(None) | DataType::Int2(None) => Ok(ScalarType::Int16),
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
@@ -281,6 +285,10 @@ pub fn widest_integer(types: impl Iterator<Item = ScalarType>) -> Option<ScalarT
 
 pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
     use BinaryOperator as B;
+    let (l, r) = match range::binary(op, l, r) {
+        range::Routed::Planned(planned) => return planned,
+        range::Routed::Not(l, r) => (l, r),
+    };
     let plan_op = match op {
         B::Plus => BinaryOp::Add,
         B::Minus => BinaryOp::Sub,

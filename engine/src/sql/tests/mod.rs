@@ -17,6 +17,7 @@ mod materialized;
 mod numerics;
 mod properties;
 mod queries;
+mod ranges;
 mod recursive;
 mod sets;
 mod smallint;
