@@ -7,7 +7,7 @@
 use crate::timeline::{Read, Timeline};
 use crate::translate::{statements, Statement};
 use crate::watch::on_server;
-use engine::repr::{interval, time, Datum};
+use engine::repr::{interval, range, time, Datum, Numeric};
 use engine::Outcome;
 use postgres::types::Type;
 use postgres::{Client, SimpleQueryMessage};
@@ -270,9 +270,30 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
         // +04:05:06`) is one of the forms the engine reads: it reads back
         // as the engine's value, shown as the real system shows it.
         Some(&Type::INTERVAL) => interval::parse_interval(text).ok().map(Datum::Interval),
-        _ => None,
+        Some(t) => range_of(t).and_then(|element| {
+            // PostgreSQL quotes a bound with a space (a timestamp's), which
+            // the real system's reader takes no quotes around: unquoted, it
+            // reads back as the engine's range.
+            let unquoted = text.replace('"', "");
+            let read = range::parse(&unquoted, |bound| element(bound).ok_or_else(String::new));
+            read.ok().map(|r| Datum::Range(Box::new(r)))
+        }),
+        None => None,
     };
     converted.unwrap_or_else(|| Datum::Text(text.to_string()))
+}
+
+/// How a bound of a range type's text reads back (`None`: not a range
+/// type the engine has).
+fn range_of(t: &Type) -> Option<fn(&str) -> Option<Datum>> {
+    Some(match *t {
+        Type::INT4_RANGE => |b| b.parse().ok().map(Datum::Int32),
+        Type::INT8_RANGE => |b| b.parse().ok().map(Datum::Int64),
+        Type::NUM_RANGE => |b| Numeric::parse(b).map(Datum::Numeric),
+        Type::DATE_RANGE => |b| time::parse_date(b).ok().map(Datum::Date),
+        Type::TS_RANGE => |b| time::parse_timestamp(b).ok().map(Datum::Timestamp),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -303,5 +324,17 @@ mod tests {
             Some("-1 years -2 mons +3 days -04:05:06.7"),
         );
         assert_eq!(iv.to_string(), "-1 years -2 months +3 days -04:05:06.7");
+        // A range reads back as the engine's, a timestamp's quotes and a
+        // numeric's display scale gone.
+        let r = datum(Some(&Type::INT4_RANGE), Some("[1,3)"));
+        assert!(matches!(r, Datum::Range(_)));
+        let n = datum(Some(&Type::NUM_RANGE), Some("[1.50,2.0)"));
+        assert_eq!(n.to_string(), "[1.5,2)");
+        let ts = "[\"2020-01-01 00:00:00\",)";
+        assert_eq!(datum(Some(&Type::TS_RANGE), Some(ts)).to_string(), ts);
+        assert_eq!(
+            datum(Some(&Type::DATE_RANGE), Some("empty")).to_string(),
+            "empty"
+        );
     }
 }

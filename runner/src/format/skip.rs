@@ -101,6 +101,10 @@ pub enum SkipReason {
     /// top-k keeping the first in the real system's order of its rows
     /// (NULL after every value); PostgreSQL keeps any.
     MzTopKTies,
+    /// The real system's ranges where PostgreSQL's differ: its reader's
+    /// errors (`invalid input syntax for type range: ...`, PostgreSQL's
+    /// `malformed range literal`).
+    MzRange,
 }
 
 impl SkipReason {
@@ -132,6 +136,7 @@ impl SkipReason {
         (SkipReason::MzRecursive, "mz-recursive"),
         (SkipReason::MzDdl, "mz-ddl"),
         (SkipReason::MzTopKTies, "mz-top-k-ties"),
+        (SkipReason::MzRange, "mz-range"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the

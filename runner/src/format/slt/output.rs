@@ -100,7 +100,11 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
                         Some(Type::Integer)
                     }
                     Some(
-                        Datum::Text(_) | Datum::Date(_) | Datum::Timestamp(_) | Datum::Interval(_),
+                        Datum::Text(_)
+                        | Datum::Date(_)
+                        | Datum::Timestamp(_)
+                        | Datum::Interval(_)
+                        | Datum::Range(_),
                     ) => Some(Type::Text),
                     Some(Datum::Bool(_)) => Some(Type::Bool),
                     _ => None,
