@@ -266,9 +266,16 @@ pub struct DataflowError(pub String);
 const EVALUATION_ERROR: &str = "Evaluation error: ";
 
 impl DataflowError {
-    /// The real system's text for a scalar evaluation failure.
+    /// The real system's text for a scalar evaluation failure. A refusal
+    /// met while evaluating (`unsupported: ...`, a value of a form the
+    /// engine does not read) stays a refusal: it is the engine's, not an
+    /// error the real system reports, and a reader of the transcript (the
+    /// corpus judge among them) must see it as one.
     pub fn eval(what: &str) -> Self {
-        DataflowError(format!("{EVALUATION_ERROR}{what}"))
+        match what.starts_with(UNSUPPORTED) {
+            true => DataflowError(what.to_string()),
+            false => DataflowError(format!("{EVALUATION_ERROR}{what}")),
+        }
     }
 
     /// The error's text without `Evaluation error: ` before it, as the
@@ -315,5 +322,23 @@ pub fn meet(a: Frontier, b: Frontier) -> Frontier {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_met_evaluating_stays_a_refusal() {
+        let refused = DataflowError::eval("unsupported: date input format: \"  1970-01-01  \"");
+        assert_eq!(
+            refused.0,
+            "unsupported: date input format: \"  1970-01-01  \""
+        );
+        assert_eq!(refused.evaluation(), None);
+        let failed = DataflowError::eval("division by zero");
+        assert_eq!(failed.0, "Evaluation error: division by zero");
+        assert_eq!(failed.evaluation(), Some("division by zero"));
     }
 }
