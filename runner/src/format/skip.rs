@@ -165,6 +165,7 @@ impl SkipReason {
                 | SkipReason::MzRecursive
                 | SkipReason::MzDdl
                 | SkipReason::MzTopKTies
+                | SkipReason::MzRange
         )
     }
 
