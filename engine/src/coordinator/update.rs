@@ -1,7 +1,8 @@
 //! `UPDATE`, as Materialize's read-then-write runs it (its
 //! `sequence_read_then_write`): the read selects the rows the WHERE
 //! clause passes, failing with the read's error; then each selected row's
-//! SET expressions are evaluated over the row as it was, an evaluation
+//! SET expressions are evaluated over the row as it was, as written (none
+//! of the optimizer's rewrites, `eval/as_written.rs`), an evaluation
 //! error failing the statement with the error's own text (no
 //! `Evaluation error: ` before it, as the sequencer reports it); only then
 //! is every new row checked against the table's `NOT NULL` columns. A
@@ -34,7 +35,7 @@ impl Engine {
         for (row, _) in &selected {
             let mut new = row.clone();
             for (column, expr) in assignments {
-                match expr.eval(row) {
+                match expr.eval_as_written(row) {
                     Ok(d) => new[*column] = d,
                     Err(e) => return Outcome::Error(e.what().to_string()),
                 }

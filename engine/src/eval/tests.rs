@@ -78,6 +78,39 @@ fn null_propagation() {
 /// beside a column is NULL and else a literal error is that error, then
 /// both operands are evaluated and an error comes before a NULL.
 #[test]
+fn as_written_is_evaluated_without_the_folded_shapes_rules() {
+    let col = |i| Box::new(ScalarExpr::Column(i));
+    let bin = |op, l, r| Box::new(ScalarExpr::Binary(op, l, r));
+    let div0 = "Evaluation error: division by zero";
+    // `a / b + NULL`: a folded plan's literal NULL makes it NULL on every
+    // row; as written, the error comes before the NULL.
+    let e = bin(BinaryOp::Add, bin(BinaryOp::Div, col(0), col(1)), lit(Null));
+    assert_eq!(e.eval(&[Int(1), Int(0)]), Ok(Null));
+    assert_eq!(e.eval_as_written(&[Int(1), Int(0)]), err(div0));
+    assert_eq!(e.eval_as_written(&[Int(1), Int(2)]), Ok(Null));
+    // `a < 0 AND 1 / 0 = 1`, unfolded: the row's false decides.
+    let compared = bin(BinaryOp::Eq, failing(), lit(Int(1)));
+    let e = bin(
+        BinaryOp::And,
+        bin(BinaryOp::Lt, col(0), lit(Int(0))),
+        compared,
+    );
+    assert_eq!(e.eval_as_written(&[Int(5)]), Ok(Bool(false)));
+    assert_eq!(e.eval_as_written(&[Int(-5)]), err(div0));
+    // A strict call with a literal NULL argument fails on its other
+    // argument's error too: `repeat(NULL, a / b)`.
+    let call = ScalarExpr::Call(
+        crate::plan::Func::Repeat,
+        vec![
+            ScalarExpr::Literal(Null),
+            *bin(BinaryOp::Div, col(0), col(1)),
+        ],
+    );
+    assert_eq!(call.eval(&[Int(1), Int(0)]), Ok(Null));
+    assert_eq!(call.eval_as_written(&[Int(1), Int(0)]), err(div0));
+}
+
+#[test]
 fn strict_operands_fold_then_fail_before_null() {
     let col = |i| Box::new(ScalarExpr::Column(i));
     let bin = |op, l, r| Box::new(ScalarExpr::Binary(op, l, r));

@@ -88,8 +88,11 @@ pub(super) fn update(catalog: &dyn Resolver, u: &Update) -> Result<Statement, St
         let Some(c) = columns.iter().position(|c| c.name == name) else {
             return Err(format!("unknown column {name}"));
         };
+        // Materialize's sequencer evaluates a SET expression as written,
+        // never folded (`sequence_read_then_write`).
         let mut cx =
             ExprContext::plain(&scope, "aggregate functions are not allowed in SET clause");
+        cx.folds = false;
         let planned =
             cx.plan(&a.value)
                 .map_err(|e| match e == unsupported("subqueries in SET clause") {

@@ -92,6 +92,10 @@ pub(super) struct ExprContext<'a> {
     /// evaluated: predicates, and expressions over a relation that is not
     /// constant (`reduce.rs`).
     pub reduces: bool,
+    /// Whether the planned expression is folded as Materialize's
+    /// optimizer folds it (everywhere but an `UPDATE`'s `SET`, which its
+    /// sequencer evaluates as written: `eval/as_written.rs`).
+    pub folds: bool,
 }
 
 impl<'a> ExprContext<'a> {
@@ -110,6 +114,7 @@ impl<'a> ExprContext<'a> {
             windows: None,
             name: site.map_or("", |(_, site)| site.trim_start_matches("in ")),
             reduces: false,
+            folds: true,
         }
     }
 
@@ -153,7 +158,7 @@ impl<'a> ExprContext<'a> {
             // folds it: its answers depend on it (`eval::fold`). A text
             // folded into a literal stays a text, never a string literal
             // of unknown type (`'a'::text`, `upper('a')`).
-            Ok(t) if self.depth == 0 => {
+            Ok(t) if self.depth == 0 && self.folds => {
                 let string_literal = t.is_string_literal();
                 let folded = Typed {
                     expr: t.expr.fold(),
