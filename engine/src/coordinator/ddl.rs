@@ -10,7 +10,7 @@ use crate::eval::passes;
 use crate::packed::PackedRow;
 use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
 use crate::protocol::{Command, PeekTarget};
-use crate::repr::{Column, Diff, GlobalId, Row};
+use crate::repr::{Column, DataflowError, Diff, GlobalId, Row};
 use crate::sql;
 
 impl Engine {
@@ -66,9 +66,16 @@ impl Engine {
                 self.checked_write(table, updates)
             }
             Statement::InsertSelect { table, plan } => {
-                // Read, then write what was read, as the real system does.
+                // Read, then write what was read, as the real system does;
+                // a source its optimizer folds to a constant is written as
+                // one (`insert_constant`), its evaluation error reported
+                // with its own text, as a VALUES row's is.
+                let constant = plan.is_constant();
                 let rows = match self.select(plan, None, Finishing::default(), None) {
                     Outcome::Rows(rows) => rows,
+                    Outcome::Error(e) if constant => {
+                        return Outcome::Error(DataflowError(e).what().to_string())
+                    }
                     other => return other,
                 };
                 let columns = plan_columns(&self.catalog, table);
