@@ -18,6 +18,10 @@ use crate::repr::{unsupported, ScalarType};
 pub struct Grouping {
     /// Over the reduce's input.
     pub keys: Vec<Typed>,
+    /// Each key's GROUP BY expression as written (`None` for a nested
+    /// query's outer row), which an expression must be written as to be
+    /// that key (`grouped.rs`).
+    pub written: Vec<Option<Expr>>,
     pub aggregates: Vec<Aggregate>,
 }
 

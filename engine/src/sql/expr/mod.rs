@@ -15,6 +15,7 @@ mod chars;
 mod float;
 mod float_functions;
 mod functions;
+mod grouped;
 mod names;
 mod numeric;
 mod overloads;
@@ -174,7 +175,7 @@ impl<'a> ExprContext<'a> {
     }
 
     fn plan_within_limit(&mut self, e: &Expr) -> Result<Typed, String> {
-        if let Some(key) = self.key(e) {
+        if let Some(key) = self.key(e)? {
             return Ok(key);
         }
         match e {

@@ -80,17 +80,6 @@ impl ExprContext<'_> {
         self.refs.get()
     }
 
-    /// Under GROUP BY: `e` as a key column, if it is equal to a key.
-    pub(super) fn key(&self, e: &Expr) -> Option<Typed> {
-        let grouping = self.grouping.as_ref()?;
-        let planned = ExprContext::plain(self.scope, "").plan(e).ok()?;
-        let k = grouping.keys.iter().position(|k| k.expr == planned.expr)?;
-        Some(Typed {
-            expr: ScalarExpr::Column(k),
-            ..grouping.keys[k].clone()
-        })
-    }
-
     /// Whether this scope or an enclosing query's names a table `table`.
     pub fn has_table(&self, table: &str) -> bool {
         self.scope.has_table(table) || self.outer.is_some_and(|o| o.has_table(table))

@@ -8,6 +8,7 @@
 mod distinct_on;
 mod finishing;
 mod from;
+mod group_by;
 mod parenthesized;
 mod recursive;
 mod refused;
@@ -19,21 +20,22 @@ mod with;
 use std::cell::{Cell, RefCell};
 
 use sqlparser::ast::{
-    Distinct, Expr, GroupByExpr, OrderBy, OrderByKind, Query, Select, SelectItem,
-    SelectItemQualifiedWildcardKind, SetExpr, TableWithJoins, WildcardAdditionalOptions,
+    Distinct, Expr, GroupByExpr, Query, Select, SelectItem, SelectItemQualifiedWildcardKind,
+    SetExpr, TableWithJoins, WildcardAdditionalOptions,
 };
 
 use super::expr::window::frames_first;
 use super::expr::{
-    contains_aggregate, contains_subquery, output_name, ExprContext, Grouping, Outer, Prefix,
-    Reads, Scope, Subqueries, Typed, SUBQUERY_COLUMN,
+    contains_subquery, output_name, ExprContext, Grouping, Outer, Prefix, Reads, Subqueries, Typed,
+    SUBQUERY_COLUMN,
 };
 use super::{forms, ident, unqualified_name};
 use crate::plan::{Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
 use crate::recursion::grown;
 use crate::repr::{unsupported, Column, Datum, UNSUPPORTED};
-use finishing::{limit, order_by, position};
+use finishing::{limit, order_by};
 use from::plan_from;
+use group_by::{group_by, grouping};
 use refused::{first_refusal_in, select_of};
 use subquery::{split_conjuncts, where_error, Deferred};
 
@@ -153,7 +155,7 @@ impl Planner<'_> {
             .flatten();
         let scope = from.scope.clone();
 
-        let group_by = group_by(s, &scope)?;
+        let group_by = group_by(s, &scope, outer)?;
         let mut grouping = grouping(s, q.order_by.as_ref(), &scope, &group_by, corr)?;
         let grouped = grouping.as_ref().map(|g| g.keys.len());
         let mut cx = ExprContext::within(
@@ -350,54 +352,6 @@ fn placed(e: ScalarExpr, base: usize) -> ScalarExpr {
     })
 }
 
-/// The query's grouping, if it aggregates: by the GROUP BY keys, or global
-/// when it has aggregates or HAVING but no GROUP BY. A nested query groups
-/// by its outer row first (its leading columns), so that it aggregates per
-/// outer row.
-fn grouping(
-    s: &Select,
-    order_by: Option<&OrderBy>,
-    scope: &Scope,
-    keys: &[&Expr],
-    corr: Option<&Correlation>,
-) -> Result<Option<Grouping>, String> {
-    // An aggregate anywhere but WHERE makes the query aggregate (an ORDER BY
-    // one too, as in the real system, so the select list must group).
-    let ordered = order_by.is_some_and(|o| match &o.kind {
-        OrderByKind::Expressions(exprs) => exprs.iter().any(|o| contains_aggregate(&o.expr)),
-        OrderByKind::All(_) => false,
-    });
-    let aggregates = ordered
-        || distinct_on::aggregates(s)
-        || s.projection.iter().any(|item| match item {
-            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                contains_aggregate(e)
-            }
-            _ => false,
-        });
-    if keys.is_empty() && s.having.is_none() && !aggregates {
-        return Ok(None);
-    }
-    let mut cx = ExprContext::within(
-        scope,
-        "aggregate functions are not allowed in GROUP BY clause",
-        corr.map(|c| c.outer),
-    );
-    let prefix = corr
-        .into_iter()
-        .flat_map(|c| c.prefix.columns.iter().enumerate());
-    let mut planned: Vec<Typed> = prefix
-        .map(|(i, c)| Typed::of_column(ScalarExpr::Column(i), c))
-        .collect();
-    for e in keys {
-        planned.push(cx.plan(e)?);
-    }
-    Ok(Some(Grouping {
-        keys: planned,
-        aggregates: vec![],
-    }))
-}
-
 /// `SELECT * FROM x [WHERE ...]`, the shape a fast-path peek serves.
 fn simple_shape(q: &Query, s: &Select) -> bool {
     matches!(s.projection.as_slice(), [SelectItem::Wildcard(o)] if plain_wildcard(o))
@@ -486,53 +440,6 @@ fn plain_wildcard(o: &WildcardAdditionalOptions) -> bool {
         && o.opt_replace.is_none()
         && o.opt_rename.is_none()
         && o.opt_alias.is_none()
-}
-
-/// The GROUP BY expressions, as the real system reads them: a position
-/// is the select item it counts to; a plain name is a column of the FROM
-/// clause if there is one, else the select item it is the alias of (two
-/// such items are ambiguous).
-fn group_by<'s>(s: &'s Select, scope: &Scope) -> Result<Vec<&'s Expr>, String> {
-    let GroupByExpr::Expressions(keys, modifiers) = &s.group_by else {
-        return Err(unsupported("GROUP BY ALL"));
-    };
-    if !modifiers.is_empty() {
-        return Err(unsupported(format!("GROUP BY modifiers: {}", s.group_by)));
-    }
-    let item = |p: usize| match &s.projection[p] {
-        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Ok(e),
-        _ => Err(unsupported("GROUP BY a position beside a wildcard")),
-    };
-    let wildcards = s.projection.iter().any(|i| item_expr(i).is_none());
-    keys.iter()
-        .map(|key| {
-            if let Some(p) = position(key, s.projection.len(), "GROUP BY")? {
-                return match wildcards {
-                    true => Err(unsupported("GROUP BY a position beside a wildcard")),
-                    false => item(p),
-                };
-            }
-            let Expr::Identifier(name) = key else {
-                return Ok(key);
-            };
-            let name = ident(name);
-            match scope.resolve(None, &name) {
-                Err(e) if e.ends_with("does not exist") => {}
-                _ => return Ok(key),
-            }
-            let aliased: Vec<usize> = (0..s.projection.len())
-                .filter(|p| matches!(&s.projection[*p], SelectItem::ExprWithAlias { alias, .. } if ident(alias) == name))
-                .collect();
-            match aliased.as_slice() {
-                [] if s.projection.iter().any(|i| matches!(i, SelectItem::UnnamedExpr(e) if output_name(e, &|_| None) == name)) => {
-                    Err(unsupported("GROUP BY the implicit name of a select item"))
-                }
-                [] => Ok(key),
-                [p] => item(*p),
-                _ => Err(format!("column reference \"{name}\" is ambiguous")),
-            }
-        })
-        .collect()
 }
 
 /// A select item's expression; `None` for a wildcard.
