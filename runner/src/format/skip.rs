@@ -107,7 +107,8 @@ pub enum SkipReason {
     MzRange,
     /// The real system's GROUP BY, which matches an expression to a key by
     /// its text (`t.a + 1` is not the key `a + 1`), where PostgreSQL
-    /// matches what they compute.
+    /// compares them once names are resolved; and a GROUP BY name of an
+    /// enclosing query's column, which PostgreSQL takes for an alias.
     MzGroupBy,
 }
 
