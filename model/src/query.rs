@@ -453,6 +453,7 @@ fn group(
     rows: Vec<Row>,
     mut errs: Vec<String>,
 ) -> Result<Relation, Unsupported> {
+    let written = keys;
     let keys = keys
         .iter()
         .map(|k| compile(k, scope))
@@ -478,11 +479,22 @@ fn group(
             None => {
                 let c = compile(e, scope)?;
                 types.push(column_type(&c, scope));
-                Output::Key(
-                    keys.iter()
-                        .position(|k| *k == c)
-                        .ok_or("a grouped SELECT item that is not a key")?,
-                )
+                let k = keys
+                    .iter()
+                    .position(|k| *k == c)
+                    .ok_or("a grouped SELECT item that is not a key")?;
+                // Materialize takes an item for a key by its text; a name
+                // by the column it names.
+                let name = |e: &ast::Expr| {
+                    matches!(
+                        e,
+                        ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_)
+                    )
+                };
+                if written[k] != *e && !(name(&written[k]) && name(e)) {
+                    return Err("a grouped SELECT item written otherwise than its key");
+                }
+                Output::Key(k)
             }
         });
         columns.push(name);

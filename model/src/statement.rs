@@ -185,6 +185,13 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                 if sets.iter().any(|(d, _)| *d == c) {
                     return Err("an UPDATE that sets a column twice");
                 }
+                // Materialize evaluates a SET expression as written, where
+                // the model folds a NULL operand as a SELECT's.
+                if !matches!(&a.value, ast::Expr::Value(_))
+                    && a.value.to_string().to_uppercase().contains("NULL")
+                {
+                    return Err("a SET expression with a NULL inside");
+                }
                 sets.push((c, compile(&a.value, &scope)?));
             }
             let filter = condition(u.selection.as_ref(), &scope)?;
