@@ -8,6 +8,8 @@
 //! NULL, so that a left row's multiplicity multiplies the right's. A
 //! subquery that reads no relation is `branch`'s simple path instead: it
 //! is planned over every left row, no keys (its errors count per row).
+//! One that names no left column is not correlated and is joined as any
+//! FROM item, its errors standing whatever the left rows.
 //! A LEFT JOIN filters by its ON, then adds each left row that kept no
 //! row, with NULLs (`lookup`). A RIGHT or FULL JOIN cannot name its left
 //! side (the real system's error).
@@ -17,12 +19,12 @@ use std::mem::take;
 use sqlparser::ast::{Expr, Query, TableAlias};
 
 use super::super::super::expr::{
-    Enclosing, ExprContext, Nested, Outer, Prefix, Reads, Scope, Typed,
+    Enclosing, ExprContext, Nested, Outer, OuterRefused, Prefix, Reads, Scope, Typed,
 };
 use super::super::subquery::keys;
 use super::super::{filter_plan, Correlation, Planner};
 use super::{aliased, From};
-use crate::plan::{JoinKind, RelationPlan, ScalarExpr, UnaryOp};
+use crate::plan::{with_top_k, JoinKind, RelationPlan, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, Datum};
 
 /// The real system's text for a RIGHT or FULL JOIN LATERAL naming a column
@@ -149,6 +151,22 @@ impl From {
             arity: width,
         };
         let joined = match reads_no_relation(&planned.plan, prefix.id) {
+            // Naming no left column, it is not correlated: the real
+            // system's lowering joins it as any FROM item (no `branch`), so
+            // its errors stand whatever the left rows, none among them too
+            // (a constant error fails the whole join: `fold_constants`).
+            _ if used.is_empty() => {
+                let names = outer.map(|outer| OuterRefused {
+                    outer,
+                    what: "a subquery in FROM naming an outer query's columns",
+                });
+                let names = names.as_ref().map(|r| r as &dyn Outer);
+                let alone = planner.query(subquery, None, names, true)?;
+                RelationPlan::Join {
+                    inputs: vec![get, with_top_k(alone.plan, alone.finishing)],
+                    equivalences: Vec::new(),
+                }
+            }
             // `branch`'s simple path: the subquery over every left row.
             true => RelationPlan::Let {
                 id: prefix.id,
