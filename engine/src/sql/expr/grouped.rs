@@ -67,6 +67,20 @@ impl ExprContext<'_> {
     }
 }
 
+/// Which form of a string literal `v` is written in, if it is one.
+fn string_form(v: &sqlparser::ast::Value) -> Option<std::mem::Discriminant<sqlparser::ast::Value>> {
+    use sqlparser::ast::Value::*;
+    matches!(
+        v,
+        SingleQuotedString(_)
+            | EscapedStringLiteral(_)
+            | DollarQuotedString(_)
+            | NationalStringLiteral(_)
+            | UnicodeStringLiteral(_)
+    )
+    .then(|| std::mem::discriminant(v))
+}
+
 /// Whether `a` and `b` are the same text to Materialize: `Some(false)`
 /// where they surely differ, `None` where the engine cannot tell.
 fn same(a: &Expr, b: &Expr) -> Option<bool> {
@@ -81,6 +95,15 @@ fn compared(a: &Expr, b: &Expr) -> Option<bool> {
         (Identifier(x), Identifier(y)) => Some(ident(x) == ident(y)),
         (CompoundIdentifier(x), CompoundIdentifier(y)) => {
             Some(x.len() == y.len() && x.iter().zip(y).all(|(x, y)| ident(x) == ident(y)))
+        }
+        // Materialize's lexer reads every form of a string literal into one
+        // `Value::String` of its text; whether sqlparser's forms (`'x'`,
+        // `E'x'`, `$$x$$`) hold the same text the engine does not tell.
+        (Value(x), Value(y)) if string_form(&x.value) != string_form(&y.value) => {
+            match string_form(&x.value).is_some() && string_form(&y.value).is_some() {
+                true => None,
+                false => Some(false),
+            }
         }
         (Value(x), Value(y)) => Some(x == y),
         (UnaryOp { op, expr: x }, UnaryOp { op: o, expr: y }) => {
