@@ -16,7 +16,7 @@ use sqlparser::ast::Query;
 
 use super::super::expr::{scalar_type, Nested, Outer};
 use super::super::ident;
-use super::with::{named_once, Cte};
+use super::with::{named_ctes, plain_form, Cte};
 use super::{PlannedQuery, Planner};
 use crate::plan::{with_top_k, RelationPlan};
 use crate::repr::{unsupported, Column, ScalarType};
@@ -29,14 +29,10 @@ impl Planner<'_> {
         names: Option<&dyn Outer>,
         in_from: bool,
     ) -> Result<PlannedQuery, String> {
-        let with = q.with.as_ref().expect("a query with a WITH clause");
-        let ctes = &with.cte_tables;
-        named_once(ctes)?;
+        let ctes = named_ctes(q)?;
         let mut ids = Vec::new();
         for cte in ctes {
-            if cte.materialized.is_some() || cte.from.is_some() {
-                return Err(unsupported(format!("CTE form: {cte}")));
-            }
+            plain_form(cte)?;
             let columns = cte
                 .alias
                 .columns

@@ -61,14 +61,10 @@ impl Planner<'_> {
         names: Option<&dyn Outer>,
         in_from: bool,
     ) -> Result<PlannedQuery, String> {
-        let with = q.with.as_ref().expect("a query with a WITH clause");
-        let ctes = &with.cte_tables;
-        named_once(ctes)?;
+        let ctes = named_ctes(q)?;
         let mut values = vec![];
         for cte in ctes {
-            if cte.materialized.is_some() || cte.from.is_some() {
-                return Err(unsupported(format!("CTE form: {cte}")));
-            }
+            plain_form(cte)?;
             // Not every column of a CTE need be read, so a computed one is
             // refused as in a subquery in FROM.
             let planned = self.query(&cte.query, None, names, true).map_err(|e| {
@@ -119,7 +115,11 @@ impl Planner<'_> {
 }
 
 /// Materialize's error for a name two CTEs of one `WITH` take.
-pub(super) fn named_once(ctes: &[sqlparser::ast::Cte]) -> Result<(), String> {
+/// The CTEs of `q`'s WITH clause (plain or `MUTUALLY RECURSIVE`), each
+/// name given once: `WITH query name "c" specified more than once`.
+pub(super) fn named_ctes(q: &Query) -> Result<&[sqlparser::ast::Cte], String> {
+    let with = q.with.as_ref().expect("a query with a WITH clause");
+    let ctes = &with.cte_tables;
     for (i, cte) in ctes.iter().enumerate() {
         let name = ident(&cte.alias.name);
         if ctes[..i].iter().any(|c| ident(&c.alias.name) == name) {
@@ -128,7 +128,16 @@ pub(super) fn named_once(ctes: &[sqlparser::ast::Cte]) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    Ok(ctes)
+}
+
+/// Refuses a CTE written in a form the engine does not plan
+/// (`AS MATERIALIZED`, another system's `FROM`).
+pub(super) fn plain_form(cte: &sqlparser::ast::Cte) -> Result<(), String> {
+    match cte.materialized.is_some() || cte.from.is_some() {
+        true => Err(unsupported(format!("CTE form: {cte}"))),
+        false => Ok(()),
+    }
 }
 
 /// A CTE's name and its columns as its alias names them, in
