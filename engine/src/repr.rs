@@ -55,9 +55,14 @@ pub enum Datum {
     Timestamp(time::DateTime),
     /// An `interval` (`repr::interval`), after them for the same reason.
     Interval(interval::Interval),
-    /// A range (`repr::range`), last for the same reason; boxed, as its
-    /// bounds are datums.
+    /// A range (`repr::range`), after them for the same reason; boxed, as
+    /// its bounds are datums.
     Range(Box<range::Range>),
+    /// A `uint2`, `uint4` and `uint8`, Materialize's unsigned integers
+    /// (`eval/unsigned.rs`), last for the same reason.
+    UInt16(u16),
+    UInt32(u32),
+    UInt64(u64),
 }
 
 impl Datum {
@@ -78,6 +83,9 @@ impl Datum {
                 | (Datum::Date(_), ScalarType::Date)
                 | (Datum::Timestamp(_), ScalarType::Timestamp)
                 | (Datum::Interval(_), ScalarType::Interval)
+                | (Datum::UInt16(_), ScalarType::UInt16)
+                | (Datum::UInt32(_), ScalarType::UInt32)
+                | (Datum::UInt64(_), ScalarType::UInt64)
         ) || matches!((self, typ), (Datum::Range(r), ScalarType::Range(k)) if r.is_of(k))
     }
 
@@ -115,6 +123,9 @@ impl fmt::Display for Datum {
             Datum::Timestamp(t) => write!(f, "{t}"),
             Datum::Interval(i) => write!(f, "{i}"),
             Datum::Range(r) => write!(f, "{r}"),
+            Datum::UInt16(u) => write!(f, "{u}"),
+            Datum::UInt32(u) => write!(f, "{u}"),
+            Datum::UInt64(u) => write!(f, "{u}"),
         }
     }
 }
@@ -157,6 +168,11 @@ pub enum ScalarType {
     Interval,
     /// `int4range`, `int8range`, `numrange`, `daterange`, `tsrange`.
     Range(range::RangeKind),
+    /// `uint2`, `uint4`, `uint8`: Materialize's unsigned integers of 16,
+    /// 32 and 64 bits, which PostgreSQL does not have.
+    UInt16,
+    UInt32,
+    UInt64,
 }
 
 impl ScalarType {
@@ -177,10 +193,21 @@ impl ScalarType {
             ScalarType::Timestamp => "timestamp",
             ScalarType::Interval => "interval",
             ScalarType::Range(k) => k.name(),
+            ScalarType::UInt16 => "uint2",
+            ScalarType::UInt32 => "uint4",
+            ScalarType::UInt64 => "uint8",
         }
     }
 
-    /// Whether the type is one of the integers.
+    /// Whether the type is one of the unsigned integers.
+    pub fn is_unsigned(self) -> bool {
+        matches!(
+            self,
+            ScalarType::UInt16 | ScalarType::UInt32 | ScalarType::UInt64
+        )
+    }
+
+    /// Whether the type is one of the (signed) integers.
     pub fn is_integer(self) -> bool {
         matches!(
             self,
@@ -220,6 +247,7 @@ impl ScalarType {
             ScalarType::Timestamp => "timestamp without time zone",
             ScalarType::Interval => "interval",
             ScalarType::Range(k) => k.name(),
+            other => other.internal_name(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Casts between the engine's scalar types and strings read as a type,
 //! with the real system's texts.
 
-use super::{float, int16, numeric, time};
+use super::{float, int16, numeric, time, unsigned};
 use crate::repr::{range, Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
@@ -24,6 +24,9 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Int16 => s.trim().parse().map(Datum::Int16).map_err(invalid),
         ScalarType::Int32 => s.trim().parse().map(Datum::Int32).map_err(invalid),
         ScalarType::Int64 => s.trim().parse().map(Datum::Int64).map_err(invalid),
+        ScalarType::UInt16 => s.trim().parse().map(Datum::UInt16).map_err(invalid),
+        ScalarType::UInt32 => s.trim().parse().map(Datum::UInt32).map_err(invalid),
+        ScalarType::UInt64 => s.trim().parse().map(Datum::UInt64).map_err(invalid),
         ScalarType::Numeric => numeric::parse(s).map(Datum::Numeric),
         ScalarType::NumericScale(_) => {
             let n = numeric::parse(s).map(Datum::Numeric)?;
@@ -76,6 +79,7 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
         || float::castable(from, to)
         || numeric::castable(from, to)
         || int16::castable(from, to)
+        || unsigned::castable(from, to)
         || matches!(
             (from, to),
             (Int32 | Int64, Int32 | Int64)
@@ -95,6 +99,9 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         return converted;
     }
     if let Some(converted) = int16::cast(&d, to) {
+        return converted;
+    }
+    if let Some(converted) = unsigned::cast(&d, to) {
         return converted;
     }
     if let Some(converted) = time::cast(&d, to) {

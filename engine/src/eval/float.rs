@@ -7,6 +7,7 @@
 use std::fmt::Display;
 
 use super::errors::division_by_zero;
+use super::unsigned;
 use crate::plan::BinaryOp;
 use crate::repr::{DataflowError, Datum, ScalarType, F32, F64};
 
@@ -157,6 +158,17 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
                 Ok(f32_datum(r))
             }
         }
+        (d, Float32 | Float64) if unsigned::unsigned(d).is_some() => {
+            let (_, u) = unsigned::unsigned(d).expect("an unsigned integer");
+            Ok(match to {
+                Float32 => f32_datum(u as f32),
+                _ => f64_datum(u as f64),
+            })
+        }
+        (Datum::Float32(f), _) if to.is_unsigned() => {
+            unsigned::from_float(f64::from(f.get()), true, to)
+        }
+        (Datum::Float64(f), _) if to.is_unsigned() => unsigned::from_float(f.get(), false, to),
         (Datum::Float32(f), Int16 | Int32 | Int64) => f32_to_integer(f.get(), to),
         (Datum::Float64(f), Int16 | Int32 | Int64) => f64_to_integer(f.get(), to),
         // `numeric_to_real` and `numeric_to_double`: the numeric's text,
@@ -184,5 +196,6 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
             Int16 | Int32 | Int64 | Numeric | Float32 | Float64,
             Float32 | Float64
         ) | (Float32 | Float64, Int16 | Int32 | Int64)
-    )
+    ) || (from.is_unsigned() && to.is_float())
+        || (from.is_float() && to.is_unsigned())
 }

@@ -27,6 +27,7 @@ mod scalar;
 #[cfg(test)]
 mod tests;
 mod time;
+mod unsigned;
 mod window;
 
 pub use aggregate::{aggregate, average, empty_aggregate};

@@ -7,6 +7,7 @@
 //! Every operation runs in the real system's library (`repr::decimal`).
 
 use super::errors::{division_by_zero, numeric_field_overflow};
+use super::unsigned::{narrow, unsigned};
 use crate::plan::BinaryOp;
 use crate::repr::decimal::{cx_datum, munge, rescale, Dec};
 use crate::repr::{DataflowError, Datum, Numeric, ScalarType, MAX_PRECISION};
@@ -118,6 +119,13 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
         (Datum::Int16(i), _) if numeric => scaled(Dec::from(i32::from(*i))),
         (Datum::Int32(i), _) if numeric => scaled(Dec::from(*i)),
         (Datum::Int64(i), _) if numeric => scaled(cx_datum().from_i64(*i)),
+        (d, _) if numeric && unsigned(d).is_some() => {
+            scaled(cx_datum().from_u64(unsigned(d).expect("an unsigned integer").1))
+        }
+        (Datum::Numeric(n), _) if to.is_unsigned() => to_integer(*n, to.base_name(), |cx, d| {
+            let u = cx.try_into_u64(d).ok()?;
+            narrow(i128::from(u), to)
+        }),
         (Datum::Numeric(n), _) if numeric => scaled(n.to_dec()),
         (Datum::Float32(f), _) if numeric => {
             from_float(f.get(), "real", |f| cx_datum_wide().from_f32(f)).and_then(scaled)
@@ -183,10 +191,10 @@ fn numeric_field_overflow_text() -> String {
 
 /// Whether [`cast`] has the cast (text aside).
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
-    use ScalarType::{Float32, Float64, Int16, Int32, Int64, Numeric, NumericScale};
+    use ScalarType::{Numeric, NumericScale};
     let numeric = |t| matches!(t, Numeric | NumericScale(_));
-    (numeric(to) && (from.is_integer() || from.is_float() || numeric(from)))
-        || (numeric(from) && matches!(to, Int16 | Int32 | Int64 | Float32 | Float64))
+    let number = |t: ScalarType| t.is_integer() || t.is_unsigned() || t.is_float();
+    (numeric(to) && (number(from) || numeric(from))) || (numeric(from) && number(to))
 }
 
 #[cfg(test)]

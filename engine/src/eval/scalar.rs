@@ -17,6 +17,7 @@ use super::interval;
 use super::literals::literal_operands;
 use super::numeric;
 use super::time;
+use super::unsigned;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::recursion::grown;
 use crate::repr::chars::padded;
@@ -211,6 +212,9 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
                 return result;
             }
             if let Some(result) = int16::binary(op, &l, &r) {
+                return result;
+            }
+            if let Some(result) = unsigned::binary(op, &l, &r) {
                 return result;
             }
             if let Some(result) = time::binary(op, &l, &r) {

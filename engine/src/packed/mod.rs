@@ -14,7 +14,8 @@
 //! bytes); `Range` and the length of the rest (4 bytes), its flags (a
 //! byte: empty, lower inclusive, lower infinite, upper inclusive, upper
 //! infinite, as the real system's) and its finite bounds, each a datum
-//! encoded as here. Integers are
+//! encoded as here; `UInt16`, `UInt32` and `UInt64` and 2, 4 or 8 bytes.
+//! Integers are
 //! little-endian. The encoding of a row is unique, so equal bytes are equal
 //! rows.
 //!
@@ -28,6 +29,7 @@
 
 mod container;
 mod offsets;
+mod range_ref;
 mod updates;
 
 pub use container::PackedRows;
@@ -41,9 +43,10 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::repr::interval::Interval;
-use crate::repr::range::{self, Bound, Range};
+use crate::repr::range::Range;
 use crate::repr::time::{Date, DateTime};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
+use range_ref::RangeRef;
 
 /// Bytes kept inline: a `PackedRow` is as large as a `Vec`.
 const INLINE: usize = 22;
@@ -62,6 +65,9 @@ const DATE: u8 = 10;
 const TIMESTAMP: u8 = 11;
 const INTERVAL: u8 = 12;
 const RANGE: u8 = 13;
+const UINT16: u8 = 14;
+const UINT32: u8 = 15;
+const UINT64: u8 = 16;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -238,26 +244,20 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Timestamp(_) => 8,
         Datum::Interval(_) => 16,
         Datum::Range(r) => 4 + 1 + r.finite_bounds().map(encoded_len).sum::<usize>(),
+        Datum::UInt16(_) | Datum::UInt32(_) | Datum::UInt64(_) => {
+            unsigned(datum).expect("an unsigned integer").1
+        }
     }
 }
 
-/// The range `bytes` encodes (its flags and bounds, after its length).
-fn unpack_range(bytes: &[u8]) -> Range {
-    let (&flags, rest) = bytes.split_first().expect("a range's flags");
-    if flags & range::flag::EMPTY != 0 {
-        return Range::EMPTY;
+/// An unsigned integer's tag, width in bytes and value.
+fn unsigned(datum: &Datum) -> Option<(u8, usize, u64)> {
+    match datum {
+        Datum::UInt16(u) => Some((UINT16, 2, u64::from(*u))),
+        Datum::UInt32(u) => Some((UINT32, 4, u64::from(*u))),
+        Datum::UInt64(u) => Some((UINT64, 8, *u)),
+        _ => None,
     }
-    let mut values = Datums(rest).map(DatumRef::to_datum);
-    let mut bound = |inclusive: u8, infinite: u8| Bound {
-        inclusive: flags & inclusive != 0,
-        value: match flags & infinite {
-            0 => Some(values.next().expect("a finite bound")),
-            _ => None,
-        },
-    };
-    let lower = bound(range::flag::LOWER_INCLUSIVE, range::flag::LOWER_INFINITE);
-    let upper = bound(range::flag::UPPER_INCLUSIVE, range::flag::UPPER_INFINITE);
-    Range(Some((lower, upper)))
 }
 
 /// Writes `row` into `out`, exactly its encoded length.
@@ -326,6 +326,11 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 write(bounds, &mut inner);
                 put(&inner);
             }
+            Datum::UInt16(_) | Datum::UInt32(_) | Datum::UInt64(_) => {
+                let (tag, width, u) = unsigned(datum).expect("an unsigned integer");
+                put(&[tag]);
+                put(&u.to_le_bytes()[..width]);
+            }
         }
     }
 }
@@ -348,29 +353,9 @@ enum DatumRef<'a> {
     Timestamp(DateTime),
     Interval(Interval),
     Range(RangeRef<'a>),
-}
-
-/// A range read in place: its flags and bounds, ordered as the `Range`
-/// they encode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct RangeRef<'a>(&'a [u8]);
-
-impl RangeRef<'_> {
-    fn unpack(self) -> Range {
-        unpack_range(self.0)
-    }
-}
-
-impl Ord for RangeRef<'_> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.unpack().cmp(&other.unpack())
-    }
-}
-
-impl PartialOrd for RangeRef<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
+    UInt16(u16),
+    UInt32(u32),
+    UInt64(u64),
 }
 
 impl DatumRef<'_> {
@@ -393,6 +378,9 @@ impl DatumRef<'_> {
             DatumRef::Timestamp(t) => Datum::Timestamp(t),
             DatumRef::Interval(i) => Datum::Interval(i),
             DatumRef::Range(r) => Datum::Range(Box::new(r.unpack())),
+            DatumRef::UInt16(u) => Datum::UInt16(u),
+            DatumRef::UInt32(u) => Datum::UInt32(u),
+            DatumRef::UInt64(u) => Datum::UInt64(u),
         }
     }
 }
@@ -415,6 +403,9 @@ impl Hash for DatumRef<'_> {
             Timestamp(DateTime),
             Interval(Interval),
             Range(Range),
+            UInt16(u16),
+            UInt32(u32),
+            UInt64(u64),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -430,11 +421,13 @@ impl Hash for DatumRef<'_> {
             DatumRef::Timestamp(t) => AsDatum::Timestamp(t),
             DatumRef::Interval(i) => AsDatum::Interval(i),
             DatumRef::Range(r) => AsDatum::Range(r.unpack()),
+            DatumRef::UInt16(u) => AsDatum::UInt16(u),
+            DatumRef::UInt32(u) => AsDatum::UInt32(u),
+            DatumRef::UInt64(u) => AsDatum::UInt64(u),
         };
         datum.hash(state)
     }
 }
-
 /// The datums of a packed row, in order.
 struct Datums<'a>(&'a [u8]);
 
@@ -485,6 +478,9 @@ impl<'a> Iterator for Datums<'a> {
                 self.0 = rest;
                 DatumRef::Range(RangeRef(range))
             }
+            UINT16 => DatumRef::UInt16(u16::from_le_bytes(self.take())),
+            UINT32 => DatumRef::UInt32(u32::from_le_bytes(self.take())),
+            UINT64 => DatumRef::UInt64(u64::from_le_bytes(self.take())),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
 use super::*;
+use crate::repr::range;
 
 /// Datums chosen to meet every edge of the order: NULL, both widths and
 /// their extremes, negatives, numerics of every sign and magnitude and NaN,
@@ -100,6 +101,16 @@ fn datums() -> Vec<Datum> {
         range(Some((Some(Datum::Int32(-1)), None))),
         range(Some((Some(Datum::Int64(7)), Some(Datum::Int64(9))))),
         range(Some((Some(numeric(-15, 1)), Some(numeric(25, 1))))),
+        // The unsigned integers, each width after the last.
+        Datum::UInt16(0),
+        Datum::UInt16(256),
+        Datum::UInt16(u16::MAX),
+        Datum::UInt32(0),
+        Datum::UInt32(1 << 31),
+        Datum::UInt32(u32::MAX),
+        Datum::UInt64(0),
+        Datum::UInt64(1 << 63),
+        Datum::UInt64(u64::MAX),
     ]
 }
 
@@ -198,6 +209,9 @@ fn datum() -> impl Strategy<Value = Datum> {
                 Datum::Range(Box::new(Range::new(lower, upper).expect("ordered bounds")))
             }
         ),
+        any::<u16>().prop_map(Datum::UInt16),
+        any::<u32>().prop_map(Datum::UInt32),
+        any::<u64>().prop_map(Datum::UInt64),
     ]
 }
 

@@ -52,6 +52,12 @@ mod tag {
     pub const NEGATIVE_INT16_0: u8 = 58;
     pub const NEGATIVE_INT32_0: u8 = 61;
     pub const NEGATIVE_INT64_0: u8 = 66;
+    /// `UInt16_0`, after `NegativeInt64_64` and `UInt8_0`, `UInt8_8`: the
+    /// unsigned integers' tags, which name the width and how many bytes
+    /// follow.
+    pub const UINT16_0: u8 = 77;
+    pub const UINT32_0: u8 = 80;
+    pub const UINT64_0: u8 = 85;
 }
 
 /// `row` as the real system's row encoding has it.
@@ -86,6 +92,9 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
             let tags = (tag::NON_NEGATIVE_INT64_0, tag::NEGATIVE_INT64_0);
             push_integer(bytes, *i, tags);
         }
+        Datum::UInt16(u) => push_unsigned(bytes, u64::from(*u), tag::UINT16_0),
+        Datum::UInt32(u) => push_unsigned(bytes, u64::from(*u), tag::UINT32_0),
+        Datum::UInt64(u) => push_unsigned(bytes, *u, tag::UINT64_0),
         Datum::Float32(f) => {
             bytes.push(tag::FLOAT32);
             bytes.extend_from_slice(&f.get().to_bits().to_le_bytes());
@@ -168,6 +177,14 @@ fn push_integer(bytes: &mut Vec<u8>, i: i64, (non_negative, negative): (u8, u8))
     bytes.extend_from_slice(&i.to_le_bytes()[..usize::from(count)]);
 }
 
+/// An unsigned integer in the fewest bytes that hold it, the tag saying
+/// how many (`0` is a tag alone).
+fn push_unsigned(bytes: &mut Vec<u8>, u: u64, zero: u8) {
+    let count = (64 - u.leading_zeros()).div_ceil(8) as u8;
+    bytes.push(zero + count);
+    bytes.extend_from_slice(&u.to_le_bytes()[..usize::from(count)]);
+}
+
 /// A string: a tag for the width of its length, the length, the bytes.
 fn push_string(bytes: &mut Vec<u8>, s: &[u8]) {
     let len = s.len().to_le_bytes();
@@ -210,6 +227,12 @@ mod tests {
         assert_eq!(encode(&[Datum::Int32(-257)]), [63, 0xff, 0xfe]);
         assert_eq!(encode(&[Datum::Int32(i32::MAX)]), [48, 255, 255, 255, 127]);
         assert_eq!(encode(&[Datum::Int16(300)]), [43, 0x2c, 1]);
+        assert_eq!(encode(&[Datum::UInt16(0)]), [77]);
+        assert_eq!(encode(&[Datum::UInt32(300)]), [82, 0x2c, 1]);
+        assert_eq!(
+            encode(&[Datum::UInt64(u64::MAX)]),
+            [93, 255, 255, 255, 255, 255, 255, 255, 255]
+        );
         assert_eq!(encode(&[Datum::Int64(1 << 40)]), [55, 0, 0, 0, 0, 0, 1]);
         assert_eq!(encode(&[Datum::Int64(i64::MIN)])[0], 74);
         assert_eq!(encode(&[Datum::Null, Datum::Bool(true)]), [0, 2]);

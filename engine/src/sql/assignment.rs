@@ -46,7 +46,10 @@ pub(super) fn assignment(column: &Column, t: Typed, site: Site) -> Result<Scalar
     // numeric is converted to an integer or a float (rounded, or failing
     // when evaluated), as the real system's assignment casts do.
     let numeric = |typ: ScalarType| typ.without_length() == ScalarType::Numeric;
-    let numbers = |typ: ScalarType| typ.is_integer() || typ.is_float() || numeric(typ);
+    // An unsigned integer (`uint2`, `uint4`, `uint8`) is converted to and
+    // from any other number, held to the column's range.
+    let integer = |typ: ScalarType| typ.is_integer() || typ.is_unsigned();
+    let numbers = |typ: ScalarType| integer(typ) || typ.is_float() || numeric(typ);
     if numeric(column.typ) {
         let t = t.coerce(ScalarType::Numeric)?;
         return match t.typ {
@@ -55,7 +58,8 @@ pub(super) fn assignment(column: &Column, t: Typed, site: Site) -> Result<Scalar
         };
     }
     let t = match t.typ {
-        Some(typ) if typ.is_integer() && column.typ.is_integer() => t.cast(column.typ),
+        Some(typ) if integer(typ) && integer(column.typ) => t.cast(column.typ),
+        Some(typ) if typ.is_unsigned() && numbers(column.typ) => t.cast(column.typ),
         Some(typ) if typ.is_float() && numbers(column.typ) => t.cast(column.typ),
         Some(typ) if numeric(typ) && numbers(column.typ) => t.cast(column.typ),
         Some(_) if column.typ == ScalarType::Text && !t.is_string_literal() => t.cast(column.typ),

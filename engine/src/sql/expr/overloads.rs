@@ -120,6 +120,7 @@ impl Param {
 fn category_of(t: ScalarType) -> Category {
     match t {
         ScalarType::Int16 | ScalarType::Int32 | ScalarType::Int64 => Category::Numeric,
+        ScalarType::UInt16 | ScalarType::UInt32 | ScalarType::UInt64 => Category::Numeric,
         ScalarType::Numeric => Category::Numeric,
         ScalarType::NumericScale(_) => Category::Numeric,
         ScalarType::Float32 | ScalarType::Float64 => Category::Numeric,

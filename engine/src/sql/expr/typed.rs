@@ -16,10 +16,12 @@ use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, Column, Datum, ScalarType};
 pub use time::is_time;
 use time::{time_type, Operands};
+use unsigned::unsigned_type;
 
 mod interval;
 pub mod range;
 mod time;
+mod unsigned;
 
 /// A planned expression with its type (`None`: NULL, not yet typed) and
 /// whether it can be NULL.
@@ -169,6 +171,7 @@ impl Typed {
         if self.typ.is_some_and(ScalarType::is_integer) {
             return Ok(self);
         }
+        unsigned::refuse_implicit(&self, None)?;
         let t = self.coerce(ScalarType::Int32)?;
         match t.typ.is_some_and(ScalarType::is_integer) {
             true => Ok(t),
@@ -191,6 +194,7 @@ impl Typed {
         to: ScalarType,
         mismatch: impl FnOnce(&str) -> String,
     ) -> Result<Typed, String> {
+        unsigned::refuse_implicit(&self, Some(to))?;
         let t = self.coerce(to)?;
         match t.typ == Some(to) {
             true => Ok(t),
@@ -215,6 +219,9 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     }
     if let Some(range) = range::range_type(t) {
         return range;
+    }
+    if let Some(unsigned) = unsigned_type(t) {
+        return Ok(unsigned);
     }
     match t {
         DataType::SmallInt(None) | DataType::Int2(None) => Ok(ScalarType::Int16),
@@ -305,6 +312,10 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
         B::Or => BinaryOp::Or,
         _ => return Err(unsupported(format!("operator {op}"))),
     };
+    let (l, r) = match unsigned::binary((op, plan_op), l, r)? {
+        Operands::Planned(planned) => return Ok(planned),
+        Operands::Plain(l, r) => (l, r),
+    };
     let (l, r) = match time::binary(op, plan_op, l, r)? {
         Operands::Planned(planned) => return Ok(planned),
         Operands::Plain(l, r) => (l, r),
@@ -385,6 +396,8 @@ pub fn negate(t: Typed, negated: bool) -> Typed {
 /// others' type (text when all are), and anything else must agree.
 pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
     let values = time::timestamps(values);
+    let known = values.iter().filter(|v| !v.is_unknown());
+    unsigned::refuse_mixed(known.filter_map(|v| v.typ), what)?;
     let operands: Vec<Operand> = values.iter().map(Typed::operand).collect();
     if let Some(to) = unified(&operands, what) {
         let to = to?;

@@ -29,6 +29,7 @@ impl ExprContext<'_> {
                         return self.plan(&literal);
                     }
                     let t = self.plan(e)?;
+                    refuse_unsigned(op, &t)?;
                     // `- interval`, the real system's `neg_interval`.
                     let interval = t.typ == Some(ScalarType::Interval) && !t.is_unknown();
                     let t = if interval { t } else { t.expect_signed(int)? };
@@ -36,7 +37,11 @@ impl ExprContext<'_> {
                     Ok(Typed { expr: neg, ..t })
                 }
             },
-            UnaryOperator::Plus => self.plan(e)?.expect_signed(int),
+            UnaryOperator::Plus => {
+                let t = self.plan(e)?;
+                refuse_unsigned(op, &t)?;
+                t.expect_signed(int)
+            }
             UnaryOperator::Not => {
                 let outer = std::mem::replace(&mut self.name, "NOT argument");
                 let planned = self.plan(e);
@@ -49,6 +54,16 @@ impl ExprContext<'_> {
             }
             _ => Err(unsupported(format!("operator {op}"))),
         }
+    }
+}
+
+/// The refusal of a unary `-` or `+` of an unsigned integer: Materialize
+/// has no such operator of its own, and reaches a signed one by an
+/// implicit cast the engine does not model.
+fn refuse_unsigned(op: &UnaryOperator, t: &Typed) -> Result<(), String> {
+    match t.typ.filter(|t| t.is_unsigned()) {
+        Some(u) => Err(unsupported(format!("operator {op} of {}", u.name()))),
+        None => Ok(()),
     }
 }
 

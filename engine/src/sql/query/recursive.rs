@@ -174,7 +174,9 @@ fn check_types(name: &str, declared: &[Column], found: &[ScalarType]) -> Result<
 /// to anything but text has only an explicit one, but a NULL's unknown
 /// type plans as text here, so text is left to the refusal.)
 fn no_assignment_cast(from: ScalarType, to: ScalarType) -> bool {
-    let number = |t: ScalarType| t.is_integer() || t.is_float() || t == ScalarType::Numeric;
+    let number = |t: ScalarType| {
+        t.is_integer() || t.is_unsigned() || t.is_float() || t == ScalarType::Numeric
+    };
     let time = |t: ScalarType| matches!(t, ScalarType::Date | ScalarType::Timestamp);
     let boolean = |t: ScalarType| t == ScalarType::Bool;
     match () {

@@ -24,6 +24,7 @@ mod smallint;
 mod statements;
 mod subqueries;
 mod subscribe;
+mod unsigned;
 mod values;
 mod windows;
 

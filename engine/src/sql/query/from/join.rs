@@ -18,7 +18,7 @@ use super::super::Planner;
 use super::From;
 use crate::plan::{columns_read, BinaryOp, JoinKind, RelationPlan, ScalarExpr};
 use crate::recursion::{recursion_limit_error, RECURSION_LIMIT};
-use crate::repr::{unsupported, Column};
+use crate::repr::{unsupported, Column, UNSUPPORTED};
 
 impl From {
     /// Plans `join` onto the current FROM item.
@@ -182,12 +182,14 @@ impl From {
         for ((lp, rp), name) in pairs.iter().zip(names) {
             let (l, r) = (&self.scope.items[*lp].column, &self.scope.items[*rp].column);
             let typed = |p: usize, c: &Column| Typed::of_column(ScalarExpr::Column(p), c);
-            let eq = equality(typed(*lp, l), typed(*rp, r)).map_err(|_| {
-                format!(
+            let eq = equality(typed(*lp, l), typed(*rp, r)).map_err(|e| match e {
+                // A refusal stays one: the engine does not know the answer.
+                e if e.starts_with(UNSUPPORTED) => e,
+                _ => format!(
                     "NATURAL/USING join column \"{name}\" types {} and {} cannot be matched",
                     l.typ.name(),
                     r.typ.name()
-                )
+                ),
             })?;
             if kind != JoinKind::Inner && l.typ != r.typ {
                 return Err(unsupported(format!(
