@@ -110,6 +110,9 @@ pub enum SkipReason {
     /// compares them once names are resolved; and a GROUP BY name of an
     /// enclosing query's column, which PostgreSQL takes for an alias.
     MzGroupBy,
+    /// The real system's unsigned integers (`uint2`, `uint4`, `uint8`),
+    /// types PostgreSQL does not have (`type "uint4" does not exist`).
+    MzUnsigned,
 }
 
 impl SkipReason {
@@ -143,6 +146,7 @@ impl SkipReason {
         (SkipReason::MzTopKTies, "mz-top-k-ties"),
         (SkipReason::MzRange, "mz-range"),
         (SkipReason::MzGroupBy, "mz-group-by"),
+        (SkipReason::MzUnsigned, "mz-unsigned"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -173,6 +177,7 @@ impl SkipReason {
                 | SkipReason::MzTopKTies
                 | SkipReason::MzRange
                 | SkipReason::MzGroupBy
+                | SkipReason::MzUnsigned
         )
     }
 

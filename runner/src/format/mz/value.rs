@@ -28,6 +28,11 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
         (Type::Integer | Type::Real | Type::Text, Datum::Int16(i)) => i.to_string(),
         (Type::Integer | Type::Real | Type::Text, Datum::Int32(i)) => i.to_string(),
         (Type::Integer | Type::Real | Type::Text, Datum::Int64(i)) => i.to_string(),
+        // An unsigned integer has no `R` form: the runner's `UInt2` and
+        // kin print only in an `I` column, and as their text in a `T` one.
+        (Type::Integer | Type::Text, Datum::UInt16(u)) => u.to_string(),
+        (Type::Integer | Type::Text, Datum::UInt32(u)) => u.to_string(),
+        (Type::Integer | Type::Text, Datum::UInt64(u)) => u.to_string(),
         (Type::Text, Datum::Text(s)) if s.is_empty() => "(empty)".to_string(),
         (Type::Text, Datum::Text(s)) => s.clone(),
         // "This is so wrong, but sqlite needs it."
@@ -196,6 +201,12 @@ mod tests {
         assert_eq!(f(&Datum::Int16(-32768), Type::Integer), "-32768");
         assert_eq!(f(&Datum::Int16(7), Type::Real), "7");
         assert_eq!(f(&Datum::Int16(7), Type::Text), "7");
+        assert_eq!(
+            f(&Datum::UInt64(u64::MAX), Type::Integer),
+            "18446744073709551615"
+        );
+        assert_eq!(f(&Datum::UInt16(7), Type::Text), "7");
+        assert!(format(&Datum::UInt32(7), Type::Real, Mode::Standard).is_err());
         let date = engine::repr::time::parse_date("0044-03-15 BC").unwrap();
         assert_eq!(f(&Datum::Date(date), Type::Text), "0044-03-15 BC");
         let ts = engine::repr::time::parse_timestamp("2020-01-02 03:04:05.06").unwrap();

@@ -96,9 +96,14 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
         .map(|c| {
             rows.iter()
                 .find_map(|row| match row.get(c) {
-                    Some(Datum::Int16(_) | Datum::Int32(_) | Datum::Int64(_)) => {
-                        Some(Type::Integer)
-                    }
+                    Some(
+                        Datum::Int16(_)
+                        | Datum::Int32(_)
+                        | Datum::Int64(_)
+                        | Datum::UInt16(_)
+                        | Datum::UInt32(_)
+                        | Datum::UInt64(_),
+                    ) => Some(Type::Integer),
                     Some(
                         Datum::Text(_)
                         | Datum::Date(_)
