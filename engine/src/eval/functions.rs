@@ -18,6 +18,7 @@ use super::int16;
 use super::literals::literal_operands;
 use super::numeric_functions;
 use super::range;
+use super::unsigned;
 use crate::plan::{Func, RangeFunc, ScalarExpr, TrimSide};
 use crate::repr::{DataflowError, Datum};
 
@@ -99,6 +100,11 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     if let Func::Range(f) = func {
         if let Some(result) = range::apply(f, args) {
             return result;
+        }
+    }
+    if let Func::Bitwise(op) = func {
+        if let Some(result) = unsigned::bitwise(op, args) {
+            return Ok(result);
         }
     }
     Ok(match (func, args) {

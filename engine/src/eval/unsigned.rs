@@ -10,7 +10,7 @@
 //! three widths: a value is read as a `u64` and narrowed back to its type.
 
 use super::errors::division_by_zero;
-use crate::plan::BinaryOp;
+use crate::plan::{BinaryOp, Bitwise};
 use crate::repr::{DataflowError, Datum, ScalarType};
 
 /// `"<detail>" <type> out of range`, the real system's `UInt16OutOfRange`
@@ -80,6 +80,41 @@ pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, Datafl
         narrow(result, typ)
             .ok_or_else(|| DataflowError::eval(&out_of_range(typ, format!("{a} {symbol} {b}")))),
     )
+}
+
+/// A bitwise operator of unsigned integers of one type (a shift's count
+/// a `uint4`): `&`, `|`, `#` and `~` bit by bit at the width; `<<` and
+/// `>>` as Materialize's `bit_shift_left_uint16`, ...: a `uint2` or
+/// `uint4` shifted as a 32-bit value by the count modulo 32 (so a
+/// `uint2` shifted left past its width is cut to it), a `uint8` as a
+/// 64-bit one by the count modulo 64. `None` for other operands.
+pub fn bitwise(op: Bitwise, args: &[Datum]) -> Option<Datum> {
+    let (typ, a) = unsigned(args.first()?)?;
+    let b = match args.get(1) {
+        Some(d) => unsigned(d)?.1,
+        None => 0,
+    };
+    let shifted = |shift: fn(u32, u32) -> u32, shift64: fn(u64, u32) -> u64| {
+        let count = u32::try_from(b).ok()?;
+        Some(match typ {
+            ScalarType::UInt64 => shift64(a, count),
+            _ => u64::from(shift(u32::try_from(a).ok()?, count)),
+        })
+    };
+    let v = match op {
+        Bitwise::And => a & b,
+        Bitwise::Or => a | b,
+        Bitwise::Xor => a ^ b,
+        Bitwise::Not => !a,
+        Bitwise::ShiftLeft => shifted(u32::wrapping_shl, u64::wrapping_shl)?,
+        Bitwise::ShiftRight => shifted(u32::wrapping_shr, u64::wrapping_shr)?,
+    };
+    let mask = match typ {
+        ScalarType::UInt16 => u64::from(u16::MAX),
+        ScalarType::UInt32 => u64::from(u32::MAX),
+        _ => u64::MAX,
+    };
+    narrow(i128::from(v & mask), typ)
 }
 
 /// The casts between an unsigned integer and another integer, signed or
@@ -164,6 +199,25 @@ mod tests {
         // Two widths, or a signed operand, are not this module's.
         assert!(binary(BinaryOp::Add, &U2(1), &U4(1)).is_none());
         assert!(binary(BinaryOp::Add, &U4(1), &Datum::Int32(1)).is_none());
+    }
+
+    #[test]
+    fn bitwise_operators_work_at_the_width() {
+        use Datum::{UInt16 as U2, UInt32 as U4, UInt64 as U8};
+        let b = |op, args: &[Datum]| bitwise(op, args).expect("unsigned operands");
+        assert_eq!(b(Bitwise::And, &[U2(4), U2(5)]), U2(4));
+        assert_eq!(b(Bitwise::Or, &[U4(4), U4(5)]), U4(5));
+        assert_eq!(b(Bitwise::Xor, &[U8(4), U8(5)]), U8(1));
+        assert_eq!(b(Bitwise::Not, &[U2(42)]), U2(65493));
+        assert_eq!(b(Bitwise::Not, &[U4(42)]), U4(4294967253));
+        assert_eq!(b(Bitwise::Not, &[U8(42)]), U8(18446744073709551573));
+        assert_eq!(b(Bitwise::ShiftLeft, &[U2(64), U4(1)]), U2(128));
+        // Past a uint2's width, cut to it; the count modulo 32 or 64.
+        assert_eq!(b(Bitwise::ShiftLeft, &[U2(1), U4(17)]), U2(0));
+        assert_eq!(b(Bitwise::ShiftLeft, &[U4(1), U4(33)]), U4(2));
+        assert_eq!(b(Bitwise::ShiftLeft, &[U8(1), U4(65)]), U8(2));
+        assert_eq!(b(Bitwise::ShiftRight, &[U8(64), U4(1)]), U8(32));
+        assert_eq!(b(Bitwise::ShiftRight, &[U2(64), U4(33)]), U2(32));
     }
 
     #[test]

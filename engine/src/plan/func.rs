@@ -55,6 +55,8 @@ pub enum Func {
     Numeric(NumericFunc),
     /// A function or operator of ranges (`RangeFunc`).
     Range(RangeFunc),
+    /// A bitwise operator of unsigned integers (`Bitwise`).
+    Bitwise(Bitwise),
 }
 
 /// The real system's functions and operators of ranges
@@ -201,6 +203,35 @@ impl FloatFunc {
     }
 }
 
+/// The bitwise operators of the unsigned integers, as Materialize's
+/// `bit_and_uint16`, `bit_shift_left_uint64`, `bit_not_uint32`, ...
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bitwise {
+    And,
+    Or,
+    Xor,
+    /// `a << b`, `b` a `uint4`.
+    ShiftLeft,
+    /// `a >> b`, `b` a `uint4`.
+    ShiftRight,
+    /// `~a`.
+    Not,
+}
+
+impl Bitwise {
+    /// The operator's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bitwise::And => "&",
+            Bitwise::Or => "|",
+            Bitwise::Xor => "#",
+            Bitwise::ShiftLeft => "<<",
+            Bitwise::ShiftRight => ">>",
+            Bitwise::Not => "~",
+        }
+    }
+}
+
 /// Which end `Func::Trim` trims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TrimSide {
@@ -237,6 +268,7 @@ impl Func {
             Func::Float(f) => f.name(),
             Func::Numeric(f) => f.name(),
             Func::Range(f) => f.name(),
+            Func::Bitwise(b) => b.name(),
         }
     }
 }

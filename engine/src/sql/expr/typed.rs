@@ -16,6 +16,7 @@ use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, Column, Datum, ScalarType};
 pub use time::is_time;
 use time::{time_type, Operands};
+pub use unsigned::bit_not;
 use unsigned::unsigned_type;
 
 mod interval;
@@ -296,6 +297,9 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
         range::Routed::Planned(planned) => return planned,
         range::Routed::Not(l, r) => (l, r),
     };
+    if let Some(planned) = unsigned::bitwise(op, &l, &r) {
+        return planned;
+    }
     let plan_op = match op {
         B::Plus => BinaryOp::Add,
         B::Minus => BinaryOp::Sub,

@@ -10,7 +10,7 @@
 
 use sqlparser::ast::{CastKind, Expr, UnaryOperator, Value};
 
-use super::typed::int_literal;
+use super::typed::{bit_not, int_literal};
 use super::{ExprContext, Typed};
 use crate::plan::{ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, ScalarType};
@@ -51,6 +51,12 @@ impl ExprContext<'_> {
                 })?;
                 let not = ScalarExpr::Unary(UnaryOp::Not, Box::new(t.expr));
                 Ok(Typed::new(not, ScalarType::Bool, t.nullable))
+            }
+            // `~` of an unsigned integer, Materialize's `bit_not_uint16`
+            // and kin; of any other type it is refused.
+            UnaryOperator::BitwiseNot => {
+                let t = self.plan(e)?;
+                bit_not(&t).ok_or_else(|| unsupported(format!("operator {op}")))
             }
             _ => Err(unsupported(format!("operator {op}"))),
         }

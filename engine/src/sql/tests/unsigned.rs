@@ -18,6 +18,8 @@ fn the_names_and_the_types_of_one_width() {
     assert_eq!(types(sql), [Bool, Bool, UInt16]);
     let sql = "SELECT count(a::uint2), max(a::uint8), min(a::uint4) FROM t";
     assert_eq!(types(sql), [Int64, UInt64, UInt32]);
+    let sql = "SELECT a::uint2 & a::uint2, a::uint4 # a::uint4, a::uint8 << a::uint4, a::uint2 >> a::uint4, ~a::uint8 FROM t";
+    assert_eq!(types(sql), [UInt16, UInt32, UInt64, UInt16, UInt64]);
     assert_eq!(err("SELECT a::uint16 FROM t"), "unsupported: type uint16");
     assert_eq!(
         err("SELECT a::\"uint4\" FROM t"),
@@ -65,10 +67,10 @@ fn an_unsigned_beside_another_number_is_refused() {
             "unsupported: uint4 where an integer is wanted",
         ),
         ("SELECT sum(a::uint4) FROM t", "unsupported: sum of uint4"),
-        (
-            "SELECT a::uint4 & a::uint4 FROM t",
-            "unsupported: operator &",
-        ),
+        ("SELECT a::uint4 & a FROM t", "unsupported: operator &"),
+        ("SELECT a::uint4 | NULL FROM t", "unsupported: operator |"),
+        ("SELECT a::uint8 << 1 FROM t", "unsupported: operator <<"),
+        ("SELECT ~a FROM t", "unsupported: operator ~"),
         (
             "SELECT a::uint4 FROM t UNION SELECT a FROM t",
             "unsupported: UNION of uint4 and integer",

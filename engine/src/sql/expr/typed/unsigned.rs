@@ -15,7 +15,7 @@ use sqlparser::ast::{BinaryOperator, DataType, ObjectNamePart};
 
 use super::time::Operands;
 use super::Typed;
-use crate::plan::{BinaryOp, ScalarExpr};
+use crate::plan::{BinaryOp, Bitwise, Func, ScalarExpr};
 use crate::repr::{unsupported, ScalarType};
 
 /// The type an unsigned type name means: `uint2`, `uint4` (names of no
@@ -83,6 +83,44 @@ pub fn binary(op: (&BinaryOperator, BinaryOp), l: Typed, r: Typed) -> Result<Ope
     let nullable = l.nullable || r.nullable;
     let expr = ScalarExpr::Binary(plan_op, Box::new(l.expr), Box::new(r.expr));
     Ok(Operands::Planned(Typed::new(expr, typ, nullable)))
+}
+
+/// A bitwise operator (`&`, `|`, `#`, `<<`, `>>`; `None` for another):
+/// of two unsigned integers of one type, or a shift of one by a `uint4`,
+/// the type of the left (Materialize's only bitwise overloads of them,
+/// `sql/src/func.rs`). Any other operands, a NULL or a string literal
+/// among them, are refused by the operator's name: Materialize resolves
+/// them among its signed integers' overloads too.
+pub fn bitwise(op: &BinaryOperator, l: &Typed, r: &Typed) -> Option<Result<Typed, String>> {
+    let func = match op {
+        BinaryOperator::BitwiseAnd => Bitwise::And,
+        BinaryOperator::BitwiseOr => Bitwise::Or,
+        BinaryOperator::PGBitwiseXor => Bitwise::Xor,
+        BinaryOperator::PGBitwiseShiftLeft => Bitwise::ShiftLeft,
+        BinaryOperator::PGBitwiseShiftRight => Bitwise::ShiftRight,
+        _ => return None,
+    };
+    let shift = matches!(func, Bitwise::ShiftLeft | Bitwise::ShiftRight);
+    let typ = unsigned_of(l).filter(|_| !l.is_unknown());
+    let right = match shift {
+        true => Some(ScalarType::UInt32),
+        false => typ,
+    };
+    Some(match typ {
+        Some(typ) if !r.is_unknown() && r.typ == right => {
+            let args = vec![l.expr.clone(), r.expr.clone()];
+            let call = ScalarExpr::Call(Func::Bitwise(func), args);
+            Ok(Typed::new(call, typ, l.nullable || r.nullable))
+        }
+        _ => Err(unsupported(format!("operator {op}"))),
+    })
+}
+
+/// `~t` of an unsigned integer (`None` for another operand).
+pub fn bit_not(t: &Typed) -> Option<Typed> {
+    let typ = unsigned_of(t)?;
+    let call = ScalarExpr::Call(Func::Bitwise(Bitwise::Not), vec![t.expr.clone()]);
+    Some(Typed::new(call, typ, t.nullable))
 }
 
 /// The refusal of `t`, an unsigned integer, where a number of another
