@@ -59,10 +59,13 @@ pub enum Datum {
     /// its bounds are datums.
     Range(Box<range::Range>),
     /// A `uint2`, `uint4` and `uint8`, Materialize's unsigned integers
-    /// (`eval/unsigned.rs`), last for the same reason.
+    /// (`eval/unsigned.rs`), after them for the same reason.
     UInt16(u16),
     UInt32(u32),
     UInt64(u64),
+    /// A `timestamp with time zone` (`repr::time`): the instant in UTC,
+    /// the session time zone the engine has; last for the same reason.
+    TimestampTz(time::DateTime),
 }
 
 impl Datum {
@@ -82,6 +85,7 @@ impl Datum {
                 | (Datum::Float64(_), ScalarType::Float64)
                 | (Datum::Date(_), ScalarType::Date)
                 | (Datum::Timestamp(_), ScalarType::Timestamp)
+                | (Datum::TimestampTz(_), ScalarType::TimestampTz)
                 | (Datum::Interval(_), ScalarType::Interval)
                 | (Datum::UInt16(_), ScalarType::UInt16)
                 | (Datum::UInt32(_), ScalarType::UInt32)
@@ -121,6 +125,7 @@ impl fmt::Display for Datum {
             Datum::Float64(x) => write!(f, "{x}"),
             Datum::Date(d) => write!(f, "{d}"),
             Datum::Timestamp(t) => write!(f, "{t}"),
+            Datum::TimestampTz(t) => write!(f, "{}", time::WithTimeZone(*t)),
             Datum::Interval(i) => write!(f, "{i}"),
             Datum::Range(r) => write!(f, "{r}"),
             Datum::UInt16(u) => write!(f, "{u}"),
@@ -164,6 +169,8 @@ pub enum ScalarType {
     Date,
     /// `timestamp`, `timestamp without time zone`: microseconds.
     Timestamp,
+    /// `timestamptz`, `timestamp with time zone`: microseconds in UTC.
+    TimestampTz,
     /// `interval`: months, days and microseconds.
     Interval,
     /// `int4range`, `int8range`, `numrange`, `daterange`, `tsrange`.
@@ -191,6 +198,7 @@ impl ScalarType {
             ScalarType::Float64 => "float8",
             ScalarType::Date => "date",
             ScalarType::Timestamp => "timestamp",
+            ScalarType::TimestampTz => "timestamptz",
             ScalarType::Interval => "interval",
             ScalarType::Range(k) => k.name(),
             ScalarType::UInt16 => "uint2",
@@ -245,6 +253,7 @@ impl ScalarType {
             ScalarType::Float64 => "double precision",
             ScalarType::Date => "date",
             ScalarType::Timestamp => "timestamp without time zone",
+            ScalarType::TimestampTz => "timestamp with time zone",
             ScalarType::Interval => "interval",
             ScalarType::Range(k) => k.name(),
             other => other.internal_name(),

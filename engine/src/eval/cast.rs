@@ -36,7 +36,10 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
             .map(Datum::Bool)
             .ok_or_else(|| format!("invalid input syntax for type boolean: \"{s}\"")),
         ScalarType::Char(_) | ScalarType::VarChar(_) => unreachable!("parsed above"),
-        ScalarType::Date | ScalarType::Timestamp | ScalarType::Interval => {
+        ScalarType::Date
+        | ScalarType::Timestamp
+        | ScalarType::TimestampTz
+        | ScalarType::Interval => {
             unreachable!("read above")
         }
         ScalarType::Float32 => F32::parse(s).map(Datum::Float32),

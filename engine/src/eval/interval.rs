@@ -5,7 +5,9 @@
 //! interval` and `date ± interval` (a `timestamp`: the months moved on
 //! the calendar first, then the days and microseconds added), and
 //! `timestamp - timestamp` (`sub_timestamp`: an interval of microseconds
-//! only, never days). The planner casts a number beside an interval to a
+//! only, never days); a `timestamptz`'s, under the session time zone UTC,
+//! as its `timestamp`'s (`add_timestamplike_interval` and `sub_timestamp_tz`
+//! are the same functions of the same instants). The planner casts a number beside an interval to a
 //! `double precision` first, as the real system's overloads do.
 
 use crate::plan::BinaryOp;
@@ -31,7 +33,7 @@ pub fn negate(i: Interval) -> Result<Datum, DataflowError> {
 /// The operators over an interval (`None` for other operands).
 pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, DataflowError>> {
     use BinaryOp::{Add, Div, Mul, Sub};
-    use Datum::{Date, Float64, Interval as I, Timestamp};
+    use Datum::{Date, Float64, Interval as I, Timestamp, TimestampTz};
     Some(match (op, l, r) {
         (Add, I(a), I(b)) => a
             .checked_add(*b)
@@ -61,9 +63,15 @@ pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, Datafl
         (Add, Timestamp(t), I(i)) | (Add, I(i), Timestamp(t)) => {
             shifted(t.micros(), i.months, duration(i)).map(Timestamp)
         }
+        (Add, TimestampTz(t), I(i)) | (Add, I(i), TimestampTz(t)) => {
+            shifted(t.micros(), i.months, duration(i)).map(TimestampTz)
+        }
         // The real system negates the whole interval first.
-        (Sub, Timestamp(t), I(i)) => match i.checked_neg() {
-            Some(n) => shifted(t.micros(), n.months, duration(&n)).map(Timestamp),
+        (Sub, Timestamp(t) | TimestampTz(t), I(i)) => match i.checked_neg() {
+            Some(n) => shifted(t.micros(), n.months, duration(&n)).map(|t| match l {
+                TimestampTz(_) => TimestampTz(t),
+                _ => Timestamp(t),
+            }),
             None => Err(out_of_range(i)),
         },
         (Add, Date(d), I(i)) | (Add, I(i), Date(d)) => {
@@ -75,7 +83,9 @@ pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, Datafl
             Some(months) => shifted(d.midnight_micros(), months, -duration(i)).map(Timestamp),
             None => Err(out_of_range(i.months)),
         },
-        (Sub, Timestamp(a), Timestamp(b)) => Ok(I(Interval::new(0, 0, a.micros() - b.micros()))),
+        (Sub, Timestamp(a), Timestamp(b)) | (Sub, TimestampTz(a), TimestampTz(b)) => {
+            Ok(I(Interval::new(0, 0, a.micros() - b.micros())))
+        }
         _ => return None,
     })
 }

@@ -39,4 +39,5 @@ pub use functions::propagates_nulls;
 pub use numeric::parse as parse_numeric;
 pub use numeric_sum::{NumericSum, LIMBS as NUMERIC_SUM_LIMBS};
 pub use scalar::passes;
+pub use time::is_time;
 pub use window::window_partition;

@@ -3,13 +3,17 @@
 //! `date - date` (`sub_date`, an `integer`), and the casts between a
 //! `date`, a `timestamp` and a string (`date_to_timestamp`, failing with
 //! `timestamp out of range` before 4714-12-31 BC; `timestamp_to_date`;
-//! `text_to_date` and `text_to_timestamp` by `repr::time`'s reading).
+//! `text_to_date` and `text_to_timestamp` by `repr::time`'s reading),
+//! and those of a `timestamp with time zone` under the session time zone
+//! UTC, where it is the `timestamp` of the same instant
+//! (`cast_timestamp_to_timestamp_tz`, `cast_timestamp_tz_to_timestamp`,
+//! `cast_date_to_timestamp_tz`, `cast_timestamp_tz_to_date`).
 //! A cast to a string is its rendering (`cast.rs`). The operators and
 //! the reading of an `interval` are `interval.rs`'s, reached from here.
 
 use super::interval;
 use crate::plan::BinaryOp;
-use crate::repr::time::{parse_date, parse_timestamp};
+use crate::repr::time::{parse_date, parse_timestamp, parse_timestamptz};
 use crate::repr::{DataflowError, Datum, ScalarType};
 
 /// `date - date` and the operators over an interval (`None` for any
@@ -27,42 +31,51 @@ pub fn parse(s: &str, to: ScalarType) -> Option<Result<Datum, String>> {
     match to {
         ScalarType::Date => Some(parse_date(s).map(Datum::Date)),
         ScalarType::Timestamp => Some(parse_timestamp(s).map(Datum::Timestamp)),
+        ScalarType::TimestampTz => Some(parse_timestamptz(s).map(Datum::TimestampTz)),
         ScalarType::Interval => Some(interval::parse(s)),
         _ => None,
     }
 }
 
-/// Whether the real system casts `from` to `to` where one is a `date` or
-/// a `timestamp` (`typeconv.rs`): each to the other (a `date` to a
-/// `timestamp` implicitly) and to a string. From a string only a literal
+/// Whether the real system casts `from` to `to` where one is a `date`, a
+/// `timestamp` or a `timestamptz` (`typeconv.rs`): each to the others (a
+/// `date` to a later one and a `timestamp` to a `timestamptz`
+/// implicitly) and to a string. From a string only a literal
 /// is read (at planning, `Typed::coerce`): a cast of a string computed by
 /// a row is refused, so that no input outside `repr::time`'s forms can
 /// reach a dataflow.
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
-    use ScalarType::{Date, Interval, Text, Timestamp};
-    matches!(
-        (from, to),
-        (Date, Timestamp) | (Timestamp, Date) | (Date | Timestamp | Interval, Text)
-    )
+    use ScalarType::{Date, Interval, Text, Timestamp, TimestampTz};
+    let instant = |t| matches!(t, Date | Timestamp | TimestampTz);
+    (instant(from) && instant(to))
+        || matches!(
+            (from, to),
+            (Date | Timestamp | TimestampTz | Interval, Text)
+        )
 }
 
-/// Whether `t` is a `date`, a `timestamp` or an `interval`.
+/// Whether `t` is a `date`, a `timestamp`, a `timestamptz` or an
+/// `interval`.
 pub fn is_time(t: ScalarType) -> bool {
     matches!(
         t,
-        ScalarType::Date | ScalarType::Timestamp | ScalarType::Interval
+        ScalarType::Date | ScalarType::Timestamp | ScalarType::TimestampTz | ScalarType::Interval
     )
 }
 
-/// The casts between a `date` and a `timestamp`, and of each to its own
-/// type (`None` for others).
+/// The casts between a `date`, a `timestamp` and a `timestamptz`, and of
+/// each to its own type (`None` for others).
 pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
+    use ScalarType::{Date, Timestamp, TimestampTz};
     match (d, to) {
-        (Datum::Date(d), ScalarType::Timestamp) => Some(d.to_timestamp().map(Datum::Timestamp)),
-        (Datum::Timestamp(t), ScalarType::Date) => Some(Ok(Datum::Date(t.date()))),
-        (Datum::Date(_), ScalarType::Date)
-        | (Datum::Timestamp(_), ScalarType::Timestamp)
-        | (Datum::Interval(_), ScalarType::Interval) => Some(Ok(d.clone())),
+        (Datum::Date(d), Timestamp) => Some(d.to_timestamp().map(Datum::Timestamp)),
+        (Datum::Date(d), TimestampTz) => Some(d.to_timestamp().map(Datum::TimestampTz)),
+        (Datum::Timestamp(t) | Datum::TimestampTz(t), Date) => Some(Ok(Datum::Date(t.date()))),
+        (Datum::Timestamp(t) | Datum::TimestampTz(t), Timestamp) => Some(Ok(Datum::Timestamp(*t))),
+        (Datum::Timestamp(t) | Datum::TimestampTz(t), TimestampTz) => {
+            Some(Ok(Datum::TimestampTz(*t)))
+        }
+        (Datum::Date(_), Date) | (Datum::Interval(_), ScalarType::Interval) => Some(Ok(d.clone())),
         _ => None,
     }
 }

@@ -14,10 +14,9 @@
 //! bytes); `Range` and the length of the rest (4 bytes), its flags (a
 //! byte: empty, lower inclusive, lower infinite, upper inclusive, upper
 //! infinite, as the real system's) and its finite bounds, each a datum
-//! encoded as here; `UInt16`, `UInt32` and `UInt64` and 2, 4 or 8 bytes.
-//! Integers are
-//! little-endian. The encoding of a row is unique, so equal bytes are equal
-//! rows.
+//! encoded as here; `UInt16`, `UInt32` and `UInt64` and 2, 4 or 8 bytes;
+//! `TimestampTz` as `Timestamp`. Integers are little-endian. The encoding
+//! of a row is unique, so equal bytes are equal rows.
 //!
 //! The order (`Ord`) and hash (`Hash`) are the `Vec<Datum>`'s it encodes,
 //! decoded datum by datum: arrangements sort, peeks and imports read, and
@@ -68,6 +67,7 @@ const RANGE: u8 = 13;
 const UINT16: u8 = 14;
 const UINT32: u8 = 15;
 const UINT64: u8 = 16;
+const TIMESTAMPTZ: u8 = 17;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -241,7 +241,7 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Float64(_) => 8,
         Datum::Int16(_) => 2,
         Datum::Date(_) => 4,
-        Datum::Timestamp(_) => 8,
+        Datum::Timestamp(_) | Datum::TimestampTz(_) => 8,
         Datum::Interval(_) => 16,
         Datum::Range(r) => 4 + 1 + r.finite_bounds().map(encoded_len).sum::<usize>(),
         Datum::UInt16(_) | Datum::UInt32(_) | Datum::UInt64(_) => {
@@ -306,8 +306,9 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&[DATE]);
                 put(&d.days().to_le_bytes());
             }
-            Datum::Timestamp(t) => {
-                put(&[TIMESTAMP]);
+            Datum::Timestamp(t) | Datum::TimestampTz(t) => {
+                let tz = matches!(datum, Datum::TimestampTz(_));
+                put(&[if tz { TIMESTAMPTZ } else { TIMESTAMP }]);
                 put(&t.micros().to_le_bytes());
             }
             Datum::Interval(i) => {
@@ -356,6 +357,7 @@ enum DatumRef<'a> {
     UInt16(u16),
     UInt32(u32),
     UInt64(u64),
+    TimestampTz(DateTime),
 }
 
 impl DatumRef<'_> {
@@ -381,6 +383,7 @@ impl DatumRef<'_> {
             DatumRef::UInt16(u) => Datum::UInt16(u),
             DatumRef::UInt32(u) => Datum::UInt32(u),
             DatumRef::UInt64(u) => Datum::UInt64(u),
+            DatumRef::TimestampTz(t) => Datum::TimestampTz(t),
         }
     }
 }
@@ -406,6 +409,7 @@ impl Hash for DatumRef<'_> {
             UInt16(u16),
             UInt32(u32),
             UInt64(u64),
+            TimestampTz(DateTime),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -424,6 +428,7 @@ impl Hash for DatumRef<'_> {
             DatumRef::UInt16(u) => AsDatum::UInt16(u),
             DatumRef::UInt32(u) => AsDatum::UInt32(u),
             DatumRef::UInt64(u) => AsDatum::UInt64(u),
+            DatumRef::TimestampTz(t) => AsDatum::TimestampTz(t),
         };
         datum.hash(state)
     }
@@ -436,6 +441,10 @@ impl<'a> Datums<'a> {
         let (head, rest) = self.0.split_at(N);
         self.0 = rest;
         head.try_into().expect("N bytes")
+    }
+
+    fn timestamp(&mut self) -> DateTime {
+        DateTime::from_micros(i64::from_le_bytes(self.take())).expect("a packed timestamp")
     }
 }
 
@@ -464,9 +473,8 @@ impl<'a> Iterator for Datums<'a> {
             DATE => DatumRef::Date(
                 Date::from_days(i32::from_le_bytes(self.take()).into()).expect("a packed date"),
             ),
-            TIMESTAMP => DatumRef::Timestamp(
-                DateTime::from_micros(i64::from_le_bytes(self.take())).expect("a packed timestamp"),
-            ),
+            TIMESTAMP => DatumRef::Timestamp(self.timestamp()),
+            TIMESTAMPTZ => DatumRef::TimestampTz(self.timestamp()),
             INTERVAL => DatumRef::Interval(Interval::new(
                 i32::from_le_bytes(self.take()),
                 i32::from_le_bytes(self.take()),

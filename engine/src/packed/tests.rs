@@ -111,6 +111,10 @@ fn datums() -> Vec<Datum> {
         Datum::UInt64(0),
         Datum::UInt64(1 << 63),
         Datum::UInt64(u64::MAX),
+        Datum::TimestampTz(DateTime::MIN),
+        Datum::TimestampTz(DateTime::from_micros(-1).expect("a timestamp")),
+        Datum::TimestampTz(DateTime::from_micros(0).expect("a timestamp")),
+        Datum::TimestampTz(DateTime::MAX),
     ]
 }
 
@@ -195,6 +199,8 @@ fn datum() -> impl Strategy<Value = Datum> {
             .prop_map(|d| Datum::Date(Date::from_days(d.into()).expect("a date"))),
         (DateTime::MIN.micros()..=DateTime::MAX.micros())
             .prop_map(|t| Datum::Timestamp(DateTime::from_micros(t).expect("a timestamp"))),
+        (DateTime::MIN.micros()..=DateTime::MAX.micros())
+            .prop_map(|t| Datum::TimestampTz(DateTime::from_micros(t).expect("a timestamp"))),
         (any::<i32>(), any::<i32>(), any::<i64>())
             .prop_map(|(m, d, us)| Datum::Interval(Interval::new(m, d, us))),
         // Ranges of small integers, inclusive or not, some infinite.

@@ -30,6 +30,7 @@ pub enum RangeKind {
     Numeric,
     Date,
     Timestamp,
+    TimestampTz,
 }
 
 impl RangeKind {
@@ -41,6 +42,7 @@ impl RangeKind {
             RangeKind::Numeric => ScalarType::Numeric,
             RangeKind::Date => ScalarType::Date,
             RangeKind::Timestamp => ScalarType::Timestamp,
+            RangeKind::TimestampTz => ScalarType::TimestampTz,
         }
     }
 
@@ -52,6 +54,7 @@ impl RangeKind {
             RangeKind::Numeric => "numrange",
             RangeKind::Date => "daterange",
             RangeKind::Timestamp => "tsrange",
+            RangeKind::TimestampTz => "tstzrange",
         }
     }
 
@@ -63,6 +66,7 @@ impl RangeKind {
             RangeKind::Numeric,
             RangeKind::Date,
             RangeKind::Timestamp,
+            RangeKind::TimestampTz,
         ]
         .into_iter()
         .find(|k| k.name() == name)

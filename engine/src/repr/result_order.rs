@@ -33,6 +33,8 @@ mod tag {
     /// A timestamp as its date (year, day of the year) and time (seconds
     /// since midnight, nanoseconds), when `CHEAP_TIMESTAMP` cannot hold it.
     pub const TIMESTAMP: u8 = 12;
+    /// `TIMESTAMP`'s for a `timestamp with time zone`.
+    pub const TIMESTAMPTZ: u8 = 13;
     /// An interval as its months, days and microseconds.
     pub const INTERVAL: u8 = 14;
     /// `StringTiny`, then `StringShort`, `StringLong` and `StringHuge`:
@@ -44,6 +46,8 @@ mod tag {
     /// A timestamp as its nanoseconds since 1970-01-01, where they fit an
     /// `i64` (from 1677 to 2262).
     pub const CHEAP_TIMESTAMP: u8 = 39;
+    /// `CHEAP_TIMESTAMP`'s for a `timestamp with time zone`.
+    pub const CHEAP_TIMESTAMPTZ: u8 = 40;
     /// `NonNegativeInt16_0`: the first of the integers' tags, which name
     /// the width, the sign and how many bytes follow.
     pub const NON_NEGATIVE_INT16_0: u8 = 41;
@@ -108,14 +112,20 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
             bytes.push(tag::DATE);
             bytes.extend_from_slice(&d.days().to_le_bytes());
         }
-        Datum::Timestamp(t) => match t.unix_nanos() {
+        Datum::Timestamp(t) | Datum::TimestampTz(t) => match t.unix_nanos() {
             Some(nanos) => {
-                bytes.push(tag::CHEAP_TIMESTAMP);
+                let tz = matches!(datum, Datum::TimestampTz(_));
+                bytes.push(if tz {
+                    tag::CHEAP_TIMESTAMPTZ
+                } else {
+                    tag::CHEAP_TIMESTAMP
+                });
                 bytes.extend_from_slice(&nanos.to_le_bytes());
             }
             None => {
                 let (year, ordinal, seconds, nanos) = t.parts();
-                bytes.push(tag::TIMESTAMP);
+                let tz = matches!(datum, Datum::TimestampTz(_));
+                bytes.push(if tz { tag::TIMESTAMPTZ } else { tag::TIMESTAMP });
                 let parts = [
                     year.to_le_bytes(),
                     ordinal.to_le_bytes(),
@@ -272,6 +282,11 @@ mod tests {
         }
         parts.extend_from_slice(&500_000_000u32.to_le_bytes());
         assert_eq!(encode(&[Datum::Timestamp(bc)]), parts);
+        // A timestamp with time zone as a timestamp, under tags of its own.
+        assert_eq!(encode(&[Datum::TimestampTz(ts)])[0], 40);
+        assert_eq!(encode(&[Datum::TimestampTz(ts)])[1..], second);
+        parts[0] = 13;
+        assert_eq!(encode(&[Datum::TimestampTz(bc)]), parts);
         // An interval as its months, days and microseconds, little-endian.
         let iv = crate::repr::interval::Interval::new(1, -1, 2);
         let mut bytes = vec![14, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];

@@ -221,21 +221,39 @@ impl fmt::Display for DateTime {
     /// trailing zeros (none when whole), then ` BC`: the real system's
     /// `format_timestamp`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ad = write_date(f, self.0.div_euclid(MICROS_PER_DAY))?;
-        let micros = self.0.rem_euclid(MICROS_PER_DAY);
-        let seconds = micros / 1_000_000;
-        let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-        write!(f, " {h:02}:{m:02}:{s:02}")?;
-        let fraction = format!("{:06}", micros % 1_000_000);
-        let fraction = fraction.trim_end_matches('0');
-        if !fraction.is_empty() {
-            write!(f, ".{fraction}")?;
-        }
-        if !ad {
-            write!(f, " BC")?;
-        }
-        Ok(())
+        write_timestamp(f, self.0, "")
     }
+}
+
+/// A `timestamp with time zone` shown in the session time zone, UTC:
+/// as its `timestamp`, with `+00` before any ` BC` (the real system's
+/// `format_timestamptz`).
+pub struct WithTimeZone(pub DateTime);
+
+impl fmt::Display for WithTimeZone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_timestamp(f, self.0 .0, "+00")
+    }
+}
+
+/// Writes the timestamp `micros` since 2000-01-01 (see `DateTime`'s
+/// `Display`), `zone` after the time and before any ` BC`.
+fn write_timestamp(f: &mut fmt::Formatter<'_>, micros: i64, zone: &str) -> fmt::Result {
+    let ad = write_date(f, micros.div_euclid(MICROS_PER_DAY))?;
+    let micros = micros.rem_euclid(MICROS_PER_DAY);
+    let seconds = micros / 1_000_000;
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    write!(f, " {h:02}:{m:02}:{s:02}")?;
+    let fraction = format!("{:06}", micros % 1_000_000);
+    let fraction = fraction.trim_end_matches('0');
+    if !fraction.is_empty() {
+        write!(f, ".{fraction}")?;
+    }
+    f.write_str(zone)?;
+    if !ad {
+        write!(f, " BC")?;
+    }
+    Ok(())
 }
 
 /// The fields of a string in one of the forms read (the module's).
@@ -323,11 +341,12 @@ fn fields(s: &str) -> Option<Fields> {
     Some(f)
 }
 
-/// Which of the two types a string is read as.
+/// Which of the types a string is read as.
 #[derive(Clone, Copy)]
 enum Kind {
     Date,
     Timestamp,
+    TimestampTz,
 }
 
 impl Kind {
@@ -335,6 +354,7 @@ impl Kind {
         match self {
             Kind::Date => "date",
             Kind::Timestamp => "timestamp",
+            Kind::TimestampTz => "timestamp with time zone",
         }
     }
 }
@@ -346,6 +366,12 @@ impl Kind {
 fn read(s: &str, kind: Kind) -> Result<(i64, i64), String> {
     let name = kind.name();
     let f = fields(s).ok_or_else(|| unsupported(format!("{name} input format: \"{s}\"")))?;
+    read_fields(s, kind, f)
+}
+
+/// The days and microseconds of the fields `f` read of `s` (`read`).
+fn read_fields(s: &str, kind: Kind, f: Fields) -> Result<(i64, i64), String> {
+    let name = kind.name();
     let invalid =
         |detail: String| format!("invalid input syntax for type {name}: {detail}: \"{s}\"");
     // `check_datelike_bounds`, field by field.
@@ -404,5 +430,21 @@ pub fn parse_timestamp(s: &str) -> Result<DateTime, String> {
     DateTime::from_micros(midnight.0 + micros).ok_or_else(out_of_range)
 }
 
+/// `s` read as a `timestamp with time zone` as the real system's
+/// `parse_timestamptz` reads it: its time zone, if any, a numeric offset
+/// or `UTC` (`zone`), the instant converted to UTC and rounded to
+/// microseconds, with the real system's texts.
+pub fn parse_timestamptz(s: &str) -> Result<DateTime, String> {
+    let kind = Kind::TimestampTz;
+    let unread = || unsupported(format!("{} input format: \"{s}\"", kind.name()));
+    let (datetime, offset) = zone::split(s)?.ok_or_else(unread)?;
+    let f = fields(&datetime).ok_or_else(unread)?;
+    let (days, micros) = read_fields(s, kind, f)?;
+    let out_of_range = || format!("\"{s}\" is out of range for type timestamp with time zone");
+    let utc = days * MICROS_PER_DAY + micros - offset * 1_000_000;
+    DateTime::from_micros(utc).ok_or_else(out_of_range)
+}
+
 #[cfg(test)]
 mod tests;
+mod zone;

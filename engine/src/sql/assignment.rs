@@ -57,7 +57,16 @@ pub(super) fn assignment(column: &Column, t: Typed, site: Site) -> Result<Scalar
             _ => Err(mismatch(&t.type_name())),
         };
     }
+    // A `date`, `timestamp` or `timestamptz` is converted to any other of
+    // them, by the implicit or assignment cast between them.
+    let instant = |typ: ScalarType| {
+        matches!(
+            typ,
+            ScalarType::Date | ScalarType::Timestamp | ScalarType::TimestampTz
+        )
+    };
     let t = match t.typ {
+        Some(typ) if instant(typ) && instant(column.typ) && !t.is_unknown() => t.cast(column.typ),
         Some(typ) if integer(typ) && integer(column.typ) => t.cast(column.typ),
         Some(typ) if typ.is_unsigned() && numbers(column.typ) => t.cast(column.typ),
         Some(typ) if typ.is_float() && numbers(column.typ) => t.cast(column.typ),

@@ -20,7 +20,7 @@ fn element(kind: RangeKind) -> impl Fn(&str) -> Result<Datum, String> {
                 .map(Datum::Numeric)
                 .ok_or_else(|| format!("bad numeric {s}")),
             RangeKind::Date => parse_date(s.trim()).map(Datum::Date),
-            RangeKind::Timestamp => Err("unread".into()),
+            RangeKind::Timestamp | RangeKind::TimestampTz => Err("unread".into()),
         }
     }
 }

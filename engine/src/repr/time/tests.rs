@@ -205,3 +205,58 @@ fn dates_and_timestamps_convert() {
     assert_eq!(DateTime::MAX.to_string(), "262142-12-31 23:59:59.999999");
     assert_eq!(Date::MIN.to_string(), "4714-11-24 BC");
 }
+
+fn timestamptz(s: &str) -> String {
+    match parse_timestamptz(s) {
+        Ok(t) => WithTimeZone(t).to_string(),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn timestamps_with_time_zone_read_in_utc_and_render_with_its_offset() {
+    assert_eq!(timestamptz("2020-01-01 12:00:00"), "2020-01-01 12:00:00+00");
+    assert_eq!(
+        timestamptz("2020-01-01 12:00:00+05"),
+        "2020-01-01 07:00:00+00"
+    );
+    assert_eq!(
+        timestamptz("2020-01-01 01:00:00-07:30"),
+        "2020-01-01 08:30:00+00"
+    );
+    assert_eq!(
+        timestamptz("2020-01-01 23:30:00.25-01"),
+        "2020-01-02 00:30:00.25+00"
+    );
+    assert_eq!(
+        timestamptz("2020-01-01T12:00:00Z"),
+        "2020-01-01 12:00:00+00"
+    );
+    assert_eq!(timestamptz("2020-01-01"), "2020-01-01 00:00:00+00");
+    assert_eq!(timestamptz("epoch"), "1970-01-01 00:00:00+00");
+    assert_eq!(
+        timestamptz("0001-01-01 00:00:00 BC"),
+        "0001-01-01 00:00:00+00 BC"
+    );
+    assert_eq!(
+        timestamptz("0001-01-01 00:30:00+01 BC"),
+        "0002-12-31 23:30:00+00 BC"
+    );
+    assert_eq!(
+        timestamptz("2020-13-01 00:00:00+05"),
+        "invalid input syntax for type timestamp with time zone: \
+         MONTH must be [1, 12], got 13: \"2020-13-01 00:00:00+05\""
+    );
+    assert_eq!(
+        timestamptz("4714-12-31 00:00:00+01 BC"),
+        "\"4714-12-31 00:00:00+01 BC\" is out of range for type timestamp with time zone"
+    );
+    assert_eq!(
+        timestamptz("2020-01-01 00:00:00 PST"),
+        "unsupported: time zone \"PST\""
+    );
+    assert_eq!(
+        timestamptz("2020-01-01 00:00:00+1:2"),
+        "unsupported: timestamp with time zone input format: \"2020-01-01 00:00:00+1:2\""
+    );
+}

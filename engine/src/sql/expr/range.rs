@@ -1,12 +1,12 @@
 //! Calls of the range functions, as the real system's overloads have them
 //! (`sql/src/func.rs`, read for the facts): the constructors
 //! `int4range(lower, upper[, flags])`, `int8range`, `numrange`,
-//! `daterange` and `tsrange` (bounds of their element type, flags a
-//! text, `'[)'` when left out); and of a range `lower`, `upper` (its
-//! element type), `isempty`, `lower_inc`, `upper_inc`, `lower_inf`,
+//! `daterange`, `tsrange` and `tstzrange` (bounds of their element type,
+//! flags a text, `'[)'` when left out); and of a range `lower`, `upper`
+//! (its element type), `isempty`, `lower_inc`, `upper_inc`, `lower_inf`,
 //! `upper_inf` (booleans). `lower` and `upper` of anything but a range
-//! are the string functions'. `tstzrange` is refused by name (the range
-//! aggregates are refused as every aggregate the engine lacks); an argument of unknown type where a range is wanted,
+//! are the string functions'. The range aggregates are refused as every
+//! aggregate the engine lacks; an argument of unknown type where a range is wanted,
 //! or a bound of a type that might cast to the element type by a rule not
 //! modelled here, is refused too.
 
@@ -29,9 +29,7 @@ const OF_A_RANGE: &[(&str, RangeFunc)] = &[
 
 /// The range functions planned here, and the refused ones, by name.
 pub fn is_range_function(name: &str) -> bool {
-    RangeKind::named(name).is_some()
-        || OF_A_RANGE.iter().any(|(n, _)| *n == name)
-        || name == "tstzrange"
+    RangeKind::named(name).is_some() || OF_A_RANGE.iter().any(|(n, _)| *n == name)
 }
 
 /// Whether `name(args)` is planned here: a constructor, a refused range
@@ -95,7 +93,8 @@ fn construct(kind: RangeKind, args: Vec<Typed>) -> Result<Typed, String> {
 
 /// A constructor's argument as a `to`: of that type, of unknown type, or
 /// an integer widened (an `integer` for an `int8range`, any integer for a
-/// `numrange`), or a `date` for a `tsrange`, as the real system's
+/// `numrange`), or a `date` for a `tsrange`, or a `date` or `timestamp`
+/// for a `tstzrange`, as the real system's
 /// implicit casts take them.
 fn argument(name: &str, arg: Typed, to: ScalarType, all: &[Typed]) -> Result<ScalarExpr, String> {
     if arg.is_unknown() || arg.typ == Some(to) {
@@ -107,6 +106,7 @@ fn argument(name: &str, arg: Typed, to: ScalarType, all: &[Typed]) -> Result<Sca
         ScalarType::Int64 => matches!(from, ScalarType::Int16 | ScalarType::Int32),
         ScalarType::Numeric => from.is_integer() || from == ScalarType::NumericScale(0),
         ScalarType::Timestamp => from == ScalarType::Date,
+        ScalarType::TimestampTz => matches!(from, ScalarType::Date | ScalarType::Timestamp),
         _ => false,
     } || (to == ScalarType::Numeric && from.without_length() == ScalarType::Numeric);
     match () {

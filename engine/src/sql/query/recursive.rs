@@ -177,7 +177,12 @@ fn no_assignment_cast(from: ScalarType, to: ScalarType) -> bool {
     let number = |t: ScalarType| {
         t.is_integer() || t.is_unsigned() || t.is_float() || t == ScalarType::Numeric
     };
-    let time = |t: ScalarType| matches!(t, ScalarType::Date | ScalarType::Timestamp);
+    let time = |t: ScalarType| {
+        matches!(
+            t,
+            ScalarType::Date | ScalarType::Timestamp | ScalarType::TimestampTz
+        )
+    };
     let boolean = |t: ScalarType| t == ScalarType::Bool;
     match () {
         _ if boolean(from) => number(to) || time(to),

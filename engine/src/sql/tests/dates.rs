@@ -90,16 +90,16 @@ fn every_other_part_of_time_is_refused_by_name() {
             "unsupported: operator - of a timestamp without time zone and a value of unknown type",
         ),
         (
-            "SELECT '2020-01-01'::timestamptz",
-            "unsupported: type timestamptz",
+            "SELECT '2020-01-01'::timestamptz(3)",
+            "unsupported: type timestamptz(3)",
         ),
         (
-            "SELECT '2020-01-01'::timestamp with time zone",
-            "unsupported: type timestamp with time zone",
+            "SELECT '2020-01-01 00:00:00 Europe/Berlin'::timestamp with time zone",
+            "unsupported: time zone \"Europe/Berlin\"",
         ),
         (
-            "SELECT TIMESTAMPTZ '2020-01-01'",
-            "unsupported: type timestamptz",
+            "SELECT TIMESTAMPTZ '2020-01-01 00:00:00+16'",
+            "unsupported: timestamp with time zone input format: \"2020-01-01 00:00:00+16\"",
         ),
         ("SELECT '10:00'::time", "unsupported: type time"),
         ("SELECT TIME '10:00'", "unsupported: type time"),

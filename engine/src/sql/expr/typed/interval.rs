@@ -6,6 +6,10 @@
 //! timestamp` an interval; `interval * double`, `double * interval` and
 //! `interval / double` an interval, any other number cast to a `double
 //! precision` first (the only overload it reaches by implicit casts).
+//! A `timestamptz` takes the overloads of a `timestamp`, its result a
+//! `timestamptz` where theirs is a `timestamp`; a `date` or `timestamp`
+//! beside it in `-` is cast to one, `timestamptz - timestamptz` the only
+//! overload both reach by implicit casts.
 //! Every other arithmetic between these types is its `operator does not
 //! exist`, except `date - timestamp` and `timestamp - date`, which are
 //! refused: which overload the real system resolves them to is not
@@ -23,7 +27,7 @@ pub fn arithmetic(
     l: Typed,
     r: Typed,
 ) -> Option<Result<(Typed, Typed, ScalarType), String>> {
-    use ScalarType::{Date, Float64, Interval, Timestamp};
+    use ScalarType::{Date, Float64, Interval, Timestamp, TimestampTz};
     let (lt, rt) = (l.typ?, r.typ?);
     let number =
         |t: ScalarType| t.is_integer() || t.is_float() || t.without_length() == ScalarType::Numeric;
@@ -32,7 +36,15 @@ pub fn arithmetic(
         (BinaryOp::Add | BinaryOp::Sub, Interval, Interval) => planned(l, r, Interval),
         (BinaryOp::Add | BinaryOp::Sub, Timestamp | Date, Interval)
         | (BinaryOp::Add, Interval, Timestamp | Date) => planned(l, r, Timestamp),
-        (BinaryOp::Sub, Timestamp, Timestamp) => planned(l, r, Interval),
+        (BinaryOp::Add | BinaryOp::Sub, TimestampTz, Interval)
+        | (BinaryOp::Add, Interval, TimestampTz) => planned(l, r, TimestampTz),
+        (BinaryOp::Sub, Timestamp, Timestamp) | (BinaryOp::Sub, TimestampTz, TimestampTz) => {
+            planned(l, r, Interval)
+        }
+        (BinaryOp::Sub, TimestampTz, Date | Timestamp)
+        | (BinaryOp::Sub, Date | Timestamp, TimestampTz) => {
+            planned(l.cast(TimestampTz), r.cast(TimestampTz), Interval)
+        }
         (BinaryOp::Sub, Date, Timestamp) | (BinaryOp::Sub, Timestamp, Date) => Some(Err(
             unsupported("operator - between a date and a timestamp"),
         )),

@@ -1,7 +1,6 @@
 //! The range types in the planner: their names (`int4range`, `int8range`,
-//! `numrange`, `daterange`, `tsrange`; `tstzrange` is refused, the engine
-//! having no `timestamptz`), and the operators where a range meets a
-//! range or an element, as the real system's overloads have them
+//! `numrange`, `daterange`, `tsrange`, `tstzrange`), and the operators
+//! where a range meets a range or an element, as the real system's overloads have them
 //! (`sql/src/func.rs`, read for the facts): `@>` and `<@` of a range and
 //! a range or an element of its type, `&&`, `<<`, `>>`, `&<`, `&>`, `-|-`
 //! of two ranges (booleans), and `+`, `*`, `-` of two ranges (a range).
@@ -28,9 +27,6 @@ pub fn range_type(t: &DataType) -> Option<Result<ScalarType, String>> {
         return None;
     };
     let lower = ident.value.to_lowercase();
-    if lower == "tstzrange" {
-        return Some(Err(unsupported("type tstzrange")));
-    }
     let kind = RangeKind::named(&lower)?;
     Some(match modifiers.is_empty() {
         true => Ok(ScalarType::Range(kind)),
@@ -146,7 +142,7 @@ fn contains(
             vec![range, x],
             ScalarType::Bool,
         )),
-        Some(t) if t.is_integer() || t == ScalarType::Date => Err(unsupported(format!(
+        Some(t) if t.is_integer() || crate::eval::is_time(t) => Err(unsupported(format!(
             "operator @> of {} and {}",
             kind.name(),
             t.name()

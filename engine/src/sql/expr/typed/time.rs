@@ -1,11 +1,12 @@
-//! `date` and `timestamp` among the types, as the real system plans them
-//! (`sql/src/func.rs`, `plan/typeconv.rs`, read for the facts): the type
-//! names, and the operators and unifications where a `date` meets a
-//! `timestamp` or a number.
+//! `date`, `timestamp` and `timestamptz` among the types, as the real
+//! system plans them (`sql/src/func.rs`, `plan/typeconv.rs`, read for the
+//! facts): the type names, and the operators and unifications where a
+//! `date` meets a `timestamp` or a number.
 //!
-//! A `date` beside a `timestamp` is cast to one, the real system's only
-//! implicit cast between them, in a comparison and in a CASE, COALESCE
-//! or GREATEST. Of the arithmetic the real system has on them, only
+//! A `date` beside a `timestamp` is cast to one, and a `date` or a
+//! `timestamp` beside a `timestamptz` to one, the real system's implicit
+//! casts between them (the reverse ones are assignment casts only), in a
+//! comparison and in a CASE, COALESCE or GREATEST. Of the arithmetic the real system has on them, only
 //! `date - date` (an `integer`) and the arithmetic of an `interval`
 //! (`typed::interval`) are planned: it has no `date + integer` or
 //! `date - integer`, so those are its `operator does not exist`, as is
@@ -20,15 +21,18 @@ use super::{interval, Typed};
 use crate::plan::{BinaryOp, ScalarExpr};
 use crate::repr::{unsupported, ScalarType};
 
-/// The type a time type name means: `date`, `timestamp` without a
-/// precision or a time zone, and `interval` without fields or a
-/// precision (`None` for other names; `timestamp(3)`, `timestamptz`,
+/// The type a time type name means: `date`, `timestamp` and
+/// `timestamptz` without a precision, and `interval` without fields or a
+/// precision (`None` for other names; `timestamp(3)`, `timestamptz(3)`,
 /// `time` and `interval second(3)` are refused by `scalar_type`).
 pub fn time_type(t: &DataType) -> Option<ScalarType> {
     match t {
         DataType::Date => Some(ScalarType::Date),
         DataType::Timestamp(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
             Some(ScalarType::Timestamp)
+        }
+        DataType::Timestamp(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => {
+            Some(ScalarType::TimestampTz)
         }
         DataType::Interval {
             fields: None,
@@ -105,12 +109,10 @@ pub fn binary(
     }
 }
 
-/// Whether `t` is a `date`, a `timestamp` or an `interval`.
+/// Whether `t` is a `date`, a `timestamp`, a `timestamptz` or an
+/// `interval`.
 pub fn is_time(t: ScalarType) -> bool {
-    matches!(
-        t,
-        ScalarType::Date | ScalarType::Timestamp | ScalarType::Interval
-    )
+    crate::eval::is_time(t)
 }
 
 /// A `date` operand cast to a `timestamp` when the other is one.
@@ -120,17 +122,27 @@ fn implicit_timestamps(l: Typed, r: Typed) -> (Typed, Typed) {
     (values.pop().expect("two"), r)
 }
 
-/// `values`, each `date` among them cast to a `timestamp` if one is a
-/// `timestamp` (the real system's implicit cast; `unify` does the rest).
+/// `values`, each `date` or `timestamp` among them cast to the latest of
+/// `date`, `timestamp` and `timestamptz` among them (the real system's
+/// implicit casts; `unify` does the rest).
 pub fn timestamps(values: Vec<Typed>) -> Vec<Typed> {
-    let of = |t: &Typed, typ: ScalarType| t.typ == Some(typ) && !t.is_unknown();
-    if !values.iter().any(|v| of(v, ScalarType::Timestamp)) {
-        return values;
-    }
+    use ScalarType::{Date, Timestamp, TimestampTz};
+    let rank = |t: &Typed| match t.typ.filter(|_| !t.is_unknown()) {
+        Some(Date) => 1,
+        Some(Timestamp) => 2,
+        Some(TimestampTz) => 3,
+        _ => 0,
+    };
+    let latest = values.iter().map(rank).max().unwrap_or(0);
+    let to = match latest {
+        2 => Timestamp,
+        3 => TimestampTz,
+        _ => return values,
+    };
     values
         .into_iter()
-        .map(|v| match of(&v, ScalarType::Date) {
-            true => v.cast(ScalarType::Timestamp),
+        .map(|v| match (1..latest).contains(&rank(&v)) {
+            true => v.cast(to),
             false => v,
         })
         .collect()
