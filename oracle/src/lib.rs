@@ -51,7 +51,7 @@ pub fn connect(url: Option<&str>) -> Result<Client, String> {
 /// (`connect_timeout` in the URL bounds only the TCP connect). An error
 /// names the host, the port and the cause, and hints at `--url` or `PGURL`
 /// only when neither was given. Each statement may run `statement_timeout`
-/// on the server.
+/// on the server; the session's time zone is UTC.
 pub fn connect_within(
     url: Option<&str>,
     timeout: Duration,
@@ -61,11 +61,14 @@ pub fn connect_within(
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(timeout);
     }
-    // Before the URL's own options, so that one it sets wins.
+    // Before the URL's own options, so that one it sets wins. The session
+    // time zone is UTC, Materialize's `TimeZone` (docs/semantics.md,
+    // "Timestamps with time zone"), whatever the server's default.
     let millis = statement_timeout.as_millis();
+    let ours = format!("-c statement_timeout={millis} -c TimeZone=UTC");
     let options = match config.get_options() {
-        Some(own) => format!("-c statement_timeout={millis} {own}"),
-        None => format!("-c statement_timeout={millis}"),
+        Some(own) => format!("{ours} {own}"),
+        None => ours,
     };
     config.options(&options);
     let server = server(&config);

@@ -266,6 +266,8 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
         // among them too).
         Some(&Type::DATE) => time::parse_date(text).ok().map(Datum::Date),
         Some(&Type::TIMESTAMP) => time::parse_timestamp(text).ok().map(Datum::Timestamp),
+        // In the session time zone, UTC: `2020-01-01 00:00:00+00`.
+        Some(&Type::TIMESTAMPTZ) => time::parse_timestamptz(text).ok().map(Datum::TimestampTz),
         // PostgreSQL's text of an interval (`1 year 2 mons -3 days
         // +04:05:06`) is one of the forms the engine reads: it reads back
         // as the engine's value, shown as the real system shows it.
@@ -292,6 +294,7 @@ fn range_of(t: &Type) -> Option<fn(&str) -> Option<Datum>> {
         Type::NUM_RANGE => |b| Numeric::parse(b).map(Datum::Numeric),
         Type::DATE_RANGE => |b| time::parse_date(b).ok().map(Datum::Date),
         Type::TS_RANGE => |b| time::parse_timestamp(b).ok().map(Datum::Timestamp),
+        Type::TSTZ_RANGE => |b| time::parse_timestamptz(b).ok().map(Datum::TimestampTz),
         _ => return None,
     })
 }
@@ -317,6 +320,8 @@ mod tests {
         assert!(matches!(bc, Datum::Date(_)));
         let ts = datum(Some(&Type::TIMESTAMP), Some("2020-01-01 10:00:00.5"));
         assert!(matches!(ts, Datum::Timestamp(_)));
+        let tz = datum(Some(&Type::TIMESTAMPTZ), Some("0001-01-01 10:00:00+00 BC"));
+        assert_eq!(tz.to_string(), "0001-01-01 10:00:00+00 BC");
         // PostgreSQL's `mons` and signs read back, shown as the real
         // system shows them.
         let iv = datum(
