@@ -352,7 +352,15 @@ pub enum Session {
 }
 
 /// Settings of the session that change what later statements see or may do.
+/// The time zone (`SET TIMEZONE ...`, `SET TIME ZONE ...`) changes how a
+/// `timestamptz` reads and prints; the engine has only UTC and refuses every
+/// `SET`, so a later record that differs is not judged wrong. The words hide
+/// literals, so a refused `SET TIME ZONE 'UTC'`, which changes nothing,
+/// counts too: conservative, it can turn a wrong record after it into a
+/// cascaded one.
 const SETTINGS: &[&str] = &[
+    "timezone",
+    "time",
     "cluster",
     "cluster_replica",
     "search_path",
@@ -443,7 +451,9 @@ mod tests {
         assert_eq!(s("SET cluster = 'bad'"), Some(Session::Setting));
         assert_eq!(s("SET SESSION search_path TO x"), Some(Session::Setting));
         assert_eq!(s("ALTER SYSTEM SET max_tables = 2"), Some(Session::Setting));
-        assert_eq!(s("SET TIMEZONE TO 'UTC'"), None);
+        assert_eq!(s("SET TIME ZONE -5"), Some(Session::Setting));
+        assert_eq!(s("SET TimeZone = '+00:00'"), Some(Session::Setting));
+        assert_eq!(s("SET application_name = 'x'"), None);
         assert_eq!(s("ALTER SYSTEM SET enable_x = true"), None);
         assert_eq!(s("BEGIN"), Some(Session::Begin));
         assert_eq!(s("COMMIT"), Some(Session::End));
