@@ -358,7 +358,7 @@ fn run_inner(
     let progress = RefCell::new(Progress::new(scenarios.len()));
     parallel::in_order(
         scenarios.len(),
-        options.jobs,
+        options.jobs_at_once(),
         &check,
         &mut |done, i| {
             progress

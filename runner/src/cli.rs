@@ -17,7 +17,8 @@ pub struct Options {
     /// `--run`: only these runs (as `Run` displays them); empty: all.
     pub runs: Vec<String>,
     pub partition: Option<Partition>,
-    /// `--jobs`: files checked at a time (0 and 1 both mean one).
+    /// `--jobs`: files checked at a time; 0, when not given, means one per
+    /// core ([`Options::jobs_at_once`]).
     pub jobs: usize,
     pub format: ReportFormat,
     pub junit: Option<PathBuf>,
@@ -28,6 +29,18 @@ pub struct Options {
     pub annotations: Option<bool>,
     /// `--dialect`: how every `.slt` file is read.
     pub dialect: Option<Dialect>,
+}
+
+impl Options {
+    /// Files checked at a time: `--jobs N`, or one per core when it is not
+    /// given, since a file's runs step every worker on one thread and so
+    /// keep one core busy (before 2026-12-07 the default was one file).
+    pub fn jobs_at_once(&self) -> usize {
+        match self.jobs {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
 }
 
 /// `--format`.
@@ -81,7 +94,8 @@ struct Cli {
     /// Only shard I of N (a stable hash of each file's path)
     #[arg(long, value_name = "I/N", value_parser = parse_partition)]
     partition: Option<Partition>,
-    /// Check N files at a time (the report keeps path order)
+    /// Check N files at a time (the report keeps path order; default: one per
+    /// core)
     #[arg(long, value_name = "N", value_parser = parse_jobs, allow_hyphen_values = true)]
     jobs: Option<usize>,
     /// The report on stdout: text or json (default: text)
@@ -382,7 +396,10 @@ mod tests {
             ["solo/workers=1/round-robin", "shared/workers=2/seed=7"]
         );
         assert_eq!(o.partition.unwrap().to_string(), "2/3");
-        assert_eq!(o.jobs, 4);
+        assert_eq!((o.jobs, o.jobs_at_once()), (4, 4));
+        // Without --jobs, one file per core.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(Options::default().jobs_at_once(), cores);
         assert_eq!(o.format, ReportFormat::Json);
         assert_eq!(o.junit, Some("junit.xml".into()));
         assert!(p(&["a", "--jobs", "0"]).is_err());
