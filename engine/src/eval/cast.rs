@@ -1,6 +1,7 @@
 //! Casts between the engine's scalar types and strings read as a type,
 //! with the real system's texts.
 
+use super::errors::value_out_of_range;
 use super::{float, int16, numeric, time, unsigned};
 use crate::repr::{range, Datum, ScalarType, F32, F64};
 
@@ -110,7 +111,7 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
     if let Some(converted) = time::cast(&d, to) {
         return converted;
     }
-    let range = |t: ScalarType, v: i64| format!("\"{v}\" {} out of range", t.name());
+    let range = |t: ScalarType, v: i64| value_out_of_range(t, v);
     Ok(match (d, to) {
         (Datum::Null, _) => Datum::Null,
         (Datum::Text(s), to) => parse_as(&s, to)?,

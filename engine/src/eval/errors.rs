@@ -8,6 +8,13 @@ pub fn out_of_range(typ: ScalarType) -> DataflowError {
     DataflowError::eval(&format!("{} out of range", typ.name()))
 }
 
+/// `"<detail>" <type> out of range`: the real system's text for a value
+/// beyond an integer type's bounds that names the value or the operation
+/// that made it (`Int16OutOfRange`, `UInt16OutOfRange`, ... of `typ`).
+pub fn value_out_of_range(typ: ScalarType, detail: impl std::fmt::Display) -> String {
+    format!("\"{detail}\" {} out of range", typ.name())
+}
+
 /// The real system's text for an `integer` result out of range, naming
 /// the value or the operation that made it: `"-2147483648" integer out of
 /// range`, `"-2147483648 / -1" integer out of range`.

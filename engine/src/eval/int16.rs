@@ -7,13 +7,13 @@
 //! The casts between a `smallint` and a float or a numeric are the float's
 //! and the numeric's (`float.rs`, `numeric.rs`).
 
-use super::errors::{division_by_zero, numeric_field_overflow};
+use super::errors::{division_by_zero, numeric_field_overflow, value_out_of_range};
 use crate::plan::BinaryOp;
 use crate::repr::{DataflowError, Datum, ScalarType};
 
 /// `"<detail>" smallint out of range`, the real system's `Int16OutOfRange`.
-pub fn out_of_range(detail: impl std::fmt::Display) -> String {
-    format!("\"{detail}\" smallint out of range")
+fn out_of_range(detail: impl std::fmt::Display) -> String {
+    value_out_of_range(ScalarType::Int16, detail)
 }
 
 /// An arithmetic operator of two `smallint`s (`None` for other operands).

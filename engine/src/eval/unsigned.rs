@@ -9,15 +9,9 @@
 //! and naming the value (`"-1" uint4 out of range`). One code for the
 //! three widths: a value is read as a `u64` and narrowed back to its type.
 
-use super::errors::division_by_zero;
+use super::errors::{division_by_zero, value_out_of_range as out_of_range};
 use crate::plan::{BinaryOp, Bitwise};
 use crate::repr::{DataflowError, Datum, ScalarType};
-
-/// `"<detail>" <type> out of range`, the real system's `UInt16OutOfRange`
-/// (and `Int16OutOfRange`, ...) for `to`.
-pub fn out_of_range(to: ScalarType, detail: impl std::fmt::Display) -> String {
-    format!("\"{detail}\" {} out of range", to.name())
-}
 
 /// An unsigned integer's type and value (`None` for any other datum).
 pub fn unsigned(d: &Datum) -> Option<(ScalarType, u64)> {
