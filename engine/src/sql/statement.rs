@@ -186,19 +186,16 @@ fn create_index_statement(
     i: &CreateIndex,
 ) -> Result<Option<Statement>, String> {
     clauses::create_index(i)?;
+    // Materialize's parser reads each key as an ORDER BY item and keeps only
+    // its expression (`parse_create_index`): `ASC`, `DESC` and `NULLS
+    // FIRST|LAST` change nothing, an arrangement has no order of its own.
     let keys = i
         .columns
         .iter()
-        .map(
-            |c| match (&c.column.expr, &c.operator_class, &c.column.options) {
-                (Expr::Identifier(name), None, o)
-                    if o.sort.is_none() && o.nulls_first.is_none() =>
-                {
-                    Ok(ident(name))
-                }
-                _ => Err(unsupported(format!("index key other than a column: {c}"))),
-            },
-        )
+        .map(|c| match (&c.column.expr, &c.operator_class) {
+            (Expr::Identifier(name), None) => Ok(ident(name)),
+            _ => Err(unsupported(format!("index key other than a column: {c}"))),
+        })
         .collect::<Result<Vec<_>, _>>()?;
     create_index(
         catalog,

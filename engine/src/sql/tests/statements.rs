@@ -361,6 +361,11 @@ fn create_index() {
     );
     assert_eq!(one("CREATE INDEX ON t (b)"), index("t_b_idx", T, vec![1]));
     assert_eq!(one("CREATE INDEX ON t (a)"), index("t_a_idx1", T, vec![0]));
+    // Materialize keeps only a key's expression: its order is no part of it.
+    assert_eq!(
+        one("CREATE INDEX ON t (b DESC NULLS LAST, a ASC)"),
+        index("t_b_a_idx", T, vec![1, 0])
+    );
     assert_eq!(
         one("CREATE INDEX ON v (k, x)"),
         index("v_k_x_idx", V, vec![0, 1])
@@ -380,6 +385,10 @@ fn create_index() {
     assert_eq!(
         err("CREATE INDEX ON t (a + 1)"),
         "unsupported: index key other than a column: a + 1"
+    );
+    assert_eq!(
+        err("CREATE INDEX ON t (a + 1 DESC)"),
+        "unsupported: index key other than a column: a + 1 DESC"
     );
     assert_eq!(err("CREATE INDEX ON t (z)"), "column \"z\" does not exist");
     assert_eq!(
