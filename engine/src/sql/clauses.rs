@@ -35,9 +35,9 @@ pub fn create_table(t: &CreateTable) -> Result<(), String> {
     Ok(())
 }
 
-/// `CREATE VIEW name AS query`, or `CREATE [OR REPLACE] MATERIALIZED VIEW
-/// [IF NOT EXISTS] name [(columns)] AS query` (`sql::materialized`), and
-/// nothing else.
+/// `CREATE VIEW [IF NOT EXISTS] name [(columns)] AS query`, or `CREATE [OR
+/// REPLACE] MATERIALIZED VIEW [IF NOT EXISTS] name [(columns)] AS query`
+/// (`sql::materialized`), and nothing else.
 pub fn create_view(v: &CreateView) -> Result<(), String> {
     let CreateView {
         or_alter,
@@ -74,10 +74,6 @@ pub fn create_view(v: &CreateView) -> Result<(), String> {
         ),
         (*secure, format!("CREATE SECURE {kind}")),
         (
-            !columns.is_empty() && !materialized,
-            "CREATE VIEW with column names".into(),
-        ),
-        (
             *name_before_not_exists && *materialized,
             "CREATE MATERIALIZED VIEW name IF NOT EXISTS".into(),
         ),
@@ -93,8 +89,8 @@ pub fn create_view(v: &CreateView) -> Result<(), String> {
         (to.is_some(), format!("CREATE {kind} TO")),
         (params.is_some(), format!("CREATE {kind} parameters")),
         (
-            typed && *materialized,
-            "a materialized view column with a type or options".into(),
+            typed,
+            format!("a {} column with a type or options", kind.to_lowercase()),
         ),
         (
             *or_replace && *if_not_exists,

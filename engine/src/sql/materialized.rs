@@ -8,7 +8,7 @@ use sqlparser::ast::{CreateView, ObjectName};
 
 use super::clauses;
 use super::query::{plan_query, PlannedQuery};
-use super::{check_unique_columns, ident, object_name};
+use super::{object_name, rename_columns};
 use crate::plan::{with_top_k, ObjectKind, Resolver, Statement};
 use crate::repr::unsupported;
 
@@ -38,20 +38,7 @@ pub(super) fn create(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<St
         simple: _,
     } = plan_query(catalog, query)?;
     let context = format!("materialized view {}", full_name(&name));
-    let named = v.columns.len();
-    if named > columns.len() {
-        let plural = |n: usize| if n == 1 { "" } else { "s" };
-        return Err(format!(
-            "{context} definition names {named} column{}, but {context} has {} column{}",
-            plural(named),
-            columns.len(),
-            plural(columns.len())
-        ));
-    }
-    for (column, given) in columns.iter_mut().zip(&v.columns) {
-        column.name = ident(&given.name);
-    }
-    check_unique_columns(&columns)?;
+    rename_columns(&context, &mut columns, &v.columns)?;
     // LIMIT or OFFSET make it a top-k, as in a view.
     let plan = with_top_k(plan, finishing);
     let existing = catalog.resolve(&name);

@@ -188,6 +188,31 @@ fn object_of_kind(
 }
 
 /// Fails if any two columns share a name.
+/// `CREATE [MATERIALIZED] VIEW name (a, b)`: the given names replace the
+/// first columns' names, as Materialize's `maybe_rename_columns` does, and
+/// then no two columns may share a name. `context` names the object as its
+/// error does (`view materialize.public.v`).
+fn rename_columns(
+    context: &str,
+    columns: &mut [Column],
+    given: &[sqlparser::ast::ViewColumnDef],
+) -> Result<(), String> {
+    let named = given.len();
+    if named > columns.len() {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        return Err(format!(
+            "{context} definition names {named} column{}, but {context} has {} column{}",
+            plural(named),
+            columns.len(),
+            plural(columns.len())
+        ));
+    }
+    for (column, given) in columns.iter_mut().zip(given) {
+        column.name = ident(&given.name);
+    }
+    check_unique_columns(columns)
+}
+
 fn check_unique_columns(columns: &[Column]) -> Result<(), String> {
     for (i, c) in columns.iter().enumerate() {
         if columns[..i].iter().any(|d| d.name == c.name) {

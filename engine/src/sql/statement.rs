@@ -16,7 +16,7 @@ use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{
     check_unique_columns, clauses, constraints, drop, forms, ident, materialized, object_name,
-    relation, unknown, unqualified_name,
+    relation, rename_columns, unknown, unqualified_name,
 };
 use crate::eval::assign;
 use crate::packed::PackedRow;
@@ -166,8 +166,9 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
 /// OFFSET the view is a top-k.
 fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statement>, String> {
     clauses::create_view(v)?;
-    let query = plan_query(catalog, &v.query)?;
-    check_unique_columns(&query.columns)?;
+    let mut query = plan_query(catalog, &v.query)?;
+    let context = format!("view {}", full_name(&object_name(&v.name)?));
+    rename_columns(&context, &mut query.columns, &v.columns)?;
     let Some(name) = new_name(catalog, &v.name, v.if_not_exists)? else {
         return Ok(None);
     };

@@ -348,6 +348,46 @@ fn create_view() {
     );
 }
 
+#[test]
+fn create_view_with_column_names() {
+    // The names replace the first columns' names, as Materialize's
+    // `maybe_rename_columns`; the query comes first, then the names, then
+    // the view's own name.
+    let Statement::CreateView { columns, .. } = one("CREATE VIEW w (p) AS SELECT a, b FROM t")
+    else {
+        panic!()
+    };
+    assert_eq!(columns, vec![col("p", Int, true), col("b", Text, true)]);
+    assert_eq!(
+        err("CREATE VIEW w (p, q) AS SELECT 1"),
+        "view materialize.public.w definition names 2 columns, \
+         but view materialize.public.w has 1 column"
+    );
+    assert_eq!(
+        err("CREATE VIEW w (p, p) AS SELECT 1, 2"),
+        "column \"p\" specified more than once"
+    );
+    assert_eq!(
+        err("CREATE VIEW w (a) AS SELECT a, 2 AS a FROM t"),
+        "column \"a\" specified more than once"
+    );
+    assert_eq!(
+        err("CREATE VIEW w (p) AS SELECT nope"),
+        "column \"nope\" does not exist"
+    );
+    assert_eq!(
+        err("CREATE VIEW v (p, q) AS SELECT 1"),
+        "view materialize.public.v definition names 2 columns, \
+         but view materialize.public.v has 1 column"
+    );
+    assert_eq!(
+        err("CREATE VIEW v (p) AS SELECT 1"),
+        "view \"materialize.public.v\" already exists"
+    );
+    // Materialize's parser takes names only; so does sqlparser's here.
+    assert!(err("CREATE VIEW w (p int) AS SELECT 1").starts_with("unsupported: syntax CREATE VIEW"));
+}
+
 fn index(name: &str, on: GlobalId, key: Vec<usize>) -> Statement {
     let name = name.to_string();
     Statement::CreateIndex { name, on, key }
