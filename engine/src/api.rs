@@ -87,8 +87,8 @@ pub struct Witness {
     pub logging_reads: u64,
     /// Reads that returned rows without reading any table or index
     /// (`SELECT 1`, a view of constants, a fetch of a subscribe over
-    /// either): nothing was there to share, so they prove nothing about
-    /// sharing either.
+    /// either, `SHOW TIMEZONE`): nothing was there to share, so they prove
+    /// nothing about sharing either.
     pub constant_reads: u64,
     /// Dropped collections that still have a slot in the sharing registry
     /// (a leak: the slot keeps its point alive for the life of the

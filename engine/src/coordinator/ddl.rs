@@ -10,7 +10,7 @@ use crate::eval::passes;
 use crate::packed::PackedRow;
 use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
 use crate::protocol::{Command, PeekTarget};
-use crate::repr::{Column, DataflowError, Diff, GlobalId, Row};
+use crate::repr::{Column, DataflowError, Datum, Diff, GlobalId, Row};
 use crate::sql;
 
 impl Engine {
@@ -131,6 +131,15 @@ impl Engine {
                 simple,
                 ..
             } => self.select(plan, as_of, finishing, simple),
+            Statement::SetTimeZone { zone } => {
+                self.time_zone = zone;
+                Outcome::Ok
+            }
+            Statement::ShowTimeZone => {
+                // A session's value: no table or index is read.
+                self.constant_reads += 1;
+                Outcome::Rows(vec![vec![Datum::Text(self.time_zone.into())]])
+            }
         }
     }
 

@@ -85,6 +85,8 @@ pub struct Engine {
     logging_reads: u64,
     /// Constant-only reads that returned rows (see `Witness::constant_reads`).
     constant_reads: u64,
+    /// The session's time zone, as `SHOW TIMEZONE` prints it (`sql::session`).
+    time_zone: &'static str,
 }
 
 /// Index of the runtime that maintains (Solo's one runtime, or Maintenance).
@@ -126,6 +128,7 @@ impl Engine {
             registry,
             logging_reads: 0,
             constant_reads: 0,
+            time_zone: sql::DEFAULT_TIME_ZONE,
         }
     }
 
@@ -169,7 +172,9 @@ impl Engine {
         self.directive(|engine| {
             let mut planned = sql::plan(sql, &engine.catalog)?;
             match (planned.len(), planned.pop()) {
-                (1, Some(statement @ Statement::Select { .. })) => Ok(engine.execute(statement)),
+                (1, Some(statement @ (Statement::Select { .. } | Statement::ShowTimeZone))) => {
+                    Ok(engine.execute(statement))
+                }
                 _ => Err(crate::repr::unsupported(
                     "a query that is not exactly one SELECT",
                 )),
@@ -186,6 +191,8 @@ impl Engine {
             (1, Some(Statement::Select { columns, .. })) => {
                 Ok(columns.into_iter().map(|c| c.name).collect())
             }
+            // Materialize names the column for the variable.
+            (1, Some(Statement::ShowTimeZone)) => Ok(vec!["timezone".into()]),
             _ => Err("only a single SELECT can be described".into()),
         }
     }

@@ -517,6 +517,11 @@ pub enum Statement {
         /// Set when the query has the fast-path shape.
         simple: Option<SimpleSelect>,
     },
+    /// `SET TIME ZONE`, `SET timezone`, `RESET timezone`: the session's
+    /// zone by the name `SHOW` prints (`UTC`, `GMT` or `+00:00`, all UTC).
+    SetTimeZone { zone: &'static str },
+    /// `SHOW TIMEZONE`, `SHOW TIME ZONE`: one row, the session's zone.
+    ShowTimeZone,
 }
 
 /// The kinds of catalog objects.

@@ -11,6 +11,7 @@
 //!   of one or several objects, `CASCADE` or `RESTRICT`; `names`: a
 //!   catalog item's name, bare or qualified by the default schema.
 //! - `query`: SELECT.
+//! - `session`: `SET`, `RESET` and `SHOW` of the session's time zone.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
 //! - `values`: a bulk INSERT's rows of plain literals, read off the text.
@@ -30,6 +31,7 @@ mod mutually_recursive;
 mod names;
 mod parse;
 mod query;
+mod session;
 mod statement;
 mod subscribe;
 #[cfg(test)]
@@ -43,6 +45,7 @@ use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, GlobalId};
 
 pub use drop::still_depended_upon;
+pub use session::DEFAULT_TIME_ZONE;
 pub use subscribe::{plan_subscribe, Subscribe};
 
 /// Plans one or more `;`-separated statements. All are parsed before any is

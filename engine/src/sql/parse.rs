@@ -1,8 +1,9 @@
 //! Text to statements: sqlparser's parser, plus the pieces of Materialize
 //! syntax it does not know, handled on tokens (never on raw text, so string
 //! literals and comments can contain anything): a trailing `AS OF <int>`,
-//! `CREATE DEFAULT INDEX ON <relation>`, and the postfix `ISNULL` (which
-//! sqlparser would read as a column alias); and Materialize's lexer's limit
+//! `CREATE DEFAULT INDEX ON <relation>`, the postfix `ISNULL` (which
+//! sqlparser would read as a column alias), `SET`/`RESET`/`SHOW` of the time
+//! zone (`session`); and Materialize's lexer's limit
 //! on an identifier's length. `WITH MUTUALLY RECURSIVE`, which it does not
 //! parse, is rewritten on tokens into its `WITH RECURSIVE`
 //! (`mutually_recursive`).
@@ -18,7 +19,8 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
-use super::{mutually_recursive, values};
+use super::{mutually_recursive, session, values};
+use crate::plan::Statement;
 use crate::recursion::{grow_sqlparser, recursion_limit_error, with_stack, RECURSION_LIMIT};
 use crate::repr::{unsupported, Timestamp};
 
@@ -38,6 +40,9 @@ pub(super) enum Parsed {
         insert: Box<ast::Insert>,
         rows: values::LiteralRows,
     },
+    /// `SET`, `RESET` or `SHOW` of the time zone, read on tokens and
+    /// planned there (`session`), its value checked.
+    Session(Result<Statement, String>),
 }
 
 /// A parsed statement and the `AS OF` that was stripped off its end, and
@@ -269,7 +274,9 @@ fn parse_tokens(mut tokens: Vec<TokenWithSpan>, stack: usize) -> Result<ParsedSt
             .iter()
             .zip(default_index)
             .all(|(t, k)| is_keyword(t, k));
-    let stmt = if is_default_index {
+    let stmt = if let Some(planned) = session::statement(&tokens) {
+        Parsed::Session(planned)
+    } else if is_default_index {
         let mut parser = parser(tokens.split_off(3))?;
         parser
             .expect_keyword_is(Keyword::ON)

@@ -113,6 +113,10 @@ pub enum SkipReason {
     /// The real system's unsigned integers (`uint2`, `uint4`, `uint8`),
     /// types PostgreSQL does not have (`type "uint4" does not exist`).
     MzUnsigned,
+    /// The real system's session time zone, which takes only the zones
+    /// equal to UTC (`invalid value for parameter "TimeZone": "-5"`),
+    /// where PostgreSQL takes every zone.
+    MzTimeZone,
 }
 
 impl SkipReason {
@@ -147,6 +151,7 @@ impl SkipReason {
         (SkipReason::MzRange, "mz-range"),
         (SkipReason::MzGroupBy, "mz-group-by"),
         (SkipReason::MzUnsigned, "mz-unsigned"),
+        (SkipReason::MzTimeZone, "mz-time-zone"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -178,6 +183,7 @@ impl SkipReason {
                 | SkipReason::MzRange
                 | SkipReason::MzGroupBy
                 | SkipReason::MzUnsigned
+                | SkipReason::MzTimeZone
         )
     }
 

@@ -19,6 +19,7 @@ mod properties;
 mod queries;
 mod ranges;
 mod recursive;
+mod session;
 mod sets;
 mod smallint;
 mod statements;

@@ -352,12 +352,13 @@ pub enum Session {
 }
 
 /// Settings of the session that change what later statements see or may do.
-/// The time zone (`SET TIMEZONE ...`, `SET TIME ZONE ...`) changes how a
-/// `timestamptz` reads and prints; the engine has only UTC and refuses every
-/// `SET`, so a later record that differs is not judged wrong. The words hide
-/// literals, so a refused `SET TIME ZONE 'UTC'`, which changes nothing,
-/// counts too: conservative, it can turn a wrong record after it into a
-/// cascaded one.
+/// The time zone (`SET TIMEZONE ...`, `SET TIME ZONE ...`) changes what
+/// `SHOW TIMEZONE` answers; the engine answers the forms Materialize's parser
+/// reads (`engine::sql::session`) and refuses the rest (`SET LOCAL`, a list
+/// of values), after which a record that differs is not judged wrong. The
+/// words hide literals, so a refused `SET LOCAL TIME ZONE 'UTC'`, which
+/// changes nothing later, counts too: conservative, it can turn a wrong
+/// record after it into a cascaded one.
 const SETTINGS: &[&str] = &[
     "timezone",
     "time",
