@@ -258,3 +258,55 @@ fn a_like_pattern_longer_than_8_kib_fails() {
     let e = like(format!("{}\\", "é".repeat(4 << 10))).unwrap_err();
     assert_eq!(e.0, "Evaluation error: LIKE pattern exceeds maximum length");
 }
+
+#[test]
+fn chr_makes_a_code_point_and_refuses_what_is_none() {
+    assert_eq!(ok(Func::Chr, &[Int32(65)]), text("A"));
+    assert_eq!(ok(Func::Chr, &[Int32(0x1F600)]), text("😀"));
+    assert_eq!(ok(Func::Chr, &[Null]), Null);
+    assert_eq!(
+        error(Func::Chr, &[Int32(0)]),
+        "Evaluation error: null character not permitted"
+    );
+    assert_eq!(
+        error(Func::Chr, &[Int32(0xD800)]),
+        "Evaluation error: requested character not valid for encoding: 55296"
+    );
+    assert_eq!(
+        error(Func::Chr, &[Int32(-1)]),
+        "Evaluation error: requested character too large for encoding: -1"
+    );
+    assert_eq!(
+        error(Func::Chr, &[Int32(0x110000)]),
+        "Evaluation error: requested character too large for encoding: 1114112"
+    );
+}
+
+#[test]
+fn lpad_fills_on_the_left_or_cuts_by_characters() {
+    assert_eq!(ok(Func::Lpad, &[text("hi"), Int32(5)]), text("   hi"));
+    assert_eq!(
+        ok(Func::Lpad, &[text("hi"), Int32(5), text("xy")]),
+        text("xyxhi")
+    );
+    assert_eq!(ok(Func::Lpad, &[text("héllo"), Int32(2)]), text("hé"));
+    assert_eq!(
+        ok(Func::Lpad, &[text("hi"), Int32(2), text("x")]),
+        text("hi")
+    );
+    assert_eq!(ok(Func::Lpad, &[text("hi"), Int32(0)]), text(""));
+    // An empty fill adds nothing, as in Materialize and PostgreSQL.
+    assert_eq!(
+        ok(Func::Lpad, &[text("hi"), Int32(5), text("")]),
+        text("hi")
+    );
+    assert_eq!(
+        error(Func::Lpad, &[text("hi"), Int32(-1)]),
+        "Evaluation error: length must be nonnegative"
+    );
+    assert_eq!(
+        error(Func::Lpad, &[text("hi"), Int32(i32::MAX)]),
+        "Evaluation error: requested length too large"
+    );
+    assert_eq!(ok(Func::Lpad, &[text("hi"), Null, text("x")]), Null);
+}

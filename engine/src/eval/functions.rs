@@ -137,6 +137,9 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
             Text(s.repeat(n))
         }
         (Func::Reverse, [Text(s)]) => Text(s.chars().rev().collect()),
+        (Func::Chr, [Int32(code)]) => Text(chr(*code)?),
+        (Func::Lpad, [Text(s), Int32(length)]) => Text(lpad(s, *length, " ")?),
+        (Func::Lpad, [Text(s), Int32(length), Text(fill)]) => Text(lpad(s, *length, fill)?),
         (func, args) => {
             let args: Vec<String> = args.iter().map(Datum::to_string).collect();
             return Err(invalid(&format!("{}({})", func.name(), args.join(", "))));
@@ -246,6 +249,47 @@ fn text(d: &Datum) -> String {
         Datum::Bool(false) => "f".into(),
         d => d.to_string(),
     }
+}
+
+/// Materialize's `chr`: the character of a code point; 0, a surrogate, a
+/// negative number or one past Unicode fail with its texts.
+fn chr(code: i32) -> Result<String, DataflowError> {
+    let too_large = || {
+        DataflowError::eval(&format!(
+            "requested character too large for encoding: {code}"
+        ))
+    };
+    let point = u32::try_from(code).map_err(|_| too_large())?;
+    match point {
+        0 => Err(DataflowError::eval("null character not permitted")),
+        0xd800..=0xdfff => Err(DataflowError::eval(&format!(
+            "requested character not valid for encoding: {code}"
+        ))),
+        _ => char::from_u32(point)
+            .map(String::from)
+            .ok_or_else(too_large),
+    }
+}
+
+/// Materialize's `lpad` (`pad_leading`): the first `length` characters of
+/// `s`, or `s` after as many characters of `fill`, repeated, as make it
+/// `length` long (none when `fill` is empty).
+fn lpad(s: &str, length: i32, fill: &str) -> Result<String, DataflowError> {
+    let length =
+        usize::try_from(length).map_err(|_| DataflowError::eval("length must be nonnegative"))?;
+    if length > MAX_RESULT_BYTES {
+        return Err(too_large());
+    }
+    let (chars, bytes) = s
+        .chars()
+        .take(length)
+        .fold((0, 0), |(n, b), c| (n + 1, b + c.len_utf8()));
+    if chars == length {
+        return Ok(s[..bytes].to_string());
+    }
+    let mut padded: String = fill.chars().cycle().take(length - chars).collect();
+    padded.push_str(s);
+    Ok(padded)
 }
 
 fn too_large() -> DataflowError {

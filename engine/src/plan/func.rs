@@ -41,6 +41,11 @@ pub enum Func {
     /// `repeat(text, n)`.
     Repeat,
     Reverse,
+    /// `chr(integer)`: the character of that code point.
+    Chr,
+    /// `lpad(text, length[, fill])`: cut to, or filled on the left to,
+    /// `length` characters.
+    Lpad,
     /// `concat(...)`: every argument as text, NULLs skipped.
     Concat,
     /// `concat_ws(separator, ...)`.
@@ -261,6 +266,8 @@ impl Func {
             Func::Trim(TrimSide::Trailing) => "rtrim",
             Func::Repeat => "repeat",
             Func::Reverse => "reverse",
+            Func::Chr => "chr",
+            Func::Lpad => "lpad",
             Func::Concat => "concat",
             Func::ConcatWs => "concat_ws",
             Func::Greatest => "greatest",

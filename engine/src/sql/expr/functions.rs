@@ -73,6 +73,11 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
         "btrim" => &BTRIM,
         "repeat" => &[(&[Text, Int32], Some((Func::Repeat, TEXT)))],
         "reverse" => &[(&[Text], Some((Func::Reverse, TEXT)))],
+        "chr" => &[(&[Int32], Some((Func::Chr, TEXT)))],
+        "lpad" => &[
+            (&[Text, Int32], Some((Func::Lpad, TEXT))),
+            (&[Text, Int32, Text], Some((Func::Lpad, TEXT))),
+        ],
         _ => return float_functions::overloads(name),
     })
 }
