@@ -14,7 +14,7 @@ use crate::repr::{DataflowError, Datum, Numeric, ScalarType, MAX_PRECISION};
 
 /// The real system's texts for a numeric result beyond the context.
 pub(super) const OVERFLOW: &str = "value out of range: overflow";
-const UNDERFLOW: &str = "value out of range: underflow";
+pub(super) const UNDERFLOW: &str = "value out of range: underflow";
 
 /// A result of the library as a row holds it; an infinity (which only an
 /// unchecked overflow makes) is an overflow.

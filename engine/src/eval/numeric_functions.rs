@@ -19,7 +19,7 @@
 //! literal: the real system's optimizer folds a constant argument into a
 //! row, reduced, as the engine folds it into a literal (`eval/fold.rs`).
 
-use dec::Rounding;
+use dec::{Context, Rounding};
 
 use crate::plan::NumericFunc;
 use crate::repr::decimal::{cx_datum, munge, Dec};
@@ -36,6 +36,13 @@ pub fn apply(
     Some(match (f, args) {
         (NumericFunc::RoundTo, [Datum::Numeric(n), Datum::Int32(places)]) => {
             round_to(*n, *places, literal)
+        }
+        (NumericFunc::Sqrt, [Datum::Numeric(n)]) => sqrt(n.to_dec()),
+        (NumericFunc::Exp, [Datum::Numeric(n)]) => exp(n.to_dec()),
+        (NumericFunc::Ln, [Datum::Numeric(n)]) => log(n.to_dec(), "ln", Context::ln),
+        (NumericFunc::Log10, [Datum::Numeric(n)]) => log(n.to_dec(), "log10", Context::log10),
+        (NumericFunc::LogBase, [Datum::Numeric(base), Datum::Numeric(n)]) => {
+            log_base(base.to_dec(), n.to_dec())
         }
         (f, [Datum::Numeric(n)]) => {
             let mut a = n.to_dec();
@@ -59,7 +66,12 @@ pub fn apply(
                 NumericFunc::Trunc => Rounding::Down,
                 NumericFunc::Ceil => Rounding::Ceiling,
                 NumericFunc::Floor => Rounding::Floor,
-                NumericFunc::RoundTo => return None,
+                NumericFunc::RoundTo
+                | NumericFunc::Sqrt
+                | NumericFunc::Exp
+                | NumericFunc::Ln
+                | NumericFunc::Log10
+                | NumericFunc::LogBase => return None,
             };
             let mut cx = cx_datum();
             cx.set_rounding(rounding);
@@ -109,6 +121,84 @@ fn round_to(n: Numeric, places: i32, reduced: bool) -> Result<Datum, DataflowErr
         return Ok(Datum::Numeric(Numeric::from_i128(0)));
     }
     munged(a)
+}
+
+/// `sqrt` (`sqrt_numeric`): of a negative number an error.
+fn sqrt(mut a: Dec) -> Result<Datum, DataflowError> {
+    if a.is_negative() {
+        return Err(DataflowError::eval(
+            "cannot take square root of a negative number",
+        ));
+    }
+    cx_datum().sqrt(&mut a);
+    munged(a)
+}
+
+/// `exp` (`exp_numeric`): past the context's exponents, its float errors.
+fn exp(mut a: Dec) -> Result<Datum, DataflowError> {
+    let mut cx = cx_datum();
+    cx.exp(&mut a);
+    let status = cx.status();
+    if status.overflow() {
+        Err(DataflowError::eval(super::numeric::OVERFLOW))
+    } else if status.subnormal() {
+        Err(DataflowError::eval(super::numeric::UNDERFLOW))
+    } else {
+        munged(a)
+    }
+}
+
+/// `log_guard_numeric`: a logarithm of zero or a negative number fails,
+/// naming the function as the real system names it.
+fn log_guard(a: &Dec, name: &str) -> Result<(), DataflowError> {
+    if a.is_negative() {
+        return Err(DataflowError::eval(&format!(
+            "function {name} is not defined for negative numbers"
+        )));
+    }
+    if a.is_zero() {
+        return Err(DataflowError::eval(&format!(
+            "function {name} is not defined for zero"
+        )));
+    }
+    Ok(())
+}
+
+/// `ln` and `log10` (`log_numeric`), in the library's own functions (within
+/// an ulp, as decNumber says, and the same ulp as the real system's: the
+/// same library and context).
+fn log(
+    mut a: Dec,
+    name: &str,
+    logic: fn(&mut Context<Dec>, &mut Dec),
+) -> Result<Datum, DataflowError> {
+    log_guard(&a, name)?;
+    logic(&mut cx_datum(), &mut a);
+    munged(a)
+}
+
+/// `log(base, n)` (`log_base_numeric`): `ln(n) / ln(base)`, taken for an
+/// integer when rounding off its last digit makes it one, as the real
+/// system corrects the quotient of two irrational numbers.
+fn log_base(mut base: Dec, mut n: Dec) -> Result<Datum, DataflowError> {
+    log_guard(&base, "log")?;
+    log_guard(&n, "log")?;
+    let mut cx = cx_datum();
+    cx.ln(&mut base);
+    cx.ln(&mut n);
+    cx.div(&mut n, &base);
+    if base.is_zero() {
+        return Err(DataflowError::eval("division by zero"));
+    }
+    cx.set_precision(MAX_PRECISION - 1)
+        .expect("a precision below the maximum");
+    let mut integral = n;
+    cx.reduce(&mut integral);
+    munged(if integral.exponent() >= 0 {
+        integral
+    } else {
+        n
+    })
 }
 
 /// A result munged as the real system's (no `-0`, at most 39 digits).
@@ -167,6 +257,59 @@ mod tests {
         assert_eq!(one(Floor, "NaN"), "NaN");
         assert_eq!(one(Abs, "-1.5"), "1.5");
         assert_eq!(one(Abs, "NaN"), "NaN");
+    }
+
+    #[test]
+    fn roots_exponentials_and_logarithms_in_the_decimal_context() {
+        use NumericFunc::*;
+        assert_eq!(one(Sqrt, "2.25"), "1.5");
+        assert_eq!(one(Sqrt, "4"), "2");
+        assert_eq!(one(Sqrt, "2"), "1.41421356237309504880168872420969807857");
+        assert_eq!(one(Sqrt, "NaN"), "NaN");
+        assert_eq!(
+            call(Sqrt, &[n("-1")]),
+            Err("Evaluation error: cannot take square root of a negative number".into())
+        );
+        assert_eq!(one(Exp, "0"), "1");
+        assert_eq!(one(Exp, "1"), "2.71828182845904523536028747135266249776");
+        assert_eq!(
+            call(Exp, &[n("1000")]),
+            Err("Evaluation error: value out of range: overflow".into())
+        );
+        assert_eq!(
+            call(Exp, &[n("-1000")]),
+            Err("Evaluation error: value out of range: underflow".into())
+        );
+        assert_eq!(one(Ln, "1"), "0");
+        assert_eq!(one(Log10, "1000"), "3");
+        assert_eq!(one(Log10, "0.01"), "-2");
+        assert_eq!(one(Ln, "NaN"), "NaN");
+        assert_eq!(
+            call(Ln, &[n("0")]),
+            Err("Evaluation error: function ln is not defined for zero".into())
+        );
+        assert_eq!(
+            call(Log10, &[n("-2")]),
+            Err("Evaluation error: function log10 is not defined for negative numbers".into())
+        );
+        // The quotient of two logarithms, an integer where rounding its last
+        // digit makes it one.
+        let log = |b: &str, x: &str| call(LogBase, &[n(b), n(x)]);
+        assert_eq!(log("2", "64"), Ok("6".into()));
+        assert_eq!(log("10", "1000"), Ok("3".into()));
+        assert_eq!(log("3", "81"), Ok("4".into()));
+        assert_eq!(
+            log("1", "5"),
+            Err("Evaluation error: division by zero".into())
+        );
+        assert_eq!(
+            log("0", "5"),
+            Err("Evaluation error: function log is not defined for zero".into())
+        );
+        assert_eq!(
+            log("2", "-5"),
+            Err("Evaluation error: function log is not defined for negative numbers".into())
+        );
     }
 
     #[test]

@@ -144,6 +144,16 @@ pub enum NumericFunc {
     /// `ceil(n)` and `ceiling(n)`.
     Ceil,
     Floor,
+    /// `sqrt(n)`.
+    Sqrt,
+    /// `exp(n)`.
+    Exp,
+    /// `ln(n)`.
+    Ln,
+    /// `log10(n)` and `log(n)`.
+    Log10,
+    /// `log(base, n)`.
+    LogBase,
 }
 
 impl NumericFunc {
@@ -155,6 +165,11 @@ impl NumericFunc {
             NumericFunc::Trunc => "trunc",
             NumericFunc::Ceil => "ceil",
             NumericFunc::Floor => "floor",
+            NumericFunc::Sqrt => "sqrt",
+            NumericFunc::Exp => "exp",
+            NumericFunc::Ln => "ln",
+            NumericFunc::Log10 => "log10",
+            NumericFunc::LogBase => "log",
         }
     }
 }

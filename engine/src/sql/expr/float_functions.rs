@@ -64,22 +64,25 @@ const ROUND: [Overload; 4] = {
 };
 const SQRT: [Overload; 2] = [
     (&[Float64], float!(W64, FloatFunc::Sqrt)),
-    (&[Numeric], None),
+    (&[Numeric], numeric(NumericFunc::Sqrt)),
 ];
 const CBRT: [Overload; 1] = [(&[Float64], float!(W64, FloatFunc::Cbrt))];
 const EXP: [Overload; 2] = [
     (&[Float64], float!(W64, FloatFunc::Exp)),
-    (&[Numeric], None),
+    (&[Numeric], numeric(NumericFunc::Exp)),
 ];
-const LN: [Overload; 2] = [(&[Float64], float!(W64, FloatFunc::Ln)), (&[Numeric], None)];
+const LN: [Overload; 2] = [
+    (&[Float64], float!(W64, FloatFunc::Ln)),
+    (&[Numeric], numeric(NumericFunc::Ln)),
+];
 const LOG10: [Overload; 2] = [
     (&[Float64], float!(W64, FloatFunc::Log10)),
-    (&[Numeric], None),
+    (&[Numeric], numeric(NumericFunc::Log10)),
 ];
 const LOG: [Overload; 3] = [
     (&[Float64], float!(W64, FloatFunc::Log10)),
-    (&[Numeric], None),
-    (&[Numeric, Numeric], None),
+    (&[Numeric], numeric(NumericFunc::Log10)),
+    (&[Numeric, Numeric], numeric(NumericFunc::LogBase)),
 ];
 const POWER: [Overload; 2] = [
     (&[Float64, Float64], float!(W64, FloatFunc::Power)),

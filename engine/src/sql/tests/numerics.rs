@@ -41,8 +41,12 @@ fn the_numeric_rounding_functions_are_planned_and_the_others_refused() {
         "function trunc(numeric, integer) does not exist"
     );
     assert_eq!(
-        err("SELECT sqrt(1.5)"),
-        "unsupported: function sqrt: sqrt(numeric)"
+        types("SELECT sqrt(1.5), exp(1.5), ln(avg(a)), log10(1.5), log(1.5), log(2.0, 8) FROM t"),
+        [Numeric, Numeric, Numeric, Numeric, Numeric, Numeric]
+    );
+    assert_eq!(
+        err("SELECT power(1.5, 2.5)"),
+        "unsupported: function power: power(numeric, numeric)"
     );
 }
 
