@@ -2,20 +2,18 @@
 //! `adt/datetime.rs` and `strconv.rs`, read for the facts): months, days
 //! and microseconds kept apart, ordered and compared field by field (so
 //! `'1 month'` is not `'30 days'`, and `'1 month'` sorts after `'100
-//! days'`), shown as its `Display`, and read from the common text forms.
+//! days'`), shown as its `Display`, and read from text.
 //!
-//! The real system's interval reader (`build_parsed_datetime_interval`)
-//! takes many forms with rules of its own (`1-2`, `1 2:`, `1day`, `1:2.5`,
-//! units without numbers). Only these are read here, each exactly as it
-//! reads them: parts separated by spaces, each a number with an optional
-//! sign and fraction followed by a unit word (`1 year`, `-1.5 days`, `2
-//! mons`, `3 hrs`: every spelling of its `DateTimeField`), or a time
-//! `H:M` or `H:M:S` with an optional sign and fraction (`-02:03:04.5`); a
-//! number before a time is a count of days (`1 02:03:04`), and a number
-//! last is seconds. Any other string is refused as `unsupported: interval
-//! input format`, never read another way. The errors of the forms read
-//! (a field set twice, a minute or second out of range, an overflow) are
-//! the real system's texts.
+//! The real system's interval reader is read here whole, exactly as it
+//! reads (`interval::parse`): PostgreSQL-style parts (`1 year`, `-1.5
+//! days`, `2mons`, every spelling of its `DateTimeField`), SQL-standard
+//! parts (`1-2` years and months, `1 2:03:04.5` a day and a time, `3:04`
+//! hours and minutes, `3:04.5` minutes and seconds), a number alone
+//! taking its field from the part after it or, last, from the qualifier,
+//! and the real system's texts for everything it does not take (an ISO
+//! 8601 `P1Y` is its `unknown units P`, a `week` its `Cannot determine
+//! format`). An interval literal's qualifier (`INTERVAL
+//! '1' DAY`) is refused by name (`sql::expr::time`).
 
 use std::fmt;
 
@@ -168,9 +166,18 @@ impl fmt::Display for Interval {
     }
 }
 
+mod fields;
 mod parse;
+mod tokens;
 
-pub use parse::{is_unit_word, parse_interval};
+pub use parse::{parse_interval, parse_interval_by};
+pub use tokens::Field as IntervalField;
+
+/// Whether `word` names a field of an interval (`years`, `hrs`, `d`), in
+/// any case.
+pub fn is_unit_word(word: &str) -> bool {
+    IntervalField::named(word).is_some()
+}
 
 #[cfg(test)]
 mod tests;

@@ -1,545 +1,301 @@
-//! A string read as an `interval`, in the forms `repr::interval` names,
-//! each exactly as the real system's `build_parsed_datetime_interval` and
-//! `compute_interval` read it (its `adt/datetime.rs`, read for the facts):
-//! the string is cut into tokens, the tokens into parts at spaces, each
-//! part given a field, the fields written once each, and the months, days
-//! and microseconds summed from the largest field to the smallest, with
-//! its texts for every failure of those forms.
+//! A string read as an `interval`, exactly as the real system's
+//! `parse_interval_w_disambiguator` and `build_parsed_datetime_interval`
+//! read it (its `strconv.rs` and `adt/datetime.rs`, read for the facts):
+//! the string is cut into tokens (`tokens`), the tokens into parts at
+//! spaces, each part given a format (SQL-standard `1-2`, `3`, `4:05:06.7`
+//! from a leading field, or PostgreSQL-style `1.5 days` of one field), a
+//! number alone taking the field of the part after it, a day before a
+//! time, or the qualifier's last field when it is last; each part then
+//! writes its fields (`fields`), and the fields are summed, with the real
+//! system's texts for every failure.
 
+use std::collections::VecDeque;
+
+use super::fields::{Fields, Value};
+use super::tokens::{tokenize, trim_delims_and_colons, Field, Token};
 use super::Interval;
-use crate::repr::unsupported;
-
-/// A field of an interval string, largest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Field {
-    Millennium,
-    Century,
-    Decade,
-    Year,
-    Month,
-    Day,
-    Hour,
-    Minute,
-    Second,
-    Milliseconds,
-    Microseconds,
-}
-
 use Field::*;
 
-const FIELDS: [Field; 11] = [
-    Millennium,
-    Century,
-    Decade,
-    Year,
-    Month,
-    Day,
-    Hour,
-    Minute,
-    Second,
-    Milliseconds,
-    Microseconds,
-];
-
-impl Field {
-    /// The real system's `DateTimeField::from_str`: every spelling.
-    fn named(word: &str) -> Option<Field> {
-        Some(match word.to_uppercase().as_str() {
-            "MILLENNIUM" | "MILLENNIUMS" | "MILLENNIA" | "MIL" | "MILS" => Millennium,
-            "CENTURY" | "CENTURIES" | "CENT" | "C" => Century,
-            "DECADE" | "DECADES" | "DEC" | "DECS" => Decade,
-            "YEAR" | "YEARS" | "YR" | "YRS" | "Y" => Year,
-            "MONTH" | "MONTHS" | "MON" | "MONS" => Month,
-            "DAY" | "DAYS" | "D" => Day,
-            "HOUR" | "HOURS" | "HR" | "HRS" | "H" => Hour,
-            "MINUTE" | "MINUTES" | "MIN" | "MINS" | "M" => Minute,
-            "SECOND" | "SECONDS" | "SEC" | "SECS" | "S" => Second,
-            "MILLISECOND" | "MILLISECONDS" | "MILLISECON" | "MILLISECONS" | "MSECOND"
-            | "MSECONDS" | "MSEC" | "MSECS" | "MS" => Milliseconds,
-            "MICROSECOND" | "MICROSECONDS" | "MICROSECON" | "MICROSECONS" | "USECOND"
-            | "USECONDS" | "USEC" | "USECS" | "US" => Microseconds,
-            _ => return None,
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Millennium => "MILLENNIUM",
-            Century => "CENTURY",
-            Decade => "DECADE",
-            Year => "YEAR",
-            Month => "MONTH",
-            Day => "DAY",
-            Hour => "HOUR",
-            Minute => "MINUTE",
-            Second => "SECOND",
-            Milliseconds => "MILLISECONDS",
-            Microseconds => "MICROSECONDS",
-        }
-    }
-
-    fn index(self) -> usize {
-        FIELDS.iter().position(|f| *f == self).expect("a field")
-    }
-
-    /// Microseconds in one unit of a field from a day down.
-    fn micros(self) -> i64 {
-        match self {
-            Day => 86_400_000_000,
-            Hour => 3_600_000_000,
-            Minute => 60_000_000,
-            Second => 1_000_000,
-            Milliseconds => 1000,
-            Microseconds => 1,
-            _ => unreachable!("a field of a day or less"),
-        }
-    }
-}
-
-/// The words the real system's tokenizer knows but that name no field
-/// (`DateTimeUnits`, lower case); any other word is its `unknown units`.
-const OTHER_UNITS: [&str; 12] = [
-    "epoch", "qtr", "quarter", "w", "week", "weeks", "dow", "doy", "isodow", "isodoy", "timezone",
-    "t",
-];
-
-#[derive(Clone, Debug, PartialEq)]
-enum Token {
-    Sign(i64),
-    Num(u64),
-    Nanos(i64),
-    Colon,
-    Dot,
-    Unit(Field),
-    Space,
-}
-
-/// A field's value: its whole units and its fraction in billionths,
-/// both signed.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Value {
-    unit: i64,
-    fraction: i64,
-}
-
-/// Why a string is not read: a refusal (a form outside those read) or
-/// the real system's detail, which `parse_interval` wraps in its text.
-enum Failure {
-    Refused,
-    Invalid(String),
-}
-
-type Parsed<T> = Result<T, Failure>;
-
-fn invalid<T>(detail: impl Into<String>) -> Parsed<T> {
-    Err(Failure::Invalid(detail.into()))
-}
-
-/// Whether `word` names a field of an interval (`years`, `hrs`, `d`), in
-/// any case.
-pub fn is_unit_word(word: &str) -> bool {
-    Field::named(word).is_some()
-}
-
-/// `s` read as an `interval`, with the real system's texts, or refused.
+/// `s` read as an `interval` with no qualifier, with the real system's
+/// texts.
 pub fn parse_interval(s: &str) -> Result<Interval, String> {
-    read(s.trim()).map_err(|failure| match failure {
-        Failure::Refused => unsupported(format!("interval input format: \"{s}\"")),
-        Failure::Invalid(detail) => {
-            format!("invalid input syntax for type interval: {detail}: \"{s}\"")
+    parse_interval_by(s, None, Second)
+}
+
+/// `s` read with `leading` (an interval qualifier's leading `HOUR` or
+/// `MINUTE`, which says what `a:b` is) and `last` (its last field, which
+/// says what a number last and alone is): the real system's
+/// `parse_interval_w_disambiguator`.
+pub fn parse_interval_by(s: &str, leading: Option<Field>, last: Field) -> Result<Interval, String> {
+    build(s, leading, last)
+        .and_then(|fields| fields.compute())
+        .map_err(|detail| format!("invalid input syntax for type interval: {detail}: \"{s}\""))
+}
+
+type Part = VecDeque<Token>;
+
+/// How a part is read, from which field.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Format {
+    SqlStandard(Field),
+    PostgreSql(Field),
+}
+
+const CANNOT_DETERMINE: &str = "Cannot determine format of all parts";
+
+/// The real system's `build_parsed_datetime_interval`.
+fn build(value: &str, leading: Option<Field>, last: Field) -> Result<Fields, String> {
+    let mut parts: VecDeque<Part> = VecDeque::new();
+    let mut buffer = Part::new();
+    for t in tokenize(value.trim())? {
+        match t {
+            Token::Delim => {
+                if !buffer.is_empty() {
+                    parts.push_back(std::mem::take(&mut buffer));
+                }
+            }
+            // A colon leading a part is dropped.
+            Token::Colon if buffer.is_empty() => {}
+            t => buffer.push_back(t),
         }
+    }
+    if !buffer.is_empty() {
+        parts.push_back(buffer);
+    }
+    let mut annotated: Vec<(Format, Part)> = Vec::new();
+    while let Some(part) = parts.pop_front() {
+        let mut format = determine_format(&part, leading)?;
+        if format.is_none() {
+            format = match parts.pop_front() {
+                Some(next) => match determine_format(&next, None)? {
+                    Some(Format::SqlStandard(Year | Month | Day)) => None,
+                    // A number before a time is a count of days.
+                    Some(Format::SqlStandard(f)) => {
+                        annotated.push((Format::SqlStandard(f), next));
+                        Some(Format::PostgreSql(Day))
+                    }
+                    // The next part's unit word, which this number takes.
+                    next_format => next_format,
+                },
+                None => Some(Format::PostgreSql(last)),
+            };
+        }
+        let Some(format) = format else {
+            return Err(format!(
+                "{CANNOT_DETERMINE}. Add explicit time components, e.g. \
+                 INTERVAL '1 day' or INTERVAL '1' DAY"
+            ));
+        };
+        annotated.push((format, part));
+    }
+    let mut fields = Fields::default();
+    for (format, mut part) in annotated {
+        match format {
+            Format::SqlStandard(f) => {
+                fill_sql_standard(&mut part, f, &mut fields)?;
+                fields.bounds(f)?;
+            }
+            Format::PostgreSql(f) => {
+                let expected = [
+                    Token::Num(0, 1),
+                    Token::Dot,
+                    Token::Nanos(0),
+                    Token::TimeUnit(Year),
+                ];
+                let sign = take_sign(&mut part);
+                fill(&mut fields, &mut part, &expected, f, sign)?;
+            }
+        }
+        while let Some(Token::TimeUnit(_)) = part.front() {
+            part.pop_front();
+        }
+        if !part.is_empty() {
+            let rest: String = part.iter().map(ToString::to_string).collect();
+            return Err(format!("have unprocessed tokens {}", rest.trim_end()));
+        }
+    }
+    Ok(fields)
+}
+
+/// The real system's `determine_format_w_datetimefield`: a part's format,
+/// or `None` where it is a number alone (or a unit word naming no field).
+fn determine_format(part: &Part, leading: Option<Field>) -> Result<Option<Format>, String> {
+    use Token::*;
+    let mut toks = part.clone();
+    take_sign(&mut toks);
+    if let Some(Num(..)) = toks.front() {
+        toks.pop_front();
+    }
+    Ok(match toks.pop_front() {
+        None | Some(Delim) => None,
+        Some(Dot) => {
+            if let Some(Num(..) | Nanos(_)) = toks.front() {
+                toks.pop_front();
+            }
+            match toks.pop_front() {
+                Some(TimeUnit(f)) => Some(Format::PostgreSql(f)),
+                _ => None,
+            }
+        }
+        Some(Dash) => Some(Format::SqlStandard(Year)),
+        Some(Colon) => {
+            if let Some(Num(..)) = toks.front() {
+                toks.pop_front();
+            }
+            match toks.pop_front() {
+                Some(Colon | Delim) => Some(Format::SqlStandard(Hour)),
+                Some(Dot) => Some(Format::SqlStandard(Minute)),
+                // `a:b` is hours and minutes unless the qualifier leads
+                // with a minute.
+                None => Some(Format::SqlStandard(leading.unwrap_or(Hour))),
+                _ => return Err(CANNOT_DETERMINE.into()),
+            }
+        }
+        Some(TimeUnit(f)) => Some(Format::PostgreSql(f)),
+        // None of the other unit words names a field of a day or less.
+        Some(DateTimeUnit(_)) => None,
+        _ => return Err(CANNOT_DETERMINE.into()),
     })
 }
 
-fn read(s: &str) -> Parsed<Interval> {
-    if s.is_empty() {
-        return Err(Failure::Refused);
-    }
-    let tokens = tokenize(s)?;
-    let parts: Vec<&[Token]> = tokens
-        .split(|t| *t == Token::Space)
-        .filter(|p| !p.is_empty())
-        .collect();
-    let mut fields = Fields::default();
-    for (shape, part) in annotate(&parts)? {
-        match shape {
-            Shape::Time => fields.time(part)?,
-            Shape::Count(field) => fields.count(part, field)?,
+/// The real system's `fill_pdt_interval_sql`: `Y-M`, `D` or `H:M:S.F` from
+/// `leading`, the unwritten fields of its group then written as zero.
+fn fill_sql_standard(part: &mut Part, leading: Field, fields: &mut Fields) -> Result<(), String> {
+    let group: &[Field] = match leading {
+        Year | Month => &[Year, Month],
+        Day => &[Day],
+        Hour | Minute | Second => &[Hour, Minute, Second],
+        Millennium | Century | Decade | Milliseconds | Microseconds => {
+            return Err(format!(
+                "Cannot specify {leading} field for SQL standard-style interval parts"
+            ))
         }
-    }
-    fields.compute()
-}
-
-/// The tokens of `s`, as the real system's `tokenize_time_str` cuts
-/// them, limited to the characters of the forms read.
-fn tokenize(s: &str) -> Parsed<Vec<Token>> {
-    let mut tokens = Vec::new();
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    let mut fraction = false;
-    while i < bytes.len() {
-        let start = i;
-        let c = bytes[i];
-        if c.is_ascii_digit() {
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            let digits = &s[start..i];
-            if fraction {
-                // Nine places are kept, the rest dropped.
-                let kept = &digits[..digits.len().min(9)];
-                let scale = 10i64.pow(u32::try_from(9 - kept.len()).expect("at most nine"));
-                let raw: i64 = kept.parse().expect("at most nine digits");
-                tokens.push(Token::Nanos(raw * scale));
-            } else {
-                let n = digits.parse::<u64>().map_err(|_| Failure::Refused)?;
-                tokens.push(Token::Num(n));
-            }
-            fraction = false;
-            continue;
-        }
-        fraction = false;
-        if c.is_ascii_alphabetic() {
-            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
-                i += 1;
-            }
-            let word = &s[start..i];
-            match Field::named(word) {
-                Some(field) => tokens.push(Token::Unit(field)),
-                None if OTHER_UNITS.contains(&word.to_lowercase().as_str()) => {
-                    return Err(Failure::Refused)
-                }
-                None => return invalid(format!("unknown units {word}")),
-            }
-            continue;
-        }
-        tokens.push(match c {
-            b'+' => Token::Sign(1),
-            b'-' => Token::Sign(-1),
-            b':' => Token::Colon,
-            b'.' => {
-                fraction = true;
-                Token::Dot
-            }
-            b' ' => Token::Space,
-            _ => return Err(Failure::Refused),
-        });
-        i += 1;
-    }
-    Ok(tokens)
-}
-
-/// How a part is read.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Shape {
-    /// `H:M` or `H:M:S`: the real system's SQL-standard part from HOUR.
-    Time,
-    /// A number of a field: its PostgreSQL-style part.
-    Count(Field),
-}
-
-/// What a part is on its own: a number, a unit word or a time.
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
-    Number,
-    Unit(Field),
-    Time,
-}
-
-/// `part`'s kind, or a refusal for a shape outside the forms read.
-fn kind(part: &[Token]) -> Parsed<Kind> {
-    use Token::*;
-    let unsigned = match part {
-        [Sign(_), rest @ ..] => rest,
-        _ => part,
     };
-    match unsigned {
-        [Unit(f)] if unsigned.len() == part.len() => Ok(Kind::Unit(*f)),
-        [Num(_)] | [Num(_), Dot, Nanos(_)] => Ok(Kind::Number),
-        [Num(_), Colon, Num(_)] | [Num(_), Colon, Num(_), Colon, Num(_)] => Ok(Kind::Time),
-        [Num(_), Colon, Num(_), Colon, Num(_), Dot, Nanos(_)] => Ok(Kind::Time),
-        _ => Err(Failure::Refused),
+    if group.iter().any(|f| fields.get(*f).is_some()) {
+        let names = match leading {
+            Year | Month => "YEAR or MONTH",
+            Day => "DAY",
+            _ => "HOUR, MINUTE, SECOND",
+        };
+        return Err(format!("{names} field set twice"));
     }
+    use Token::*;
+    let expected: &[Token] = match leading {
+        Year => &[Num(0, 1), Dash, Num(0, 1), Delim],
+        Month => &[Num(0, 1), Delim],
+        Day => &[Num(0, 1), Delim],
+        Hour => &[Num(0, 1), Colon, Num(0, 1), Colon, Num(0, 1), Dot, Nanos(0)],
+        Minute => &[Num(0, 1), Colon, Num(0, 1), Dot, Nanos(0)],
+        _ => &[Num(0, 1), Dot, Nanos(0)],
+    };
+    let sign = take_sign(part);
+    fill(fields, part, expected, leading, sign)?;
+    for f in group {
+        fields.default_unwritten(*f);
+    }
+    Ok(())
 }
 
-/// Each part with how it is read, in the order the real system reads
-/// them: a number takes the unit after it, is a day count before a time
-/// (which is then read first), and is seconds when last.
-fn annotate<'a>(parts: &[&'a [Token]]) -> Parsed<Vec<(Shape, &'a [Token])>> {
-    let mut annotated = Vec::new();
-    let mut i = 0;
-    while i < parts.len() {
-        let part = parts[i];
-        i += 1;
-        match kind(part)? {
-            Kind::Time => annotated.push((Shape::Time, part)),
-            // A unit with no number before it.
-            Kind::Unit(_) => return Err(Failure::Refused),
-            Kind::Number => {
-                let Some(next) = parts.get(i) else {
-                    annotated.push((Shape::Count(Second), part));
-                    continue;
-                };
+/// The real system's `fill_pdt_from_tokens`: the tokens of `part` matched
+/// against `expected`, writing `field` and then each smaller field at
+/// each separator.
+fn fill(
+    fields: &mut Fields,
+    part: &mut Part,
+    expected: &[Token],
+    field: Field,
+    sign: i64,
+) -> Result<(), String> {
+    use Token::*;
+    let mut current = field;
+    let mut i = 0usize;
+    let mut unit: Option<Value> = None;
+    let mut expected = expected.iter().peekable();
+    while let (Some(actual), Some(wanted)) = (part.front(), expected.peek()) {
+        match (actual, wanted) {
+            (Dash, Dash) | (Colon, Colon) => {
+                fields.write(current, unit.take())?;
+                current = current.smaller();
+            }
+            (Delim, Delim) => {
+                fields.write(current, unit.take())?;
+                current = current.smaller();
+                part.pop_front();
+                expected.next();
                 i += 1;
-                match kind(next)? {
-                    Kind::Unit(field) => annotated.push((Shape::Count(field), part)),
-                    Kind::Time => {
-                        annotated.push((Shape::Time, next));
-                        annotated.push((Shape::Count(Day), part));
-                    }
-                    Kind::Number => {
-                        return invalid(
-                            "Cannot determine format of all parts. Add explicit time \
-                             components, e.g. INTERVAL '1 day' or INTERVAL '1' DAY",
-                        )
-                    }
+                while let Some(Delim) = part.front() {
+                    part.pop_front();
+                }
+                continue;
+            }
+            (TimeUnit(f), TimeUnit(_)) => {
+                if unit.is_some() && *f != current {
+                    return Err(format!(
+                        "Invalid syntax at offset {i}: provided TimeUnit({f}) but expected TimeUnit({current})"
+                    ));
                 }
             }
+            // No other unit word names a field of a day or less.
+            (DateTimeUnit(u), TimeUnit(_)) => return Err(format!("unsupported unit {u}")),
+            (Dot, Dot) => {}
+            (Num(n, _), Num(..)) => {
+                if unit.is_some() {
+                    return Err(
+                        "Invalid syntax; parts must be separated by '-', ':', or ' '".into(),
+                    );
+                }
+                unit = Some(Value {
+                    unit: signed(*n, sign)?,
+                    fraction: 0,
+                });
+            }
+            (Nanos(n), Nanos(_)) => unit.get_or_insert_with(Value::default).fraction = n * sign,
+            (Num(n, _), Nanos(_)) => {
+                // A number where a fraction goes: its nine leading digits.
+                let width = n.checked_ilog10().map_or(0, |w| w + 1);
+                let n = if width > 9 {
+                    n / 10u64.pow(width - 9)
+                } else {
+                    n * 10u64.pow(9 - width)
+                };
+                unit.get_or_insert_with(Value::default).fraction = signed(n, sign)?;
+            }
+            (_, Num(..) | Dot | Nanos(_) | Delim) => {
+                expected.next();
+                continue;
+            }
+            (provided, wanted) => {
+                return Err(format!(
+                    "Invalid syntax at offset {i}: provided {provided:?} but expected {wanted:?}"
+                ))
+            }
         }
+        i += 1;
+        part.pop_front();
+        expected.next();
     }
-    Ok(annotated)
+    trim_delims_and_colons(part);
+    fields.write(current, unit)
 }
 
-/// The fields written so far (the real system's `ParsedDateTime`).
-#[derive(Default)]
-struct Fields([Option<Value>; 11]);
-
-impl Fields {
-    fn get(&self, f: Field) -> Option<Value> {
-        self.0[f.index()]
-    }
-
-    /// The real system's `write_field_iff_none`.
-    fn write(&mut self, f: Field, value: Option<Value>) -> Parsed<()> {
-        let Some(v) = value else { return Ok(()) };
-        if self.get(f).is_some() {
-            return invalid(format!("{} field set twice", f.name()));
-        }
-        let second_fraction = self.get(Second).is_some_and(|s| s.fraction != 0);
-        let clash = match f {
-            Second => {
-                v.fraction != 0 && (self.get(Milliseconds).or(self.get(Microseconds))).is_some()
-            }
-            Milliseconds | Microseconds => second_fraction,
-            _ => false,
-        };
-        if clash {
-            return invalid(
-                "Cannot set MILLISECONDS or MICROSECONDS field if SECOND field has a fraction component",
-            );
-        }
-        self.0[f.index()] = Some(v);
-        Ok(())
-    }
-
-    /// A signed whole number of a part.
-    fn signed(n: u64, sign: i64) -> Parsed<i64> {
-        i64::try_from(i128::from(n) * i128::from(sign)).or_else(|_| {
-            invalid(format!(
-                "Unable to parse value {n} as a number: number too large to fit in target type"
-            ))
-        })
-    }
-
-    /// A count of `field` (`1.5 days`, or a number by its place).
-    fn count(&mut self, part: &[Token], field: Field) -> Parsed<()> {
-        let (sign, rest) = split_sign(part);
-        let value = match rest {
-            [Token::Num(n)] => Value {
-                unit: Fields::signed(*n, sign)?,
-                fraction: 0,
-            },
-            [Token::Num(n), Token::Dot, Token::Nanos(f)] => Value {
-                unit: Fields::signed(*n, sign)?,
-                fraction: f * sign,
-            },
-            _ => unreachable!("a number part"),
-        };
-        self.write(field, Some(value))
-    }
-
-    /// A time `H:M` or `H:M:S.F`, its sign on every field, the fields it
-    /// leaves out written as zero, then the minutes and seconds bounded.
-    fn time(&mut self, part: &[Token]) -> Parsed<()> {
-        if [Hour, Minute, Second]
-            .iter()
-            .any(|f| self.get(*f).is_some())
-        {
-            return invalid("HOUR, MINUTE, SECOND field set twice");
-        }
-        let (sign, rest) = split_sign(part);
-        let numbers: Vec<u64> = rest
-            .iter()
-            .filter_map(|t| match t {
-                Token::Num(n) => Some(*n),
-                _ => None,
-            })
-            .collect();
-        let fraction = match rest.last() {
-            Some(Token::Nanos(f)) => f * sign,
-            _ => 0,
-        };
-        for (i, (field, n)) in [Hour, Minute, Second].into_iter().zip(&numbers).enumerate() {
-            let last = i + 1 == numbers.len();
-            let value = Value {
-                unit: Fields::signed(*n, sign)?,
-                fraction: if last { fraction } else { 0 },
-            };
-            self.write(field, Some(value))?;
-        }
-        for field in [Hour, Minute, Second] {
-            if self.get(field).is_none() {
-                self.0[field.index()] = Some(Value::default());
-            }
-        }
-        self.bounds()
-    }
-
-    /// The real system's `check_interval_bounds` from HOUR.
-    fn bounds(&self) -> Parsed<()> {
-        if let Some(minute) = self.get(Minute) {
-            if !(-59..=59).contains(&minute.unit) {
-                return invalid(format!("MINUTE must be [-59, 59], got {}", minute.unit));
-            }
-        }
-        let (mut seconds, mut nanos) = (0, 0);
-        if let Some(s) = self.get(Second) {
-            seconds += s.unit;
-            nanos += s.fraction;
-        }
-        if let Some(ms) = self.get(Milliseconds) {
-            seconds += ms.unit / 1000;
-            nanos += ms.unit % 1000 * 1_000_000;
-            nanos += ms.fraction / 1000 % 1_000_000_000;
-        }
-        if let Some(us) = self.get(Microseconds) {
-            seconds += us.unit / 1_000_000;
-            nanos += us.unit % 1_000_000 * 1000;
-            nanos += us.fraction / 1_000_000 % 1_000_000_000;
-        }
-        if !(-60..=60).contains(&seconds) {
-            return invalid(format!("SECOND must be [-60, 60], got {seconds}"));
-        }
-        if !(-1_000_000_000..=1_000_000_000).contains(&nanos) {
-            return invalid(format!(
-                "NANOSECOND must be [-1_000_000_000, 1_000_000_000], got {nanos}"
-            ));
-        }
-        Ok(())
-    }
-
-    /// The real system's `compute_interval`: each field added in turn,
-    /// largest first, a fraction spilling into the next smaller part.
-    fn compute(&self) -> Parsed<Interval> {
-        let months_overflow = || {
-            Failure::Invalid(format!(
-                "Overflows maximum months; cannot exceed {}/{} months",
-                i32::MAX,
-                i32::MIN
-            ))
-        };
-        let micros_overflow = || {
-            Failure::Invalid(format!(
-                "Overflows maximum microseconds; cannot exceed {}/{} microseconds",
-                i64::MAX,
-                i64::MIN
-            ))
-        };
-        let (mut months, mut days, mut micros) = (0i32, 0i32, 0i64);
-        for field in FIELDS {
-            let Some(v) = self.get(field) else { continue };
-            match field {
-                Millennium | Century | Decade | Year => {
-                    let per = match field {
-                        Millennium => 12_000,
-                        Century => 1200,
-                        Decade => 120,
-                        _ => 12,
-                    };
-                    let add = |months: i32, n: Option<i64>| {
-                        n.and_then(|n| i32::try_from(n).ok())
-                            .and_then(|n| months.checked_add(n))
-                            .ok_or_else(months_overflow)
-                    };
-                    months = add(months, v.unit.checked_mul(per))?;
-                    months = add(months, v.fraction.checked_mul(per).map(|f| f / BILLION))?;
-                }
-                Month => {
-                    months = i32::try_from(v.unit)
-                        .ok()
-                        .and_then(|m| months.checked_add(m))
-                        .ok_or_else(months_overflow)?;
-                    let fraction_days = v.fraction * 30;
-                    days = i32::try_from(fraction_days / BILLION)
-                        .ok()
-                        .and_then(|d| days.checked_add(d))
-                        .ok_or_else(|| {
-                            Failure::Invalid(format!(
-                                "Overflows maximum seconds; cannot exceed {}/{} days",
-                                i32::MAX,
-                                i32::MIN
-                            ))
-                        })?;
-                    let rest = i128::from(fraction_days % BILLION) * i128::from(Day.micros());
-                    micros = div_and_round(rest)
-                        .and_then(|us| micros.checked_add(us))
-                        .ok_or_else(micros_overflow)?;
-                }
-                Day => {
-                    days = i32::try_from(v.unit)
-                        .ok()
-                        .and_then(|d| days.checked_add(d))
-                        .ok_or_else(|| {
-                            Failure::Invalid(format!(
-                                "Overflows maximum days; cannot exceed {}/{} days",
-                                i32::MAX,
-                                i32::MIN
-                            ))
-                        })?;
-                    let rest = i128::from(v.fraction) * i128::from(Day.micros());
-                    micros = div_and_round(rest)
-                        .and_then(|us| micros.checked_add(us))
-                        .ok_or_else(micros_overflow)?;
-                }
-                Hour | Minute | Second | Milliseconds | Microseconds => {
-                    let per = field.micros();
-                    micros = v
-                        .unit
-                        .checked_mul(per)
-                        .and_then(|us| micros.checked_add(us))
-                        .ok_or_else(micros_overflow)?;
-                    micros = v
-                        .fraction
-                        .checked_mul(per)
-                        .and_then(|f| div_and_round(i128::from(f)))
-                        .and_then(|us| micros.checked_add(us))
-                        .ok_or_else(micros_overflow)?;
-                }
-            }
-        }
-        Ok(Interval::new(months, days, micros))
-    }
+/// `n` with `sign`, or the real system's text where it leaves an `i64`.
+fn signed(n: u64, sign: i64) -> Result<i64, String> {
+    i64::try_from(i128::from(n) * i128::from(sign)).map_err(|_| {
+        format!("Unable to parse value {n} as a number: number too large to fit in target type")
+    })
 }
 
-const BILLION: i64 = 1_000_000_000;
-
-/// `i` billionths as whole units, rounded by the first digit dropped
-/// (half away from zero), as the real system's `div_and_round`.
-fn div_and_round(i: i128) -> Option<i64> {
-    let d = i128::from(BILLION);
-    let mut result = i / d;
-    let digit = (i / (d / 10)) % 10;
-    if digit > 4 {
-        result += 1;
-    } else if digit < -4 {
-        result -= 1;
-    }
-    i64::try_from(result).ok()
-}
-
-fn split_sign(part: &[Token]) -> (i64, &[Token]) {
-    match part {
-        [Token::Sign(s), rest @ ..] => (*s, rest),
-        _ => (1, part),
+/// The real system's `trim_and_return_sign`.
+fn take_sign(part: &mut Part) -> i64 {
+    match part.front() {
+        Some(Token::Dash) => {
+            part.pop_front();
+            -1
+        }
+        Some(Token::Plus) => {
+            part.pop_front();
+            1
+        }
+        _ => 1,
     }
 }
