@@ -12,8 +12,10 @@
 //! taking its field from the part after it or, last, from the qualifier,
 //! and the real system's texts for everything it does not take (an ISO
 //! 8601 `P1Y` is its `unknown units P`, a `week` its `Cannot determine
-//! format`). An interval literal's qualifier (`INTERVAL
-//! '1' DAY`) is refused by name (`sql::expr::time`).
+//! format`). An interval literal's qualifier (`INTERVAL '1-2' YEAR TO
+//! MONTH`, `SECOND(3)`) reads the string by its fields and then cuts the
+//! fields above its first and below its last (`truncate_high_fields`,
+//! `truncate_low_fields`), rounding to a fractional-second precision.
 
 use std::fmt;
 
@@ -177,6 +179,95 @@ pub use tokens::Field as IntervalField;
 /// any case.
 pub fn is_unit_word(word: &str) -> bool {
     IntervalField::named(word).is_some()
+}
+
+/// `s` read as the literal `INTERVAL 's' high TO low(precision)`, as the
+/// real system's `plan_interval`: read with the qualifier's fields, then
+/// the fields above `high` and below `low` cut away, the seconds rounded
+/// to `precision` places (six when not given).
+pub fn parse_qualified(
+    s: &str,
+    high: IntervalField,
+    low: IntervalField,
+    precision: Option<u64>,
+) -> Result<Interval, String> {
+    use IntervalField::{Hour, Minute};
+    let leading = Some(high).filter(|f| matches!(f, Hour | Minute));
+    let mut i = parse_interval_by(s, leading, low)?;
+    i.truncate_high_fields(high);
+    i.truncate_low_fields(low, precision)?;
+    Ok(i)
+}
+
+impl Interval {
+    /// The real system's `truncate_high_fields`: every unit above `f` cut
+    /// away (`f` is a qualifier's first field, `YEAR` to `SECOND`).
+    fn truncate_high_fields(&mut self, f: IntervalField) {
+        use IntervalField::*;
+        match f {
+            Year => {}
+            Month => self.months %= 12,
+            Day => self.months = 0,
+            Hour | Minute | Second => {
+                self.months = 0;
+                self.days = 0;
+                self.micros %= f.larger().micros();
+            }
+            Millennium | Century | Decade | Milliseconds | Microseconds => {
+                unreachable!("no qualifier leads with {f}")
+            }
+        }
+    }
+
+    /// The real system's `truncate_low_fields` with its rounding to the
+    /// nearest: every unit below `f` cut away; at `SECOND`, the
+    /// microseconds beyond `precision` places rounded half away from zero.
+    fn truncate_low_fields(
+        &mut self,
+        f: IntervalField,
+        precision: Option<u64>,
+    ) -> Result<(), String> {
+        use IntervalField::*;
+        match f {
+            Millennium | Century | Decade | Year => {
+                let per = i32::try_from(f.months()).expect("at most 12,000");
+                self.months -= self.months % per;
+                self.days = 0;
+                self.micros = 0;
+            }
+            Month => {
+                self.days = 0;
+                self.micros = 0;
+            }
+            Day => self.micros = 0,
+            Hour | Minute | Milliseconds | Microseconds => {
+                self.micros -= self.micros % f.micros();
+            }
+            Second => {
+                let p = precision.unwrap_or(6);
+                let places = u32::try_from(p)
+                    .ok()
+                    .filter(|p| *p <= 6)
+                    .ok_or_else(|| format!("SECOND precision must be (0, 6), have SECOND({p})"))?;
+                let unit = 10i64.pow(6 - places);
+                let remainder = self.micros % unit;
+                self.micros -= remainder;
+                if places != 6 {
+                    let digit = remainder / 10i64.pow(5 - places);
+                    let rounded = if digit > 4 {
+                        self.micros.checked_add(unit)
+                    } else if digit < -4 {
+                        self.micros.checked_sub(unit)
+                    } else {
+                        Some(self.micros)
+                    };
+                    self.micros = rounded
+                        .ok_or_else(|| format!("interval field value out of range: \"{self}\""))?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -162,6 +162,41 @@ fn the_other_forms_read_as_the_real_system_reads_them() {
 }
 
 #[test]
+fn a_qualifier_reads_an_ambiguous_number_and_cuts_fields() {
+    use IntervalField::*;
+    let read = |s: &str, high, low, p| match parse_qualified(s, high, low, p) {
+        Ok(i) => i.to_string(),
+        Err(e) => e,
+    };
+    assert_eq!(read("7", Year, Year, None), "7 years");
+    assert_eq!(read("7", Year, Month, None), "7 months");
+    assert_eq!(read("7", Year, Minute, None), "00:07:00");
+    assert_eq!(read("3:04", Minute, Second, None), "00:03:04");
+    assert_eq!(read("3:04", Hour, Second, None), "03:04:00");
+    assert_eq!(
+        read("2-3 4 5:06:07.891", Month, Minute, None),
+        "3 months 4 days 05:06:00"
+    );
+    assert_eq!(read("1 day 25:30", Hour, Minute, None), "01:30:00");
+    assert_eq!(
+        read("1 year 2 days 3 hours", Year, Day, None),
+        "1 year 2 days"
+    );
+    assert_eq!(read("1.23456789", Year, Second, Some(2)), "00:00:01.23");
+    assert_eq!(read("1.23456789", Year, Second, Some(3)), "00:00:01.235");
+    assert_eq!(read("-1.2345", Year, Second, Some(3)), "-00:00:01.235");
+    assert_eq!(read("1.5", Year, Second, Some(0)), "00:00:02");
+    assert_eq!(
+        read("1", Year, Second, Some(7)),
+        "SECOND precision must be (0, 6), have SECOND(7)"
+    );
+    assert_eq!(
+        read("2562047788:00:54.775807", Year, Second, Some(0)),
+        "interval field value out of range: \"2562047788:00:54\""
+    );
+}
+
+#[test]
 fn rendering_is_the_real_systems() {
     let show = |m, d, us| Interval::new(m, d, us).to_string();
     let h = 3_600_000_000;

@@ -69,6 +69,11 @@ impl Field {
         FIELDS[self.index() + 1]
     }
 
+    /// The next larger field (`next_largest`).
+    pub(super) fn larger(self) -> Field {
+        FIELDS[self.index() - 1]
+    }
+
     /// Months in one unit of a field from a year up.
     pub(super) fn months(self) -> i64 {
         match self {

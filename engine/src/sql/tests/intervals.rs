@@ -87,15 +87,73 @@ fn materialize_has_no_other_interval_operators() {
 }
 
 #[test]
-fn what_the_engine_does_not_read_is_refused_by_name() {
-    for (sql, e) in [
+fn a_qualified_literal_is_read_by_its_fields_at_planning() {
+    let planned = |sql: &str| format!("{:?}", select(sql).plan);
+    for (sql, (months, days, micros)) in [
+        // A number alone takes the last field; a single field leaves
+        // every larger one.
+        ("SELECT INTERVAL '7' DAY", (0, 7, 0)),
+        ("SELECT INTERVAL '1 year 7' MONTH", (12 + 7, 0, 0)),
+        // `a:b` is minutes and seconds after a leading MINUTE.
         (
-            "SELECT INTERVAL '1' DAY",
-            "unsupported: interval literal with a field qualifier",
+            "SELECT INTERVAL '3:04' MINUTE TO SECOND",
+            (0, 0, 184_000_000),
         ),
         (
-            "SELECT INTERVAL '1-2 3' HOUR",
-            "unsupported: interval literal with a field qualifier",
+            "SELECT INTERVAL '2-3 4 5:06:07' MONTH TO HOUR",
+            (3, 4, 18_000_000_000_i64),
+        ),
+        ("SELECT INTERVAL '1.2345' SECOND(3)", (0, 0, 1_235_000)),
+        (
+            "SELECT INTERVAL '1.2345' DAY TO SECOND(2)",
+            (0, 0, 1_230_000),
+        ),
+    ] {
+        let shown = format!("Interval {{ months: {months}, days: {days}, micros: {micros} }}");
+        assert!(planned(sql).contains(&shown), "{sql}: {}", planned(sql));
+    }
+    for (sql, e) in [
+        (
+            "SELECT INTERVAL '1' SECOND(7)",
+            "SECOND precision must be (0, 6), have SECOND(7)",
+        ),
+        (
+            "SELECT INTERVAL '2562047788:00:54.775807' SECOND(0)",
+            "interval field value out of range: \"2562047788:00:54\"",
+        ),
+        (
+            "SELECT INTERVAL '1 2' DAY",
+            "invalid input syntax for type interval: Cannot determine format of all parts. \
+             Add explicit time components, e.g. INTERVAL '1 day' or INTERVAL '1' DAY: \"1 2\"",
+        ),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}
+
+#[test]
+fn what_the_engine_does_not_read_is_refused_by_name() {
+    for (sql, e) in [
+        // Qualifiers sqlparser takes and Materialize's parser does not.
+        (
+            "SELECT INTERVAL '1' HOUR(2)",
+            "unsupported: interval field qualifier with a leading precision",
+        ),
+        (
+            "SELECT INTERVAL '1' SECOND(3, 2)",
+            "unsupported: interval field qualifier with a leading precision",
+        ),
+        (
+            "SELECT INTERVAL '1' DAY(2) TO HOUR",
+            "unsupported: interval field qualifier with a leading precision",
+        ),
+        (
+            "SELECT INTERVAL '1' MINUTE TO HOUR",
+            "unsupported: interval field range MINUTE TO HOUR",
+        ),
+        (
+            "SELECT INTERVAL '1' DAY TO DAY",
+            "unsupported: interval field range DAY TO DAY",
         ),
         // Materialize's parser reads the last word as the qualifier,
         // sqlparser as an alias.
