@@ -5,6 +5,7 @@ pub mod chars;
 pub mod decimal;
 mod float;
 pub mod interval;
+pub mod jsonb;
 mod numeric;
 pub mod range;
 pub mod result_order;
@@ -66,6 +67,9 @@ pub enum Datum {
     /// A `timestamp with time zone` (`repr::time`): the instant in UTC,
     /// the session time zone the engine has; last for the same reason.
     TimestampTz(time::DateTime),
+    /// A `jsonb` (`repr::jsonb`), last for the same reason; boxed, as it
+    /// nests.
+    Jsonb(Box<jsonb::Jsonb>),
 }
 
 impl Datum {
@@ -90,6 +94,7 @@ impl Datum {
                 | (Datum::UInt16(_), ScalarType::UInt16)
                 | (Datum::UInt32(_), ScalarType::UInt32)
                 | (Datum::UInt64(_), ScalarType::UInt64)
+                | (Datum::Jsonb(_), ScalarType::Jsonb)
         ) || matches!((self, typ), (Datum::Range(r), ScalarType::Range(k)) if r.is_of(k))
     }
 
@@ -131,6 +136,7 @@ impl fmt::Display for Datum {
             Datum::UInt16(u) => write!(f, "{u}"),
             Datum::UInt32(u) => write!(f, "{u}"),
             Datum::UInt64(u) => write!(f, "{u}"),
+            Datum::Jsonb(j) => write!(f, "{j}"),
         }
     }
 }
@@ -180,6 +186,8 @@ pub enum ScalarType {
     UInt16,
     UInt32,
     UInt64,
+    /// `jsonb`: a JSON value (`repr::jsonb`).
+    Jsonb,
 }
 
 impl ScalarType {
@@ -204,6 +212,7 @@ impl ScalarType {
             ScalarType::UInt16 => "uint2",
             ScalarType::UInt32 => "uint4",
             ScalarType::UInt64 => "uint8",
+            ScalarType::Jsonb => "jsonb",
         }
     }
 

@@ -2,7 +2,7 @@
 //! with the real system's texts.
 
 use super::errors::value_out_of_range;
-use super::{float, int16, numeric, time, unsigned};
+use super::{float, int16, jsonb, numeric, time, unsigned};
 use crate::repr::{range, Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
@@ -45,6 +45,7 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         }
         ScalarType::Float32 => F32::parse(s).map(Datum::Float32),
         ScalarType::Float64 => F64::parse(s).map(Datum::Float64),
+        ScalarType::Jsonb => crate::repr::jsonb::parse(s).map(|j| Datum::Jsonb(Box::new(j))),
     }
 }
 
@@ -72,6 +73,11 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
     let text = |t: ScalarType| if t.is_string() { Text } else { t };
     let (from, to) = (text(from), text(to));
+    // A jsonb casts to and from a string, and to its numbers' and
+    // booleans' types.
+    if from == Jsonb || to == Jsonb {
+        return from == to || from == Text || to == Text || from == Jsonb && jsonb::castable_to(to);
+    }
     // A range casts to and from a string, and to itself only.
     if let (ScalarType::Range(_), _) | (_, ScalarType::Range(_)) = (from, to) {
         return from == to || from == Text || to == Text;
@@ -111,6 +117,9 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
     if let Some(converted) = time::cast(&d, to) {
         return converted;
     }
+    if let Some(source) = jsonb::cast_source(&d, to) {
+        return cast(source?, to);
+    }
     let range = |t: ScalarType, v: i64| value_out_of_range(t, v);
     Ok(match (d, to) {
         (Datum::Null, _) => Datum::Null,
@@ -127,6 +136,7 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         (Datum::Bool(b), ScalarType::Int32) => Datum::Int32(b.into()),
         (Datum::Bool(b), ScalarType::Bool) => Datum::Bool(b),
         (Datum::Range(r), ScalarType::Range(_)) => Datum::Range(r),
+        (Datum::Jsonb(j), ScalarType::Jsonb) => Datum::Jsonb(j),
         (d, to) => return Err(format!("cannot cast {d} to {}", to.name())),
     })
 }

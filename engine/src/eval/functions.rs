@@ -15,6 +15,7 @@
 use super::errors::{int4_out_of_range, int8_out_of_range_of};
 use super::float_functions;
 use super::int16;
+use super::jsonb;
 use super::literals::literal_operands;
 use super::numeric_functions;
 use super::range;
@@ -36,6 +37,29 @@ pub fn propagates_nulls(func: Func) -> bool {
             | Func::Greatest
             | Func::Least
             | Func::Range(RangeFunc::Create(_))
+    )
+}
+
+/// Whether `func` can be NULL of non-NULL arguments (Materialize's
+/// `introduces_nulls`): a bound of a range (infinite or empty), a jsonb's
+/// missing key or element, `||` and `-` of jsonbs it has no answer for,
+/// `jsonb_array_length` of a non-array. Its `IS NULL` is no question of
+/// its arguments alone (`sql/expr/reduce.rs`).
+pub fn introduces_nulls(func: Func) -> bool {
+    use crate::plan::JsonbFunc as J;
+    matches!(
+        func,
+        Func::Range(RangeFunc::Lower | RangeFunc::Upper)
+            | Func::Jsonb(
+                J::GetField
+                    | J::GetFieldText
+                    | J::GetElement
+                    | J::GetElementText
+                    | J::Concat
+                    | J::DeleteKey
+                    | J::DeleteElement
+                    | J::ArrayLength
+            )
     )
 }
 
@@ -99,6 +123,11 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     }
     if let Func::Range(f) = func {
         if let Some(result) = range::apply(f, args) {
+            return result;
+        }
+    }
+    if let Func::Jsonb(f) = func {
+        if let Some(result) = jsonb::apply(f, args) {
             return result;
         }
     }

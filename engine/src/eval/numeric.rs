@@ -10,7 +10,7 @@ use super::errors::{division_by_zero, numeric_field_overflow};
 use super::unsigned::{narrow, unsigned};
 use crate::plan::BinaryOp;
 use crate::repr::decimal::{cx_datum, munge, rescale, Dec};
-use crate::repr::{DataflowError, Datum, Numeric, ScalarType, MAX_PRECISION};
+use crate::repr::{DataflowError, Datum, Numeric, ScalarType};
 
 /// The real system's texts for a numeric result beyond the context.
 pub(super) const OVERFLOW: &str = "value out of range: overflow";
@@ -80,27 +80,7 @@ pub fn negate(a: Numeric) -> Datum {
     datum(&d).expect("a negation is finite")
 }
 
-/// Text read as a numeric (`strconv::parse_numeric`): around whitespace,
-/// standard or scientific notation, `NaN` in any case (no infinity).
-pub fn parse(s: &str) -> Result<Numeric, String> {
-    let mut cx = cx_datum();
-    let invalid = || format!("invalid input syntax for type numeric: \"{s}\"");
-    let mut n = cx.parse(s.trim()).map_err(|_| invalid())?;
-    let status = cx.status();
-    if (n.is_infinite() && !status.overflow())
-        || (n.is_nan() && n.is_negative())
-        || n.is_signaling_nan()
-    {
-        return Err(invalid());
-    }
-    let out_of_range = munge(&mut n).is_err();
-    if status.overflow() || status.subnormal() || out_of_range {
-        return Err(format!(
-            "\"{s}\" is out of range for type numeric: exceeds maximum precision {MAX_PRECISION}"
-        ));
-    }
-    Numeric::from_dec(&n).ok_or_else(invalid)
-}
+pub use crate::repr::decimal::parse;
 
 /// The casts to and from `numeric` (`None` when neither side is one, or
 /// for text, which `cast` converts) and to a `numeric(p, s)`: from the

@@ -15,7 +15,8 @@
 //! byte: empty, lower inclusive, lower infinite, upper inclusive, upper
 //! infinite, as the real system's) and its finite bounds, each a datum
 //! encoded as here; `UInt16`, `UInt32` and `UInt64` and 2, 4 or 8 bytes;
-//! `TimestampTz` as `Timestamp`. Integers are little-endian. The encoding
+//! `TimestampTz` as `Timestamp`; `Jsonb` and the length of the rest (4
+//! bytes) and its value, node by node (`jsonb_ref.rs`). Integers are little-endian. The encoding
 //! of a row is unique, so equal bytes are equal rows.
 //!
 //! The order (`Ord`) and hash (`Hash`) are the `Vec<Datum>`'s it encodes,
@@ -27,6 +28,8 @@
 //! `PackedRef`, which orders and unpacks as the `PackedRow` it was.
 
 mod container;
+mod datum_hash;
+mod jsonb_ref;
 mod offsets;
 mod range_ref;
 mod updates;
@@ -42,9 +45,9 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::repr::interval::Interval;
-use crate::repr::range::Range;
 use crate::repr::time::{Date, DateTime};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
+use jsonb_ref::JsonbRef;
 use range_ref::RangeRef;
 
 /// Bytes kept inline: a `PackedRow` is as large as a `Vec`.
@@ -68,6 +71,7 @@ const UINT16: u8 = 14;
 const UINT32: u8 = 15;
 const UINT64: u8 = 16;
 const TIMESTAMPTZ: u8 = 17;
+const JSONB: u8 = 18;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -247,6 +251,7 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::UInt16(_) | Datum::UInt32(_) | Datum::UInt64(_) => {
             unsigned(datum).expect("an unsigned integer").1
         }
+        Datum::Jsonb(j) => 4 + jsonb_ref::encoded_len(j),
     }
 }
 
@@ -332,6 +337,15 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&[tag]);
                 put(&u.to_le_bytes()[..width]);
             }
+            Datum::Jsonb(j) => {
+                let mut value = Vec::with_capacity(jsonb_ref::encoded_len(j));
+                jsonb_ref::write(j, &mut value);
+                put(&[JSONB]);
+                put(&u32::try_from(value.len())
+                    .expect("a short jsonb")
+                    .to_le_bytes());
+                put(&value);
+            }
         }
     }
 }
@@ -358,6 +372,7 @@ enum DatumRef<'a> {
     UInt32(u32),
     UInt64(u64),
     TimestampTz(DateTime),
+    Jsonb(JsonbRef<'a>),
 }
 
 impl DatumRef<'_> {
@@ -384,55 +399,11 @@ impl DatumRef<'_> {
             DatumRef::UInt32(u) => Datum::UInt32(u),
             DatumRef::UInt64(u) => Datum::UInt64(u),
             DatumRef::TimestampTz(t) => Datum::TimestampTz(t),
+            DatumRef::Jsonb(j) => Datum::Jsonb(Box::new(j.unpack())),
         }
     }
 }
 
-/// Hashes as `Datum`'s derived `Hash` does (variant, then field).
-impl Hash for DatumRef<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        #[derive(Hash)]
-        enum AsDatum<'a> {
-            Null,
-            Bool(bool),
-            Int32(i32),
-            Int64(i64),
-            Numeric(Numeric),
-            Text(&'a str),
-            Float32(F32),
-            Float64(F64),
-            Int16(i16),
-            Date(Date),
-            Timestamp(DateTime),
-            Interval(Interval),
-            Range(Range),
-            UInt16(u16),
-            UInt32(u32),
-            UInt64(u64),
-            TimestampTz(DateTime),
-        }
-        let datum = match *self {
-            DatumRef::Null => AsDatum::Null,
-            DatumRef::Bool(b) => AsDatum::Bool(b),
-            DatumRef::Int32(i) => AsDatum::Int32(i),
-            DatumRef::Int64(i) => AsDatum::Int64(i),
-            DatumRef::Numeric(n) => AsDatum::Numeric(n),
-            DatumRef::Text(s) => AsDatum::Text(DatumRef::text(s)),
-            DatumRef::Float32(f) => AsDatum::Float32(f),
-            DatumRef::Float64(f) => AsDatum::Float64(f),
-            DatumRef::Int16(i) => AsDatum::Int16(i),
-            DatumRef::Date(d) => AsDatum::Date(d),
-            DatumRef::Timestamp(t) => AsDatum::Timestamp(t),
-            DatumRef::Interval(i) => AsDatum::Interval(i),
-            DatumRef::Range(r) => AsDatum::Range(r.unpack()),
-            DatumRef::UInt16(u) => AsDatum::UInt16(u),
-            DatumRef::UInt32(u) => AsDatum::UInt32(u),
-            DatumRef::UInt64(u) => AsDatum::UInt64(u),
-            DatumRef::TimestampTz(t) => AsDatum::TimestampTz(t),
-        };
-        datum.hash(state)
-    }
-}
 /// The datums of a packed row, in order.
 struct Datums<'a>(&'a [u8]);
 
@@ -489,6 +460,12 @@ impl<'a> Iterator for Datums<'a> {
             UINT16 => DatumRef::UInt16(u16::from_le_bytes(self.take())),
             UINT32 => DatumRef::UInt32(u32::from_le_bytes(self.take())),
             UINT64 => DatumRef::UInt64(u64::from_le_bytes(self.take())),
+            JSONB => {
+                let len = u32::from_le_bytes(self.take()) as usize;
+                let (value, rest) = self.0.split_at(len);
+                self.0 = rest;
+                DatumRef::Jsonb(JsonbRef(value))
+            }
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
 use super::*;
-use crate::repr::range;
+use crate::repr::jsonb::{self, Jsonb};
+use crate::repr::range::{self, Range};
 
 /// Datums chosen to meet every edge of the order: NULL, both widths and
 /// their extremes, negatives, numerics of every sign and magnitude and NaN,
@@ -116,6 +117,56 @@ fn datums() -> Vec<Datum> {
         Datum::TimestampTz(DateTime::from_micros(0).expect("a timestamp")),
         Datum::TimestampTz(DateTime::MAX),
     ]
+    .into_iter()
+    .chain(JSONB_EDGES.iter().map(|s| jsonb_datum(s)))
+    .collect()
+}
+
+/// jsonb values at the edges of the real system's order: the kinds in
+/// their order, prefixes of arrays, objects differing in a key or a
+/// value, numbers of one value written two ways, a long one (on the heap).
+const JSONB_EDGES: &[&str] = &[
+    "false",
+    "true",
+    r#""""#,
+    r#""a""#,
+    r#""é\u0000""#,
+    "[]",
+    "[null]",
+    "[null,1]",
+    "[[]]",
+    "{}",
+    r#"{"a":2}"#,
+    r#"{"a":10}"#,
+    r#"{"a":2,"b":[]}"#,
+    r#"{"b":1}"#,
+    "-1.50",
+    "0",
+    "1.0",
+    "1e38",
+    "null",
+    r#"{"long":"abcdefghijklmnopqrstuvwxyz","more":[1,2,3]}"#,
+];
+
+fn jsonb_datum(s: &str) -> Datum {
+    Datum::Jsonb(Box::new(jsonb::parse(s).expect("a jsonb")))
+}
+
+/// Random jsonb values two levels deep, of few distinct leaves, so that
+/// equal and nearly equal values meet.
+fn jsonb_value() -> impl Strategy<Value = Jsonb> {
+    let leaf = prop_oneof![
+        Just(Jsonb::Null),
+        any::<bool>().prop_map(Jsonb::Bool),
+        (-3i128..3).prop_map(|i| Jsonb::Number(Numeric::from_i128(i))),
+        "[ab]{0,2}".prop_map(Jsonb::String),
+    ];
+    leaf.prop_recursive(2, 8, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Jsonb::Array),
+            prop::collection::vec(("[ab]{0,1}", inner), 0..3).prop_map(Jsonb::object),
+        ]
+    })
 }
 
 /// A canonical `[lower, upper)` range of these bounds (`None` empty).
@@ -218,6 +269,7 @@ fn datum() -> impl Strategy<Value = Datum> {
         any::<u16>().prop_map(Datum::UInt16),
         any::<u32>().prop_map(Datum::UInt32),
         any::<u64>().prop_map(Datum::UInt64),
+        jsonb_value().prop_map(|j| Datum::Jsonb(Box::new(j))),
     ]
 }
 

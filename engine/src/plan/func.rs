@@ -62,6 +62,54 @@ pub enum Func {
     Range(RangeFunc),
     /// A bitwise operator of unsigned integers (`Bitwise`).
     Bitwise(Bitwise),
+    /// A function or operator of `jsonb` (`JsonbFunc`).
+    Jsonb(JsonbFunc),
+}
+
+/// The real system's functions and operators of `jsonb` (`eval/jsonb.rs`),
+/// `<@` planned as `@>` with its operands swapped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JsonbFunc {
+    /// `jsonb -> text`: an object's field.
+    GetField,
+    /// `jsonb ->> text`: its text.
+    GetFieldText,
+    /// `jsonb -> bigint`: an array's element.
+    GetElement,
+    /// `jsonb ->> bigint`: its text.
+    GetElementText,
+    /// `jsonb @> jsonb`.
+    Contains,
+    /// `jsonb ? text`.
+    HasKey,
+    /// `jsonb || jsonb`.
+    Concat,
+    /// `jsonb - text`.
+    DeleteKey,
+    /// `jsonb - bigint`.
+    DeleteElement,
+    TypeOf,
+    ArrayLength,
+    StripNulls,
+    Pretty,
+}
+
+impl JsonbFunc {
+    /// The name the real system gives the function or operator.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonbFunc::GetField | JsonbFunc::GetElement => "->",
+            JsonbFunc::GetFieldText | JsonbFunc::GetElementText => "->>",
+            JsonbFunc::Contains => "@>",
+            JsonbFunc::HasKey => "?",
+            JsonbFunc::Concat => "||",
+            JsonbFunc::DeleteKey | JsonbFunc::DeleteElement => "-",
+            JsonbFunc::TypeOf => "jsonb_typeof",
+            JsonbFunc::ArrayLength => "jsonb_array_length",
+            JsonbFunc::StripNulls => "jsonb_strip_nulls",
+            JsonbFunc::Pretty => "jsonb_pretty",
+        }
+    }
 }
 
 /// The real system's functions and operators of ranges
@@ -291,6 +339,7 @@ impl Func {
             Func::Numeric(f) => f.name(),
             Func::Range(f) => f.name(),
             Func::Bitwise(b) => b.name(),
+            Func::Jsonb(f) => f.name(),
         }
     }
 }

@@ -104,6 +104,28 @@ impl Numeric {
     }
 }
 
+/// Text read as a numeric (`strconv::parse_numeric`): around whitespace,
+/// standard or scientific notation, `NaN` in any case (no infinity).
+pub fn parse(s: &str) -> Result<Numeric, String> {
+    let mut cx = cx_datum();
+    let invalid = || format!("invalid input syntax for type numeric: \"{s}\"");
+    let mut n = cx.parse(s.trim()).map_err(|_| invalid())?;
+    let status = cx.status();
+    if (n.is_infinite() && !status.overflow())
+        || (n.is_nan() && n.is_negative())
+        || n.is_signaling_nan()
+    {
+        return Err(invalid());
+    }
+    let out_of_range = munge(&mut n).is_err();
+    if status.overflow() || status.subnormal() || out_of_range {
+        return Err(format!(
+            "\"{s}\" is out of range for type numeric: exceeds maximum precision {MAX_PRECISION}"
+        ));
+    }
+    Numeric::from_dec(&n).ok_or_else(invalid)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

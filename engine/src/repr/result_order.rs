@@ -19,7 +19,8 @@ use std::cmp::Ordering;
 use dec::Decimal;
 
 use super::decimal::cx_datum;
-use super::Datum;
+use super::jsonb::Jsonb;
+use super::{Datum, Numeric};
 
 /// The real system's tags (its `enum Tag`, whose place in the enum is the
 /// byte) for the datums the engine has.
@@ -40,6 +41,14 @@ mod tag {
     /// `StringTiny`, then `StringShort`, `StringLong` and `StringHuge`:
     /// a length of 1, 2, 4 or 8 bytes.
     pub const STRING_TINY: u8 = 19;
+    /// `ListTiny`, then `ListShort`, `ListLong` and `ListHuge`: a list's
+    /// bytes' length in 1, 2, 4 or 8 bytes, then its datums.
+    pub const LIST_TINY: u8 = 25;
+    /// A map: its bytes' length in 8 bytes, then each key (a string) and
+    /// value.
+    pub const DICT: u8 = 29;
+    /// A JSON `null`.
+    pub const JSON_NULL: u8 = 30;
     pub const NUMERIC: u8 = 32;
     /// A range: its flags byte, then its finite bounds, each a datum.
     pub const RANGE: u8 = 36;
@@ -150,24 +159,68 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
                 push(bytes, value);
             }
         }
-        Datum::Numeric(n) => {
-            // Reduced (every trailing zero of the coefficient dropped into
-            // the exponent), then digits, exponent, sign bits and the
-            // coefficient's units of three digits, least significant first.
-            let mut d = n.to_dec();
-            cx_datum().reduce(&mut d);
-            let (digits, exponent, bits, lsu) = d.to_raw_parts();
-            bytes.push(tag::NUMERIC);
-            bytes.push(u8::try_from(digits).expect("at most 39 digits"));
-            let exponent = i8::try_from(exponent).expect("an exponent within 39");
-            bytes.extend_from_slice(&exponent.to_le_bytes());
-            bytes.push(bits);
-            let units = Decimal::<13>::digits_to_lsu_elements_len(digits);
-            for unit in &lsu[..units] {
-                bytes.extend_from_slice(&unit.to_le_bytes());
+        Datum::Jsonb(j) => push_jsonb(bytes, j),
+        Datum::Numeric(n) => push_numeric(bytes, n),
+    }
+}
+
+/// A `jsonb` as the real system's datums of it: `JsonNull`, `False`,
+/// `True`, a numeric, a string, a list of them, a map.
+fn push_jsonb(bytes: &mut Vec<u8>, j: &Jsonb) {
+    match j {
+        Jsonb::Null => bytes.push(tag::JSON_NULL),
+        Jsonb::Bool(b) => push(bytes, &Datum::Bool(*b)),
+        Jsonb::Number(n) => push_numeric(bytes, n),
+        Jsonb::String(s) => push_string(bytes, s.as_bytes()),
+        Jsonb::Array(elements) => {
+            let mut inner = Vec::new();
+            elements.iter().for_each(|e| push_jsonb(&mut inner, e));
+            push_lengthed(bytes, &inner, tag::LIST_TINY);
+        }
+        Jsonb::Object(entries) => {
+            let mut inner = Vec::new();
+            for (k, v) in entries {
+                push_string(&mut inner, k.as_bytes());
+                push_jsonb(&mut inner, v);
             }
+            bytes.push(tag::DICT);
+            bytes.extend_from_slice(&(inner.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(&inner);
         }
     }
+}
+
+/// A numeric: reduced (every trailing zero of the coefficient dropped
+/// into the exponent), then digits, exponent, sign bits and the
+/// coefficient's units of three digits, least significant first.
+fn push_numeric(bytes: &mut Vec<u8>, n: &Numeric) {
+    let mut d = n.to_dec();
+    cx_datum().reduce(&mut d);
+    let (digits, exponent, bits, lsu) = d.to_raw_parts();
+    bytes.push(tag::NUMERIC);
+    bytes.push(u8::try_from(digits).expect("at most 39 digits"));
+    let exponent = i8::try_from(exponent).expect("an exponent within 39");
+    bytes.extend_from_slice(&exponent.to_le_bytes());
+    bytes.push(bits);
+    let units = Decimal::<13>::digits_to_lsu_elements_len(digits);
+    for unit in &lsu[..units] {
+        bytes.extend_from_slice(&unit.to_le_bytes());
+    }
+}
+
+/// A list's bytes after a tag for the width of their length (the tag
+/// `tiny` and the three after it) and the length.
+fn push_lengthed(bytes: &mut Vec<u8>, inner: &[u8], tiny: u8) {
+    let len = inner.len().to_le_bytes();
+    let (tag, width) = match inner.len() {
+        0..0x100 => (tiny, 1),
+        0x100..0x1_0000 => (tiny + 1, 2),
+        0x1_0000..0x1_0000_0000 => (tiny + 2, 4),
+        _ => (tiny + 3, 8),
+    };
+    bytes.push(tag);
+    bytes.extend_from_slice(&len[..width]);
+    bytes.extend_from_slice(inner);
 }
 
 /// An integer in the fewest bytes that hold it with its sign apart: the
@@ -197,22 +250,13 @@ fn push_unsigned(bytes: &mut Vec<u8>, u: u64, zero: u8) {
 
 /// A string: a tag for the width of its length, the length, the bytes.
 fn push_string(bytes: &mut Vec<u8>, s: &[u8]) {
-    let len = s.len().to_le_bytes();
-    let (tag, width) = match s.len() {
-        0..0x100 => (tag::STRING_TINY, 1),
-        0x100..0x1_0000 => (tag::STRING_TINY + 1, 2),
-        0x1_0000..0x1_0000_0000 => (tag::STRING_TINY + 2, 4),
-        _ => (tag::STRING_TINY + 3, 8),
-    };
-    bytes.push(tag);
-    bytes.extend_from_slice(&len[..width]);
-    bytes.extend_from_slice(s);
+    push_lengthed(bytes, s, tag::STRING_TINY)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repr::{time, Numeric, F32, F64};
+    use crate::repr::{time, F32, F64};
 
     fn order(mut rows: Vec<Vec<Datum>>) -> Vec<Vec<Datum>> {
         rows.sort_by_cached_key(|r| {

@@ -11,9 +11,9 @@ use sqlparser::ast::{BinaryOperator, CaseWhen, Expr, Function, Value};
 use super::call_syntax::special_form;
 use super::float_functions::{self, plan_argument, take_literal, NumericLiteral};
 use super::overloads::{find_match, Overload, Param};
-use super::range;
 use super::typed::{binary, unify, Typed};
 use super::{function_name, plain_args, walk, ExprContext};
+use super::{jsonb, range};
 use crate::plan::{Func, ScalarExpr, TrimSide};
 use crate::repr::{unsupported, Datum, ScalarType};
 
@@ -95,7 +95,10 @@ const REWRITTEN: &[&str] = &[
 
 /// Whether `name` is a scalar function the engine plans.
 pub fn is_scalar_function(name: &str) -> bool {
-    REWRITTEN.contains(&name) || overloads(name).is_some() || range::is_range_function(name)
+    REWRITTEN.contains(&name)
+        || overloads(name).is_some()
+        || range::is_range_function(name)
+        || jsonb::is_jsonb_function(name)
 }
 
 impl ExprContext<'_> {
@@ -152,6 +155,9 @@ impl ExprContext<'_> {
                     let (t, literal) = plan_argument(arg, |e| self.plan(e))?;
                     planned.push(t);
                     literals.push(literal);
+                }
+                if jsonb::is_jsonb_function(name) {
+                    return jsonb::plan_call(name, planned);
                 }
                 if range::takes(name, &planned) {
                     refuse_unsigned(name, &planned)?;

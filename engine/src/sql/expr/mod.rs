@@ -16,6 +16,7 @@ mod float;
 mod float_functions;
 mod functions;
 mod grouped;
+mod jsonb;
 mod names;
 mod numeric;
 mod overloads;

@@ -129,6 +129,7 @@ fn category_of(t: ScalarType) -> Category {
         ScalarType::Date | ScalarType::Timestamp | ScalarType::TimestampTz => Category::DateTime,
         ScalarType::Interval => Category::Timespan,
         ScalarType::Range(_) => Category::Range,
+        ScalarType::Jsonb => Category::UserDefined,
     }
 }
 

@@ -119,7 +119,7 @@ fn argument(name: &str, arg: Typed, to: ScalarType, all: &[Typed]) -> Result<Sca
 }
 
 /// The real system's text for a call no overload takes.
-fn no_function(name: &str, args: &[Typed]) -> String {
+pub(super) fn no_function(name: &str, args: &[Typed]) -> String {
     let names: Vec<String> = args
         .iter()
         .map(|a| match a.is_unknown() {

@@ -5,7 +5,8 @@
 //! - `e IS NULL` is decomposed before `e` is folded (`decompose_is_null`,
 //!   in `reduce`'s pre-order visit): through a function that is NULL
 //!   exactly when an argument is (arithmetic, comparisons, casts, `NOT`,
-//!   minus, the strict scalar functions) it becomes the OR of its
+//!   minus, the strict scalar functions that introduce no NULL of their
+//!   own) it becomes the OR of its
 //!   arguments' `IS NULL`, and an `e` that cannot be NULL by its type is
 //!   `false`. So `(a / b) IS NULL` is `a IS NULL OR b IS NULL`: false on a
 //!   row where `b` is 0, not `division by zero`; `(1 / 0) IS NULL` over a
@@ -29,8 +30,8 @@
 //! `IS NULL` over an expression that fails, the engine still fails
 //! (docs/semantics.md, "Known differences (open)").
 
-use crate::eval::propagates_nulls;
-use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
+use crate::eval::{introduces_nulls, propagates_nulls};
+use crate::plan::{BinaryOp, Func, ScalarExpr, UnaryOp};
 use crate::repr::Datum;
 
 /// `e IS NULL` as Materialize's `reduce` leaves it.
@@ -51,7 +52,7 @@ fn decomposed(e: ScalarExpr) -> ScalarExpr {
         ScalarExpr::Binary(op, l, r) if !matches!(op, BinaryOp::And | BinaryOp::Or) => {
             or(is_null(*l), is_null(*r))
         }
-        ScalarExpr::Call(func, args) if propagates_nulls(func) && !args.is_empty() => {
+        ScalarExpr::Call(func, args) if null_exactly_with_an_argument(func) && !args.is_empty() => {
             any(args).expect("an argument")
         }
         e if !nullable(&e) => false_(),
@@ -83,11 +84,20 @@ fn nullable(e: &ScalarExpr) -> bool {
         ScalarExpr::Case { whens, els } => nullable(els) || whens.iter().any(|(_, t)| nullable(t)),
         ScalarExpr::Or(operands) => operands.iter().any(nullable),
         ScalarExpr::Coalesce(operands) => operands.iter().all(nullable),
-        ScalarExpr::Call(func, args) if propagates_nulls(*func) => args.iter().any(nullable),
+        ScalarExpr::Call(func, args) if null_exactly_with_an_argument(*func) => {
+            args.iter().any(nullable)
+        }
         // An error literal, and functions whose NULLs the engine does not
         // model: taken as nullable, so their `IS NULL` is evaluated.
         ScalarExpr::Error(_) | ScalarExpr::Call(..) => true,
     })
+}
+
+/// Whether `func` is NULL exactly when an argument is: it propagates
+/// NULLs and introduces none (a range's `upper`, a jsonb's `->` can be
+/// NULL of non-NULL arguments).
+fn null_exactly_with_an_argument(func: Func) -> bool {
+    propagates_nulls(func) && !introduces_nulls(func)
 }
 
 fn or(l: ScalarExpr, r: ScalarExpr) -> ScalarExpr {
@@ -96,4 +106,31 @@ fn or(l: ScalarExpr, r: ScalarExpr) -> ScalarExpr {
 
 fn false_() -> ScalarExpr {
     ScalarExpr::Literal(Datum::Bool(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{JsonbFunc, RangeFunc};
+
+    /// `upper(r) IS NULL` and `(j ->> 'k') IS NULL` ask the call, not its
+    /// arguments: each is NULL of non-NULL arguments. `jsonb_typeof`
+    /// introduces no NULL, so its `IS NULL` is its argument's.
+    #[test]
+    fn a_call_that_introduces_nulls_keeps_its_is_null() {
+        let column = || ScalarExpr::Column(0);
+        let key = || ScalarExpr::Literal(Datum::Text("k".into()));
+        for (func, args) in [
+            (Func::Range(RangeFunc::Upper), vec![column()]),
+            (Func::Jsonb(JsonbFunc::GetFieldText), vec![column(), key()]),
+            (Func::Jsonb(JsonbFunc::ArrayLength), vec![column()]),
+        ] {
+            let call = ScalarExpr::Call(func, args);
+            let kept = ScalarExpr::Unary(UnaryOp::IsNull, Box::new(call.clone()));
+            assert_eq!(is_null(call), kept, "{func:?}");
+        }
+        let typeof_ = ScalarExpr::Call(Func::Jsonb(JsonbFunc::TypeOf), vec![column()]);
+        let asked = ScalarExpr::Unary(UnaryOp::IsNull, Box::new(column()));
+        assert_eq!(is_null(typeof_), asked);
+    }
 }

@@ -12,6 +12,7 @@ use super::aggregate::aggregate_call;
 use super::call_syntax::{special_args, special_refusal};
 use super::float::numeric_literal;
 use super::time;
+use super::typed::jsonb::is_jsonb_operator;
 use super::typed::range::is_range_operator;
 use super::typed::{int_literal, literal, scalar_type};
 use super::window::window_exprs;
@@ -68,7 +69,8 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
                     | B::GtEq
                     | B::And
                     | B::Or
-            ) || is_range_operator(op);
+            ) || is_range_operator(op)
+                || is_jsonb_operator(op);
             match planned {
                 false => Some(unsupported(format!("operator {op}"))),
                 true => walk(left).or_else(|| walk(right)),

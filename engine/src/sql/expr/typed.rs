@@ -20,6 +20,7 @@ pub use unsigned::bit_not;
 use unsigned::unsigned_type;
 
 mod interval;
+pub mod jsonb;
 pub mod range;
 mod time;
 mod unsigned;
@@ -230,6 +231,7 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
         DataType::BigInt(_) | DataType::Int8(_) => Ok(ScalarType::Int64),
         DataType::Text | DataType::String(None) => Ok(ScalarType::Text),
         DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
+        DataType::JSONB => Ok(ScalarType::Jsonb),
         // Any other name may be one of the real system's many types.
         _ => Err(unsupported(format!(
             "type {}",
@@ -293,6 +295,10 @@ pub fn widest_integer(types: impl Iterator<Item = ScalarType>) -> Option<ScalarT
 
 pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
     use BinaryOperator as B;
+    let (l, r) = match jsonb::binary(op, l, r) {
+        range::Routed::Planned(planned) => return planned,
+        range::Routed::Not(l, r) => (l, r),
+    };
     let (l, r) = match range::binary(op, l, r) {
         range::Routed::Planned(planned) => return planned,
         range::Routed::Not(l, r) => (l, r),

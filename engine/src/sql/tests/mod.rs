@@ -13,6 +13,7 @@ mod floats;
 mod forms;
 mod functions;
 mod intervals;
+mod jsonb;
 mod materialized;
 mod numerics;
 mod properties;
