@@ -7,7 +7,7 @@
 use crate::timeline::{Read, Timeline};
 use crate::translate::{statements, Statement};
 use crate::watch::on_server;
-use engine::repr::{interval, range, time, Datum, Numeric};
+use engine::repr::{interval, jsonb, range, time, Datum, Numeric};
 use engine::Outcome;
 use postgres::types::Type;
 use postgres::{Client, SimpleQueryMessage};
@@ -272,6 +272,10 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
         // +04:05:06`) is one of the forms the engine reads: it reads back
         // as the engine's value, shown as the real system shows it.
         Some(&Type::INTERVAL) => interval::parse_interval(text).ok().map(Datum::Interval),
+        // PostgreSQL's text of a jsonb (`{"a": 1}`, spaces after the
+        // separators) reads back as the engine's value, shown compact as
+        // the real system shows it.
+        Some(&Type::JSONB) => jsonb::parse(text).ok().map(|j| Datum::Jsonb(Box::new(j))),
         Some(t) => range_of(t).and_then(|element| {
             // PostgreSQL quotes a bound with a space (a timestamp's), which
             // the real system's reader takes no quotes around: unquoted, it

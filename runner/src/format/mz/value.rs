@@ -66,7 +66,8 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
         (Type::Real | Type::Text, Datum::Float64(f)) => format!("{:.3}", f.get()),
         // Any other value is its text encoding in a `T` column (the
         // runner's `encode_text`: `format_date`, `format_timestamp`,
-        // `format_timestamptz`, `format_interval`, `format_range`), and one
+        // `format_timestamptz`, `format_interval`, `format_range`,
+        // `format_jsonb`), and one
         // the runner cannot format in an `I` or `R` column.
         (
             Type::Text,
@@ -74,7 +75,8 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
             | Datum::Timestamp(_)
             | Datum::TimestampTz(_)
             | Datum::Interval(_)
-            | Datum::Range(_),
+            | Datum::Range(_)
+            | Datum::Jsonb(_),
         ) => datum.to_string(),
         _ => return cannot(),
     })

@@ -109,7 +109,8 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
                         | Datum::Date(_)
                         | Datum::Timestamp(_)
                         | Datum::Interval(_)
-                        | Datum::Range(_),
+                        | Datum::Range(_)
+                        | Datum::Jsonb(_),
                     ) => Some(Type::Text),
                     Some(Datum::Bool(_)) => Some(Type::Bool),
                     _ => None,
