@@ -26,7 +26,13 @@ pub fn cast_source(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
     let Datum::Jsonb(j) = d else {
         return None;
     };
-    let wrong = || format!("cannot cast jsonb {} to type {}", j.type_name(), to.base_name());
+    let wrong = || {
+        format!(
+            "cannot cast jsonb {} to type {}",
+            j.type_name(),
+            to.base_name()
+        )
+    };
     Some(match (&**j, to) {
         (_, ScalarType::Jsonb) => return None,
         (_, to) if to.is_string() => Ok(Datum::Text(j.to_string())),

@@ -24,12 +24,13 @@ pub fn is_jsonb(t: &Typed) -> bool {
 }
 
 /// Whether `op` is one the planner takes for jsonb (`refusal` reports no
-/// other construct for it).
+/// other construct for it). Not `||`: of texts it is refused, and the
+/// refusal must stand before a real error found elsewhere.
 pub fn is_jsonb_operator(op: &BinaryOperator) -> bool {
     use BinaryOperator as B;
     matches!(
         op,
-        B::Arrow | B::LongArrow | B::Question | B::StringConcat | B::AtArrow | B::ArrowAt
+        B::Arrow | B::LongArrow | B::Question | B::AtArrow | B::ArrowAt
     )
 }
 
