@@ -34,7 +34,7 @@ fn a_foreign_corpus_is_judged_record_by_record() {
         "corpus: 2 file(s), 24 record(s) judged: agreed 9, unsupported 4, cascaded 4, wrong 7",
         "precision (agreed / answered): 56.2% (9 of 16)",
         "coverage (agreed / judged): 37.5% (9 of 24)",
-        "         3  type jsonb",
+        "         3  type json",
         "         2  DROP SCHEMA",
         "         2  statement set",
         "         1  an expected error that is not a regex",
