@@ -19,7 +19,7 @@ pub fn value_out_of_range(typ: ScalarType, detail: impl std::fmt::Display) -> St
 /// the value or the operation that made it: `"-2147483648" integer out of
 /// range`, `"-2147483648 / -1" integer out of range`.
 pub fn int4_out_of_range(detail: impl std::fmt::Display) -> DataflowError {
-    DataflowError::eval(&format!("\"{detail}\" integer out of range"))
+    DataflowError::eval(&value_out_of_range(ScalarType::Int32, detail))
 }
 
 /// The real system's text for a sum, difference or product beyond its
@@ -30,7 +30,7 @@ pub fn numeric_field_overflow() -> DataflowError {
 
 /// As [`int4_out_of_range`], for a `bigint`.
 pub fn int8_out_of_range_of(detail: impl std::fmt::Display) -> DataflowError {
-    DataflowError::eval(&format!("\"{detail}\" bigint out of range"))
+    DataflowError::eval(&value_out_of_range(ScalarType::Int64, detail))
 }
 
 pub fn int8_out_of_range() -> DataflowError {

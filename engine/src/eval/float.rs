@@ -6,7 +6,7 @@
 
 use std::fmt::Display;
 
-use super::errors::division_by_zero;
+use super::errors::{division_by_zero, value_out_of_range};
 use super::unsigned;
 use crate::plan::BinaryOp;
 use crate::repr::{DataflowError, Datum, ScalarType, F32, F64};
@@ -176,7 +176,7 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
         (Datum::Numeric(n), Float32) => {
             let f: f32 = n.to_string().parse().expect("a numeric's text is a float");
             match f.is_infinite() {
-                true => Err(format!("\"{f}\" real out of range")),
+                true => Err(value_out_of_range(Float32, f)),
                 false => Ok(f32_datum(f)),
             }
         }

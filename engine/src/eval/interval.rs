@@ -10,13 +10,14 @@
 //! are the same functions of the same instants). The planner casts a number beside an interval to a
 //! `double precision` first, as the real system's overloads do.
 
+use super::errors::value_out_of_range;
 use crate::plan::BinaryOp;
 use crate::repr::interval::{parse_interval, Interval};
 use crate::repr::time::{add_months, DateTime};
-use crate::repr::{DataflowError, Datum};
+use crate::repr::{DataflowError, Datum, ScalarType};
 
 fn out_of_range(detail: impl std::fmt::Display) -> DataflowError {
-    DataflowError::eval(&format!("\"{detail}\" interval out of range"))
+    DataflowError::eval(&value_out_of_range(ScalarType::Interval, detail))
 }
 
 fn timestamp_out_of_range() -> DataflowError {
