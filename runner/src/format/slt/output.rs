@@ -108,6 +108,7 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
                         Datum::Text(_)
                         | Datum::Date(_)
                         | Datum::Timestamp(_)
+                        | Datum::TimestampTz(_)
                         | Datum::Interval(_)
                         | Datum::Range(_)
                         | Datum::Jsonb(_),
@@ -231,6 +232,11 @@ mod tests {
         let q = block("query IB\nSELECT 1\n----\n", None, 0);
         assert_eq!(render(&q, &nulls), ["IB", "NULL NULL"]);
         assert_eq!(render(&q, &Outcome::Rows(vec![])), ["IB"]);
+        // Every value printed as its text is a `T`, a timestamptz too.
+        let ts = engine::repr::time::parse_timestamp("2020-01-02 03:04:05").unwrap();
+        let times = Outcome::Rows(vec![vec![Datum::Timestamp(ts), Datum::TimestampTz(ts)]]);
+        let q = block("query II\nSELECT 1\n----\n", None, 0);
+        assert_eq!(render(&q, &times)[0], "TT");
     }
 
     #[test]
