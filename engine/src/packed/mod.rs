@@ -417,6 +417,15 @@ impl<'a> Datums<'a> {
     fn timestamp(&mut self) -> DateTime {
         DateTime::from_micros(i64::from_le_bytes(self.take())).expect("a packed timestamp")
     }
+
+    /// The bytes of a value packed after its length (a text, a range, a
+    /// jsonb).
+    fn prefixed(&mut self) -> &'a [u8] {
+        let len = u32::from_le_bytes(self.take()) as usize;
+        let (value, rest) = self.0.split_at(len);
+        self.0 = rest;
+        value
+    }
 }
 
 impl<'a> Iterator for Datums<'a> {
@@ -432,12 +441,7 @@ impl<'a> Iterator for Datums<'a> {
             INT32 => DatumRef::Int32(i32::from_le_bytes(self.take())),
             INT64 => DatumRef::Int64(i64::from_le_bytes(self.take())),
             NUMERIC => DatumRef::Numeric(Numeric::from_bytes(self.take())),
-            TEXT => {
-                let len = u32::from_le_bytes(self.take()) as usize;
-                let (text, rest) = self.0.split_at(len);
-                self.0 = rest;
-                DatumRef::Text(text)
-            }
+            TEXT => DatumRef::Text(self.prefixed()),
             FLOAT32 => DatumRef::Float32(F32::new(f32::from_bits(u32::from_le_bytes(self.take())))),
             FLOAT64 => DatumRef::Float64(F64::new(f64::from_bits(u64::from_le_bytes(self.take())))),
             INT16 => DatumRef::Int16(i16::from_le_bytes(self.take())),
@@ -451,21 +455,11 @@ impl<'a> Iterator for Datums<'a> {
                 i32::from_le_bytes(self.take()),
                 i64::from_le_bytes(self.take()),
             )),
-            RANGE => {
-                let len = u32::from_le_bytes(self.take()) as usize;
-                let (range, rest) = self.0.split_at(len);
-                self.0 = rest;
-                DatumRef::Range(RangeRef(range))
-            }
+            RANGE => DatumRef::Range(RangeRef(self.prefixed())),
             UINT16 => DatumRef::UInt16(u16::from_le_bytes(self.take())),
             UINT32 => DatumRef::UInt32(u32::from_le_bytes(self.take())),
             UINT64 => DatumRef::UInt64(u64::from_le_bytes(self.take())),
-            JSONB => {
-                let len = u32::from_le_bytes(self.take()) as usize;
-                let (value, rest) = self.0.split_at(len);
-                self.0 = rest;
-                DatumRef::Jsonb(JsonbRef(value))
-            }
+            JSONB => DatumRef::Jsonb(JsonbRef(self.prefixed())),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }
