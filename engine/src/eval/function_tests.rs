@@ -2,7 +2,7 @@
 //! function's answers at its edges, its errors with the real system's
 //! texts, and how each treats NULLs and the errors of its arguments.
 
-use crate::plan::{BinaryOp, Func, ScalarExpr, TrimSide};
+use crate::plan::{BinaryOp, Func, ScalarExpr, TextFunc, TrimSide};
 use crate::repr::{DataflowError, Datum};
 use Datum::{Bool, Int32, Int64, Null};
 
@@ -309,4 +309,137 @@ fn lpad_fills_on_the_left_or_cuts_by_characters() {
         "Evaluation error: requested length too large"
     );
     assert_eq!(ok(Func::Lpad, &[text("hi"), Null, text("x")]), Null);
+}
+
+fn text_func(f: TextFunc) -> Func {
+    Func::Text(f)
+}
+
+#[test]
+fn a_literal_pattern_fails_before_the_other_arguments_are_read() {
+    // The real system's optimizer compiles a literal pattern first; a bad
+    // one is the call's error, whatever the text argument would do.
+    let replace = |pattern: &str| {
+        let args = vec![
+            failing(),
+            ScalarExpr::Literal(text(pattern)),
+            ScalarExpr::Literal(text("x")),
+        ];
+        ScalarExpr::Call(text_func(TextFunc::RegexpReplace), args).eval(&[])
+    };
+    let bad = replace("(").expect_err("a bad pattern").0;
+    assert!(bad.starts_with("Evaluation error: invalid regular expression: regex parse error"));
+    assert_eq!(
+        replace("a").expect_err("the text's error").0,
+        DIVISION_BY_ZERO
+    );
+    // A pattern that is not a literal is compiled per row, after the text.
+    let args = vec![failing(), ScalarExpr::Column(0)];
+    let matched = ScalarExpr::Call(
+        text_func(TextFunc::RegexMatch {
+            case_insensitive: false,
+        }),
+        args,
+    );
+    assert_eq!(matched.eval(&[text("(")]).unwrap_err().0, DIVISION_BY_ZERO);
+}
+
+#[test]
+fn regular_expressions_read_their_flags_as_the_real_system_does() {
+    let replace = text_func(TextFunc::RegexpReplace);
+    let args = |flags: &str| [text("aAa"), text("a"), text("-"), text(flags)];
+    assert_eq!(ok(replace, &args("")), text("-Aa"));
+    assert_eq!(ok(replace, &args("g")), text("-A-"));
+    assert_eq!(ok(replace, &args("gi")), text("---"));
+    assert_eq!(ok(replace, &args("ic")), text("-Aa"));
+    assert_eq!(
+        error(replace, &args("gx")),
+        "Evaluation error: invalid regular expression flag: x"
+    );
+    assert_eq!(
+        ok(replace, &[text("ab"), text("(a)(b)"), text("$2$1")]),
+        text("ba")
+    );
+    let matches = |case_insensitive| text_func(TextFunc::RegexMatch { case_insensitive });
+    assert_eq!(ok(matches(false), &[text("a\nb"), text("a.b")]), Bool(true));
+    assert_eq!(ok(matches(false), &[text("ABC"), text("b")]), Bool(false));
+    assert_eq!(ok(matches(true), &[text("ABC"), text("b")]), Bool(true));
+    assert_eq!(ok(matches(true), &[Null, text("b")]), Null);
+    let huge = "a".repeat((1 << 20) + 1);
+    assert_eq!(
+        error(matches(false), &[text("a"), text(&huge)]),
+        "Evaluation error: invalid regular expression: regex pattern too large \
+         (1048577 bytes, max 1048576 bytes)"
+    );
+}
+
+#[test]
+fn quote_ident_quotes_all_but_plain_lowercase_names() {
+    let quote = |s: &str| ok(text_func(TextFunc::QuoteIdent), &[text(s)]);
+    assert_eq!(quote("abc_1"), text("abc_1"));
+    assert_eq!(quote("_"), text("_"));
+    assert_eq!(quote("Abc"), text("\"Abc\""));
+    assert_eq!(quote("1a"), text("\"1a\""));
+    assert_eq!(quote("a\"b"), text("\"a\"\"b\""));
+    assert_eq!(quote(""), text("\"\""));
+    // Keywords the real system's parser reserves somewhere; not others.
+    assert_eq!(quote("select"), text("\"select\""));
+    assert_eq!(quote("second"), text("\"second\""));
+    assert_eq!(quote("user"), text("user"));
+    assert_eq!(quote(&"a".repeat(255)), text(&"a".repeat(255)));
+    let long = "a".repeat(256);
+    assert_eq!(
+        error(text_func(TextFunc::QuoteIdent), &[text(&long)]),
+        format!("Evaluation error: string is not a valid identifier: \"{long}\"")
+    );
+    assert_eq!(
+        error(text_func(TextFunc::QuoteIdent), &[text("..")]),
+        "Evaluation error: string is not a valid identifier: \"..\""
+    );
+}
+
+#[test]
+fn text_parts_and_cases() {
+    let split = |s: &str, d: &str, n: i32| {
+        ok(
+            text_func(TextFunc::SplitPart),
+            &[text(s), text(d), Int32(n)],
+        )
+    };
+    assert_eq!(split("a--b--c", "--", 3), text("c"));
+    assert_eq!(split("a--b--c", "--", 4), text(""));
+    assert_eq!(split("abc", "", 1), text("abc"));
+    assert_eq!(
+        error(
+            text_func(TextFunc::SplitPart),
+            &[text("a"), text(","), Int32(0)]
+        ),
+        "Evaluation error: field position must be greater than zero"
+    );
+    let translate = text_func(TextFunc::Translate);
+    assert_eq!(
+        ok(translate, &[text("hello"), text("lo"), text("L")]),
+        text("heLL")
+    );
+    assert_eq!(ok(text_func(TextFunc::Ascii), &[text("€")]), Int32(8364));
+    assert_eq!(ok(text_func(TextFunc::Ascii), &[text("")]), Int32(0));
+    assert_eq!(
+        ok(text_func(TextFunc::Initcap), &[text("hI tHERE-you")]),
+        text("Hi There-You")
+    );
+    assert_eq!(
+        ok(text_func(TextFunc::StartsWith), &[text("abc"), text("")]),
+        Bool(true)
+    );
+    let normalize = text_func(TextFunc::Normalize);
+    assert_eq!(ok(normalize, &[text("\u{fb01}"), text("nfkc")]), text("fi"));
+    assert_eq!(
+        error(normalize, &[text("a"), text("NFX")]),
+        "Evaluation error: invalid normalization form: NFX"
+    );
+    assert_eq!(
+        ok(text_func(TextFunc::Concat), &[text("a"), text("b")]),
+        text("ab")
+    );
+    assert_eq!(ok(text_func(TextFunc::Concat), &[text("a"), Null]), Null);
 }

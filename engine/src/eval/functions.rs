@@ -19,6 +19,7 @@ use super::jsonb;
 use super::literals::literal_operands;
 use super::numeric_functions;
 use super::range;
+use super::text;
 use super::unsigned;
 use crate::plan::{Func, RangeFunc, ScalarExpr, TrimSide};
 use crate::repr::{DataflowError, Datum};
@@ -91,6 +92,11 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
         }
         Func::Range(RangeFunc::Create(_)) => range::create(&evaluate_all(args, row)?),
         strict => {
+            if let Func::Text(f) = strict {
+                if let Some(e) = text::literal_pattern_error(f, args) {
+                    return Err(e);
+                }
+            }
             let values = evaluate_all(args, row)?;
             if values.contains(&Datum::Null) {
                 return Ok(Datum::Null);
@@ -128,6 +134,11 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     }
     if let Func::Jsonb(f) = func {
         if let Some(result) = jsonb::apply(f, args) {
+            return result;
+        }
+    }
+    if let Func::Text(f) = func {
+        if let Some(result) = text::apply(f, args) {
             return result;
         }
     }

@@ -27,6 +27,7 @@ mod range;
 mod scalar;
 #[cfg(test)]
 mod tests;
+mod text;
 mod time;
 mod unsigned;
 mod window;

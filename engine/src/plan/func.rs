@@ -64,6 +64,60 @@ pub enum Func {
     Bitwise(Bitwise),
     /// A function or operator of `jsonb` (`JsonbFunc`).
     Jsonb(JsonbFunc),
+    /// A function or operator of text (`TextFunc`).
+    Text(TextFunc),
+}
+
+/// The real system's functions and operators of text that `eval/text.rs`
+/// evaluates; each takes and gives the types its one overload has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextFunc {
+    /// `text || text`; the planner casts another operand to text first.
+    Concat,
+    /// `text ~ pattern` (`~*` ignoring case): a regular expression found
+    /// anywhere in the text.
+    RegexMatch {
+        case_insensitive: bool,
+    },
+    /// `regexp_replace(text, pattern, replacement[, flags])`.
+    RegexpReplace,
+    /// `quote_ident(text)`.
+    QuoteIdent,
+    /// `translate(text, from, to)`.
+    Translate,
+    /// `split_part(text, delimiter, n)`.
+    SplitPart,
+    /// `ascii(text)`: the first character's code point.
+    Ascii,
+    Initcap,
+    /// `starts_with(text, prefix)`.
+    StartsWith,
+    /// `normalize(text, form)`: the form a string the parser made of
+    /// `NFC`, `NFD`, `NFKC` or `NFKD`.
+    Normalize,
+}
+
+impl TextFunc {
+    /// The name the real system gives the function or operator.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextFunc::Concat => "||",
+            TextFunc::RegexMatch {
+                case_insensitive: false,
+            } => "~",
+            TextFunc::RegexMatch {
+                case_insensitive: true,
+            } => "~*",
+            TextFunc::RegexpReplace => "regexp_replace",
+            TextFunc::QuoteIdent => "quote_ident",
+            TextFunc::Translate => "translate",
+            TextFunc::SplitPart => "split_part",
+            TextFunc::Ascii => "ascii",
+            TextFunc::Initcap => "initcap",
+            TextFunc::StartsWith => "starts_with",
+            TextFunc::Normalize => "normalize",
+        }
+    }
 }
 
 /// The real system's functions and operators of `jsonb` (`eval/jsonb.rs`),
@@ -340,6 +394,7 @@ impl Func {
             Func::Range(f) => f.name(),
             Func::Bitwise(b) => b.name(),
             Func::Jsonb(f) => f.name(),
+            Func::Text(f) => f.name(),
         }
     }
 }

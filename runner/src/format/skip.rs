@@ -52,7 +52,8 @@ pub enum SkipReason {
     MzNegativeZero,
     /// A scalar function or LIKE of the real system answers otherwise than
     /// PostgreSQL's (`replace` with an empty pattern, a strict function's
-    /// arguments after a NULL one not evaluated, a LIKE pattern over 8 KiB).
+    /// arguments after a NULL one not evaluated, a LIKE pattern over 8 KiB,
+    /// a regular expression's syntax, `quote_ident` of a keyword).
     MzFunction,
     /// The real system types a select list's NULL or string literal as
     /// `text` before a set operation unifies its branches' columns, so

@@ -14,13 +14,15 @@ use super::overloads::{find_match, Overload, Param};
 use super::typed::{binary, unify, Typed};
 use super::{function_name, plain_args, walk, ExprContext};
 use super::{jsonb, range};
-use crate::plan::{Func, ScalarExpr, TrimSide};
+use crate::plan::{Func, ScalarExpr, TextFunc, TrimSide};
 use crate::repr::{unsupported, Datum, ScalarType};
 
 use Param::{Bytes, Char, Int16, Int32, Int64, Range, Text};
 
 const TEXT: ScalarType = ScalarType::Text;
 const INT: ScalarType = ScalarType::Int32;
+const BOOL: ScalarType = ScalarType::Bool;
+const REGEXP_REPLACE: Func = Func::Text(TextFunc::RegexpReplace);
 
 const fn trim(side: TrimSide) -> [Overload; 2] {
     [
@@ -77,6 +79,26 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
         "lpad" => &[
             (&[Text, Int32], Some((Func::Lpad, TEXT))),
             (&[Text, Int32, Text], Some((Func::Lpad, TEXT))),
+        ],
+        "quote_ident" => &[(&[Text], Some((Func::Text(TextFunc::QuoteIdent), TEXT)))],
+        "translate" => &[(
+            &[Text, Text, Text],
+            Some((Func::Text(TextFunc::Translate), TEXT)),
+        )],
+        "split_part" => &[(
+            &[Text, Text, Int32],
+            Some((Func::Text(TextFunc::SplitPart), TEXT)),
+        )],
+        "ascii" => &[(&[Text], Some((Func::Text(TextFunc::Ascii), INT)))],
+        "initcap" => &[(&[Text], Some((Func::Text(TextFunc::Initcap), TEXT)))],
+        "starts_with" => &[(
+            &[Text, Text],
+            Some((Func::Text(TextFunc::StartsWith), BOOL)),
+        )],
+        "normalize" => &[(&[Text, Text], Some((Func::Text(TextFunc::Normalize), TEXT)))],
+        "regexp_replace" => &[
+            (&[Text, Text, Text], Some((REGEXP_REPLACE, TEXT))),
+            (&[Text, Text, Text, Text], Some((REGEXP_REPLACE, TEXT))),
         ],
         _ => return float_functions::overloads(name),
     })
@@ -138,9 +160,11 @@ impl ExprContext<'_> {
             ("concat" | "concat_ws", _) => self.concat(name, args),
             // The real system's planner rewrites `pow(a, b)` to `power(a, b)`.
             ("pow", [_, _]) => self.call("power", args),
+            ("normalize", [text]) => self.normalize(text, "NFC"),
+            ("normalize", [text, form]) => self.normalize(text, normalization_form(form)?),
             // The real system parses these with their own syntax, which
             // takes no other number of arguments.
-            ("nullif" | "greatest" | "least", _) => Err(unsupported(format!(
+            ("nullif" | "greatest" | "least" | "normalize", _) => Err(unsupported(format!(
                 "syntax: {name} of {} arguments",
                 args.len()
             ))),
@@ -166,6 +190,14 @@ impl ExprContext<'_> {
                 resolve(name, planned, literals)
             }
         }
+    }
+
+    /// `normalize(text[, form])`: the real system's parser makes the form
+    /// a string argument, `NFC` when there is none.
+    fn normalize(&mut self, text: &Expr, form: &str) -> Result<Typed, String> {
+        let form = Typed::new(ScalarExpr::Literal(Datum::Text(form.into())), TEXT, false);
+        let (text, literal) = plan_argument(text, |e| self.plan(e))?;
+        resolve("normalize", vec![text, form], vec![literal, None])
     }
 
     /// `NULLIF(a, b)` is `CASE WHEN a = b THEN NULL ELSE a END`, as the
@@ -257,6 +289,33 @@ impl ExprContext<'_> {
         };
         let expr = ScalarExpr::Call(func, planned.into_iter().map(|a| a.expr).collect());
         Ok(Typed::new(expr, TEXT, nullable))
+    }
+}
+
+/// The form of `normalize(text, form)`: the real system's parser takes one
+/// of four keywords there and fails on anything else with its error, here
+/// for a string or a quoted name; another word is refused, as which of
+/// them are the real system's keywords (shown otherwise) is not known here.
+fn normalization_form(form: &Expr) -> Result<&'static str, String> {
+    const FORMS: [&str; 4] = ["NFC", "NFD", "NFKC", "NFKD"];
+    let expected = "Expected one of NFC or NFD or NFKC or NFKD, found";
+    match form {
+        Expr::Identifier(id) if id.quote_style.is_none() => FORMS
+            .into_iter()
+            .find(|f| f.eq_ignore_ascii_case(&id.value))
+            .ok_or_else(|| unsupported(format!("normalization form {}", id.value))),
+        Expr::Identifier(id) if id.quote_style == Some('"') => Err(format!(
+            "{expected} identifier \"{}\"",
+            id.value.replace('"', "\\\"")
+        )),
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) => Err(format!(
+                "{expected} string literal \"{}\"",
+                s.replace('"', "\\\"")
+            )),
+            _ => Err(unsupported(format!("normalization form {form}"))),
+        },
+        _ => Err(unsupported(format!("normalization form {form}"))),
     }
 }
 

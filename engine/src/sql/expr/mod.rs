@@ -200,6 +200,10 @@ impl<'a> ExprContext<'a> {
             Expr::Value(v) => literal(&v.value),
             Expr::Nested(inner) => self.plan(inner),
             Expr::UnaryOp { op, expr } => self.unary(op, expr),
+            Expr::BinaryOp { left, op, right } if like_operator(op).is_some() => {
+                let (like, negated) = like_operator(op).expect("a LIKE operator");
+                self.like(like, left, right, negated)
+            }
             Expr::BinaryOp { left, op, right } => {
                 let name = match op {
                     BinaryOperator::And => "AND argument",
@@ -531,6 +535,19 @@ fn conjuncts(e: ScalarExpr, out: &mut Vec<ScalarExpr>) {
             conjuncts(*r, out);
         }
         e => out.push(e),
+    }
+}
+
+/// PostgreSQL's operator spelling of LIKE (`~~`, `~~*`, `!~~`, `!~~*`):
+/// which LIKE, and whether negated.
+fn like_operator(op: &BinaryOperator) -> Option<(BinaryOp, bool)> {
+    use BinaryOperator as B;
+    match op {
+        B::PGLikeMatch => Some((BinaryOp::Like, false)),
+        B::PGILikeMatch => Some((BinaryOp::ILike, false)),
+        B::PGNotLikeMatch => Some((BinaryOp::Like, true)),
+        B::PGNotILikeMatch => Some((BinaryOp::ILike, true)),
+        _ => None,
     }
 }
 

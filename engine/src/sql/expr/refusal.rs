@@ -14,9 +14,10 @@ use super::float::numeric_literal;
 use super::time;
 use super::typed::jsonb::is_jsonb_operator;
 use super::typed::range::is_range_operator;
+use super::typed::text::is_text_operator;
 use super::typed::{int_literal, literal, scalar_type};
 use super::window::window_exprs;
-use super::{forms, function_name, is_scalar_function, plain_args, RESERVED};
+use super::{forms, function_name, is_scalar_function, like_operator, plain_args, RESERVED};
 use crate::recursion::grown;
 use crate::repr::{unsupported, UNSUPPORTED};
 
@@ -70,7 +71,9 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
                     | B::And
                     | B::Or
             ) || is_range_operator(op)
-                || is_jsonb_operator(op);
+                || is_jsonb_operator(op)
+                || is_text_operator(op)
+                || like_operator(op).is_some();
             match planned {
                 false => Some(unsupported(format!("operator {op}"))),
                 true => walk(left).or_else(|| walk(right)),

@@ -22,6 +22,7 @@ use unsigned::unsigned_type;
 mod interval;
 pub mod jsonb;
 pub mod range;
+pub mod text;
 mod time;
 mod unsigned;
 
@@ -300,6 +301,10 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
         range::Routed::Not(l, r) => (l, r),
     };
     let (l, r) = match range::binary(op, l, r) {
+        range::Routed::Planned(planned) => return planned,
+        range::Routed::Not(l, r) => (l, r),
+    };
+    let (l, r) = match text::binary(op, l, r) {
         range::Routed::Planned(planned) => return planned,
         range::Routed::Not(l, r) => (l, r),
     };

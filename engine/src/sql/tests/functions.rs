@@ -259,3 +259,64 @@ fn calls_of_chars_and_floats_are_refused() {
     let text = |s: &str| ScalarExpr::Literal(Datum::Text(s.into()));
     assert_eq!(exprs, [text("double precision"), text("real")]);
 }
+
+#[test]
+fn text_operators_and_normalize_plan_as_the_real_systems() {
+    use crate::plan::TextFunc;
+    let (exprs, columns) = mapped("SELECT b || a, b ~* 'x', b !~ 'x' FROM t");
+    let concat = call(
+        Func::Text(TextFunc::Concat),
+        vec![
+            ScalarExpr::Column(1),
+            ScalarExpr::Cast(ScalarType::Text, Box::new(ScalarExpr::Column(0))),
+        ],
+    );
+    assert_eq!(exprs[0], concat);
+    let matched = |case_insensitive| {
+        let x = ScalarExpr::Literal(Datum::Text("x".into()));
+        call(
+            Func::Text(TextFunc::RegexMatch { case_insensitive }),
+            vec![ScalarExpr::Column(1), x],
+        )
+    };
+    assert_eq!(exprs[1], matched(true));
+    assert_eq!(
+        exprs[2],
+        ScalarExpr::Unary(UnaryOp::Not, Box::new(matched(false)))
+    );
+    let types: Vec<ScalarType> = columns.iter().map(|c| c.typ).collect();
+    assert_eq!(
+        types,
+        [ScalarType::Text, ScalarType::Bool, ScalarType::Bool]
+    );
+    // The form is a word the parser reads, never a column.
+    select("SELECT normalize(b, nfkd) FROM t GROUP BY b");
+    for (sql, e) in [
+        (
+            "SELECT a || a FROM t",
+            "operator does not exist: integer || integer",
+        ),
+        (
+            "SELECT a ~ 'x' FROM t",
+            "unsupported: operator ~ of integer",
+        ),
+        (
+            "SELECT 'a'::char(2) || 'b'",
+            "unsupported: operator || of char(2)",
+        ),
+        (
+            "SELECT normalize(b, 'NFC') FROM t",
+            "Expected one of NFC or NFD or NFKC or NFKD, found string literal \"NFC\"",
+        ),
+        (
+            "SELECT normalize(b, \"NFC\") FROM t",
+            "Expected one of NFC or NFD or NFKC or NFKD, found identifier \"NFC\"",
+        ),
+        (
+            "SELECT normalize(b, nfx) FROM t",
+            "unsupported: normalization form nfx",
+        ),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}

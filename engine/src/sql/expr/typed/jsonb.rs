@@ -8,8 +8,8 @@
 //! The comparisons of jsonbs are `typed::binary`'s, as of any type.
 //! Refused by name: the operators of text arrays (`#>`, `#>>`, `#-`, `?|`,
 //! `?&`), which the engine lacks, an operator of jsonb whose left side is
-//! not one, and `||` of a jsonb and another type (PostgreSQL's text
-//! concatenation, which the engine does not plan).
+//! not one, and `||` of a jsonb and another type (the real system's text
+//! concatenation of the jsonb's text, not planned here).
 
 use sqlparser::ast::BinaryOperator;
 
@@ -24,8 +24,7 @@ pub fn is_jsonb(t: &Typed) -> bool {
 }
 
 /// Whether `op` is one the planner takes for jsonb (`refusal` reports no
-/// other construct for it). Not `||`: of texts it is refused, and the
-/// refusal must stand before a real error found elsewhere.
+/// other construct for it). Not `||`: `typed/text.rs` names it.
 pub fn is_jsonb_operator(op: &BinaryOperator) -> bool {
     use BinaryOperator as B;
     matches!(
@@ -56,7 +55,7 @@ fn key(t: Typed) -> Result<Key, String> {
 pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Routed {
     use BinaryOperator as B;
     let symmetric = matches!(op, B::AtArrow | B::ArrowAt | B::StringConcat);
-    let only_jsonb = matches!(op, B::Arrow | B::LongArrow | B::Question | B::StringConcat);
+    let only_jsonb = matches!(op, B::Arrow | B::LongArrow | B::Question);
     let ours = is_jsonb(&l) || symmetric && is_jsonb(&r);
     if !ours {
         return match only_jsonb {

@@ -1,0 +1,268 @@
+//! The functions and operators of text in `TextFunc`, each as the real
+//! system evaluates it (its `expr/src/scalar/func.rs`,
+//! `func/impls/string.rs` and `func/variadic.rs`, read for the facts),
+//! with its texts for what can go wrong.
+//!
+//! Regular expressions are the `regex` crate's, as the real system's are
+//! (its `repr/src/adt/regex.rs`): `.` matches a newline, `i` in the flags
+//! ignores case and `c` does not (the last one wins), any other flag is
+//! an error, a pattern over 1 MiB is refused before it is compiled, and a
+//! compiled one is bounded at 10 MiB. `regexp_replace`'s replacement is
+//! the crate's own syntax (`$1`, `${name}`), not PostgreSQL's `\1`: the
+//! real system hands it to the crate as written.
+
+use std::borrow::Cow;
+
+use regex::{Regex, RegexBuilder};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::plan::{ScalarExpr, TextFunc};
+use crate::repr::{DataflowError, Datum};
+
+/// The real system's bound on a pattern before it is compiled.
+const MAX_PATTERN_BYTES: usize = 1024 * 1024;
+/// The real system's bound on a compiled pattern (the crate's default).
+const MAX_COMPILED_BYTES: usize = 10 * 1024 * 1024;
+/// The real system's bound on the text a string function makes.
+const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
+/// The real system's longest identifier, in bytes.
+const MAX_IDENTIFIER_BYTES: usize = 255;
+
+/// The keywords the real system's parser reserves somewhere
+/// (`Keyword::is_sometimes_reserved` of its `sql-lexer`): `quote_ident`
+/// quotes them.
+const SOMETIMES_RESERVED: &[&str] = &[
+    "array",
+    "case",
+    "cast",
+    "cross",
+    "day",
+    "except",
+    "false",
+    "fetch",
+    "from",
+    "full",
+    "group",
+    "having",
+    "hour",
+    "inner",
+    "intersect",
+    "join",
+    "left",
+    "limit",
+    "minute",
+    "month",
+    "natural",
+    "not",
+    "null",
+    "offset",
+    "on",
+    "options",
+    "order",
+    "outer",
+    "qualify",
+    "returning",
+    "right",
+    "second",
+    "select",
+    "set",
+    "true",
+    "union",
+    "using",
+    "where",
+    "window",
+    "with",
+    "year",
+];
+
+/// `f` of non-NULL arguments of the types its overload takes, or `None`
+/// for arguments of other types (the caller's error).
+pub fn apply(f: TextFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError>> {
+    use Datum::{Int32, Text};
+    Some(match (f, args) {
+        (TextFunc::Concat, [Text(a), Text(b)]) => concat(a, b),
+        (TextFunc::RegexMatch { case_insensitive }, [Text(s), Text(pattern)]) => {
+            let flags = if case_insensitive { "i" } else { "" };
+            build(pattern, flags).map(|r| Datum::Bool(r.is_match(s)))
+        }
+        (TextFunc::RegexpReplace, [Text(s), Text(pattern), Text(replacement)]) => {
+            regexp_replace(s, pattern, replacement, "")
+        }
+        (TextFunc::RegexpReplace, [Text(s), Text(pattern), Text(replacement), Text(flags)]) => {
+            regexp_replace(s, pattern, replacement, flags)
+        }
+        (TextFunc::QuoteIdent, [Text(s)]) => quote_ident(s).map(Text),
+        (TextFunc::Translate, [Text(s), Text(from), Text(to)]) => Ok(Text(translate(s, from, to))),
+        (TextFunc::SplitPart, [Text(s), Text(delimiter), Int32(n)]) => {
+            split_part(s, delimiter, *n).map(|part| Text(part.to_string()))
+        }
+        (TextFunc::Ascii, [Text(s)]) => Ok(Int32(ascii(s))),
+        (TextFunc::Initcap, [Text(s)]) => Ok(Text(initcap(s))),
+        (TextFunc::StartsWith, [Text(s), Text(prefix)]) => {
+            Ok(Datum::Bool(s.starts_with(&**prefix)))
+        }
+        (TextFunc::Normalize, [Text(s), Text(form)]) => normalize(s, form).map(Text),
+        _ => return None,
+    })
+}
+
+/// The error of a regular expression operand that is a literal, found
+/// before any other operand is evaluated: the real system's optimizer
+/// compiles a literal pattern (with literal flags) once, and one that does
+/// not compile makes the whole call that error (its `reduce` of
+/// `IsRegexpMatch` and `RegexpReplace`).
+pub fn literal_pattern_error(f: TextFunc, args: &[ScalarExpr]) -> Option<DataflowError> {
+    let literal = |i: usize| match args.get(i) {
+        Some(ScalarExpr::Literal(Datum::Text(s))) => Some(&**s),
+        _ => None,
+    };
+    let (pattern, flags) = match f {
+        TextFunc::RegexMatch { case_insensitive } => {
+            (literal(1)?, if case_insensitive { "i" } else { "" })
+        }
+        TextFunc::RegexpReplace if args.len() == 3 => (literal(1)?, ""),
+        TextFunc::RegexpReplace => (literal(1)?, literal(3)?),
+        _ => return None,
+    };
+    let (_, flags) = replace_flags(flags);
+    build(pattern, &flags).err()
+}
+
+/// The real system's `build_regex`: the flags read first, then the
+/// pattern compiled.
+fn build(pattern: &str, flags: &str) -> Result<Regex, DataflowError> {
+    let mut case_insensitive = false;
+    for flag in flags.chars() {
+        match flag {
+            'i' => case_insensitive = true,
+            'c' => case_insensitive = false,
+            other => {
+                return Err(DataflowError::eval(&format!(
+                    "invalid regular expression flag: {other}"
+                )))
+            }
+        }
+    }
+    let invalid = |e: String| DataflowError::eval(&format!("invalid regular expression: {e}"));
+    if pattern.len() > MAX_PATTERN_BYTES {
+        return Err(invalid(format!(
+            "regex pattern too large ({} bytes, max {MAX_PATTERN_BYTES} bytes)",
+            pattern.len()
+        )));
+    }
+    RegexBuilder::new(pattern)
+        .case_insensitive(case_insensitive)
+        .dot_matches_new_line(true)
+        .size_limit(MAX_COMPILED_BYTES)
+        .build()
+        .map_err(|e| invalid(e.to_string()))
+}
+
+/// `g` in `regexp_replace`'s flags replaces every match, not the first
+/// only; it is taken out before the rest are read.
+fn replace_flags(flags: &str) -> (usize, Cow<'_, str>) {
+    match flags.contains('g') {
+        true => (0, Cow::Owned(flags.replace('g', ""))),
+        false => (1, Cow::Borrowed(flags)),
+    }
+}
+
+fn regexp_replace(
+    s: &str,
+    pattern: &str,
+    replacement: &str,
+    flags: &str,
+) -> Result<Datum, DataflowError> {
+    let (limit, flags) = replace_flags(flags);
+    let regex = build(pattern, &flags)?;
+    Ok(Datum::Text(regex.replacen(s, limit, replacement).into()))
+}
+
+fn concat(a: &str, b: &str) -> Result<Datum, DataflowError> {
+    if a.len() + b.len() > MAX_RESULT_BYTES {
+        return Err(DataflowError::eval("requested length too large"));
+    }
+    Ok(Datum::Text(format!("{a}{b}")))
+}
+
+/// The real system's `quote_ident`: its parser's `Ident` shown, bare when
+/// it is `[a-z_][a-z0-9_]*` and no reserved keyword, else in double
+/// quotes with each double quote doubled.
+fn quote_ident(s: &str) -> Result<String, DataflowError> {
+    if s.len() > MAX_IDENTIFIER_BYTES || s == "." || s == ".." {
+        let shown = s.replace('"', "\\\"");
+        return Err(DataflowError::eval(&format!(
+            "string is not a valid identifier: \"{shown}\""
+        )));
+    }
+    let mut chars = s.chars();
+    let bare = chars.next().is_some_and(|c| matches!(c, 'a'..='z' | '_'))
+        && chars.all(|c| matches!(c, 'a'..='z' | '0'..='9' | '_'))
+        && !SOMETIMES_RESERVED.contains(&s);
+    Ok(match bare {
+        true => s.to_string(),
+        false => format!("\"{}\"", s.replace('"', "\"\"")),
+    })
+}
+
+/// Each character of `s` found in `from` becomes the one at its place in
+/// `to`, or goes when `to` is shorter; the first place of a repeated
+/// character counts.
+fn translate(s: &str, from: &str, to: &str) -> String {
+    let from: Vec<char> = from.chars().collect();
+    let to: Vec<char> = to.chars().collect();
+    s.chars()
+        .filter_map(|c| match from.iter().position(|f| *f == c) {
+            Some(i) => to.get(i).copied(),
+            None => Some(c),
+        })
+        .collect()
+}
+
+/// The `n`th (1-based) part of `s` split at `delimiter`, empty past the
+/// last; an empty delimiter leaves `s` whole as the only part.
+fn split_part<'a>(s: &'a str, delimiter: &str, n: i32) -> Result<&'a str, DataflowError> {
+    let index = usize::try_from(i64::from(n) - 1)
+        .map_err(|_| DataflowError::eval("field position must be greater than zero"))?;
+    if delimiter.is_empty() {
+        return Ok(if index == 0 { s } else { "" });
+    }
+    Ok(s.split(delimiter).nth(index).unwrap_or(""))
+}
+
+/// The first character's code point, 0 for an empty text.
+fn ascii(s: &str) -> i32 {
+    s.chars()
+        .next()
+        .and_then(|c| i32::try_from(u32::from(c)).ok())
+        .unwrap_or(0)
+}
+
+/// Each character after one that is not alphanumeric in upper case, the
+/// others in lower case.
+fn initcap(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut capitalize = true;
+    for c in s.chars() {
+        match capitalize {
+            true => out.extend(c.to_uppercase()),
+            false => out.extend(c.to_lowercase()),
+        }
+        capitalize = !c.is_alphanumeric();
+    }
+    out
+}
+
+fn normalize(s: &str, form: &str) -> Result<String, DataflowError> {
+    Ok(match form.to_uppercase().as_str() {
+        "NFC" => s.nfc().collect(),
+        "NFD" => s.nfd().collect(),
+        "NFKC" => s.nfkc().collect(),
+        "NFKD" => s.nfkd().collect(),
+        _ => {
+            return Err(DataflowError::eval(&format!(
+                "invalid normalization form: {form}"
+            )))
+        }
+    })
+}
