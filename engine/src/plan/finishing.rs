@@ -103,6 +103,10 @@ pub struct Finishing {
     pub offset: usize,
     /// The output's types, to show a `char` padded by (`repr::chars::shown`).
     pub shown: Vec<ScalarType>,
+    /// How many of the plan's columns are the output, when ORDER BY sorts
+    /// by more after them (Materialize's finishing's `project`): those are
+    /// dropped once the rows are ordered and cut.
+    pub project: Option<usize>,
 }
 
 impl Finishing {
@@ -118,7 +122,10 @@ impl Finishing {
         keyed.sort_by(|(ka, a), (kb, b)| {
             compare_rows(&self.order_by, a, b).then_with(|| result_order::compare(ka, kb))
         });
-        let rows = keyed.into_iter().map(|(_, row)| row);
+        let rows = keyed.into_iter().map(|(_, mut row)| {
+            row.truncate(self.project.unwrap_or(row.len()));
+            row
+        });
         let rows = rows.skip(self.offset).map(|row| pad_row(row, &self.shown));
         match self.limit {
             Some(limit) => rows.take(limit).collect(),
@@ -128,13 +135,27 @@ impl Finishing {
 }
 
 /// `plan` cut by `finishing`'s LIMIT and OFFSET into a top-k, if it has
-/// either (the order alone changes no set of rows).
+/// either (the order alone changes no set of rows), without the columns
+/// only its ORDER BY sorts by.
 pub fn with_top_k(plan: RelationPlan, finishing: Finishing) -> RelationPlan {
+    let project = finishing.project;
+    let plan = top_k(plan, finishing);
+    match project {
+        Some(width) => RelationPlan::Project {
+            input: Box::new(plan),
+            columns: (0..width).collect(),
+        },
+        None => plan,
+    }
+}
+
+fn top_k(plan: RelationPlan, finishing: Finishing) -> RelationPlan {
     let Finishing {
         order_by,
         limit,
         offset,
         shown: _,
+        project: _,
     } = finishing;
     match limit.is_some() || offset > 0 {
         true => RelationPlan::TopK {

@@ -63,6 +63,7 @@ fn order_by_puts_nulls_last_ascending_and_first_descending() {
             limit,
             offset,
             shown: Vec::new(),
+            project: None,
         }
         .apply(rows())
     };

@@ -42,7 +42,7 @@ pub(super) enum Parsed {
     },
     /// `SET`, `RESET` or `SHOW` of the time zone, read on tokens and
     /// planned there (`session`), its value checked.
-    Session(Result<Statement, String>),
+    Session(Box<Result<Statement, String>>),
 }
 
 /// A parsed statement and the `AS OF` that was stripped off its end, and
@@ -275,7 +275,7 @@ fn parse_tokens(mut tokens: Vec<TokenWithSpan>, stack: usize) -> Result<ParsedSt
             .zip(default_index)
             .all(|(t, k)| is_keyword(t, k));
     let stmt = if let Some(planned) = session::statement(&tokens) {
-        Parsed::Session(planned)
+        Parsed::Session(Box::new(planned))
     } else if is_default_index {
         let mut parser = parser(tokens.split_off(3))?;
         parser

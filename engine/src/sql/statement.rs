@@ -37,7 +37,7 @@ pub(super) fn plan(
         Parsed::BulkInsert { insert: i, rows } => {
             return insert(catalog, &i, Some(&rows)).map(Some)
         }
-        Parsed::Session(planned) => return planned.map(Some),
+        Parsed::Session(planned) => return (*planned).map(Some),
         Parsed::Ast(stmt) => stmt,
     };
     match *stmt {

@@ -8,7 +8,7 @@ use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 use super::parse::{parser_error, stack_for, DIALECT};
 use super::query::{plan_query, PlannedQuery};
 use super::relation;
-use crate::plan::{RelationPlan, Resolver};
+use crate::plan::{with_top_k, RelationPlan, Resolver};
 use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, Timestamp};
 
@@ -62,8 +62,9 @@ fn plan_tokens(tokens: Vec<TokenWithSpan>, catalog: &dyn Resolver) -> Result<Sub
         if finishing.limit.is_some() {
             return Err(unsupported("LIMIT in SUBSCRIBE"));
         }
-        // ORDER BY without LIMIT orders nothing in a stream of changes.
-        (plan, columns)
+        // ORDER BY without LIMIT orders nothing in a stream of changes; the
+        // columns it alone sorts by are dropped.
+        (with_top_k(plan, finishing), columns)
     } else {
         let name = parser.parse_object_name(false).map_err(parser_error)?;
         let (_, id, columns) = relation(catalog, &name)?;

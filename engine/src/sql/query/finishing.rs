@@ -37,11 +37,16 @@ pub fn position(e: &Expr, len: usize, clause: &str) -> Result<Option<usize>, Str
 }
 
 /// ORDER BY as output column positions: a position, an output column's name,
-/// or an expression the select list computes.
+/// or an expression the select list computes; with `hidden`, any other
+/// expression too, appended to `outputs` as a column the finishing sorts
+/// by and then drops (Materialize's `plan_order_by_exprs` maps it the same
+/// way, its finishing's `project` leaving it out); one expression written
+/// twice is one column.
 pub fn order_by(
     cx: &mut ExprContext,
     order_by: Option<&OrderBy>,
-    outputs: &[(String, Typed)],
+    outputs: &mut Vec<(String, Typed)>,
+    hidden: bool,
 ) -> Result<Vec<OrderColumn>, String> {
     let Some(order_by) = order_by else {
         return Ok(vec![]);
@@ -50,6 +55,7 @@ pub fn order_by(
     let OrderByKind::Expressions(exprs) = &order_by.kind else {
         return Err(unsupported("ORDER BY ALL"));
     };
+    let visible = outputs.len();
     let mut out = vec![];
     for o in exprs {
         let descending = match (&o.options.sort, &o.with_fill) {
@@ -57,7 +63,8 @@ pub fn order_by(
             (Some(OrderBySort::Desc), None) => true,
             _ => return Err(unsupported(format!("ORDER BY option: {o}"))),
         };
-        let mut column = OrderColumn::new(order_column(cx, &o.expr, outputs)?, descending);
+        let at = order_column(cx, &o.expr, outputs, visible, hidden)?;
+        let mut column = OrderColumn::new(at, descending);
         if let Some(nulls_first) = o.options.nulls_first {
             column.nulls_last = !nulls_first;
         }
@@ -66,19 +73,22 @@ pub fn order_by(
     Ok(out)
 }
 
-pub fn order_column(
+/// The column `e` sorts by: among the first `visible` of `outputs` by
+/// position or name, else any with its planned expression, else a hidden
+/// one appended (when `hidden`).
+fn order_column(
     cx: &mut ExprContext,
     e: &Expr,
-    outputs: &[(String, Typed)],
+    outputs: &mut Vec<(String, Typed)>,
+    visible: usize,
+    hidden: bool,
 ) -> Result<usize, String> {
-    if let Some(p) = position(e, outputs.len(), "ORDER BY")? {
+    if let Some(p) = position(e, visible, "ORDER BY")? {
         return Ok(p);
     }
     if let Expr::Identifier(name) = e {
         let name = ident(name);
-        let named: Vec<usize> = (0..outputs.len())
-            .filter(|i| outputs[*i].0 == name)
-            .collect();
+        let named: Vec<usize> = (0..visible).filter(|i| outputs[*i].0 == name).collect();
         if let Some(first) = named.first() {
             if named
                 .iter()
@@ -89,15 +99,19 @@ pub fn order_column(
             return Ok(*first);
         }
     }
-    let planned = cx.plan(e)?.expr;
-    outputs
-        .iter()
-        .position(|(_, t)| t.expr == planned)
-        .ok_or_else(|| {
-            unsupported(format!(
-                "ORDER BY an expression not in the select list: {e}"
-            ))
-        })
+    let planned = cx.plan(e)?;
+    if let Some(p) = outputs.iter().position(|(_, t)| t.expr == planned.expr) {
+        return Ok(p);
+    }
+    match hidden {
+        true => {
+            outputs.push((String::new(), planned.typed()));
+            Ok(outputs.len() - 1)
+        }
+        false => Err(unsupported(format!(
+            "ORDER BY an expression not in the select list: {e}"
+        ))),
+    }
 }
 
 /// A `LIMIT ... OFFSET ...` clause's limit and offset as written; the

@@ -191,7 +191,16 @@ impl Planner<'_> {
         }
         cx.subqueries = None;
         cx.site = "in ORDER BY clause";
-        let order_by = order_by(&mut cx, q.order_by.as_ref(), &outputs)?;
+        // Columns ORDER BY alone sorts by follow the select list's; DISTINCT
+        // ON's ordering keeps to the select list, as refused before.
+        let visible = outputs.len();
+        let hidden = !matches!(s.distinct, Some(Distinct::On(_)));
+        let order_by = order_by(&mut cx, q.order_by.as_ref(), &mut outputs, hidden)?;
+        if outputs.len() > visible && matches!(s.distinct, Some(Distinct::Distinct)) {
+            return Err(
+                "for SELECT DISTINCT, ORDER BY expressions must appear in select list".into(),
+            );
+        }
         let distinct_on = distinct_on::plan(&mut cx, s.distinct.as_ref(), &order_by, &outputs)?;
         drop(cx);
 
@@ -206,13 +215,13 @@ impl Planner<'_> {
         // columns are read is not known here, so a computed one is refused.
         let computed =
             |t: &Typed| !matches!(t.expr, ScalarExpr::Column(_) | ScalarExpr::Literal(_));
-        if in_from && outputs.iter().any(|(_, t)| computed(t)) {
+        if in_from && outputs[..visible].iter().any(|(_, t)| computed(t)) {
             return Err(unsupported("a computed column in a subquery in FROM"));
         }
         // The real system types a subquery's unknown-typed column by how
         // the expression around it uses it (`1 IN (SELECT '1')` is true).
         let valued = corr.is_some_and(|c| !matches!(c.reads, Reads::Existence));
-        if valued && outputs.iter().any(|(_, t)| t.is_unknown()) {
+        if valued && outputs[..visible].iter().any(|(_, t)| t.is_unknown()) {
             return Err(unsupported("a subquery's column of unknown type"));
         }
         if let Some(Reads::Existence) = corr.map(|c| c.reads) {
@@ -227,9 +236,9 @@ impl Planner<'_> {
         if let Some(f) = filter {
             let pushable =
                 grouping.is_none() && distinct_on.is_none() && limit.is_none() && offset == 0;
-            let first = outputs.first().map(|(_, t)| t.clone());
+            let first = outputs[..visible].first().map(|(_, t)| t.clone());
             if let Some(first) = first.filter(|t| pushable && !reads_subquery(&t.expr)) {
-                let rest = outputs[1..].iter().map(|(_, t)| t.clone());
+                let rest = outputs[1..visible].iter().map(|(_, t)| t.clone());
                 let all: Vec<Typed> = std::iter::once(first).chain(rest).collect();
                 from.predicates.push(f(&all)?);
                 filter = None;
@@ -280,8 +289,10 @@ impl Planner<'_> {
                 input: Box::new(plan),
             }
         }
+        let sorted_only = outputs.len() > visible;
         let columns = outputs
             .into_iter()
+            .take(visible)
             .map(|(name, t)| t.column(name))
             .collect::<Vec<_>>();
         let finishing = Finishing {
@@ -289,6 +300,7 @@ impl Planner<'_> {
             limit,
             offset,
             shown: crate::repr::chars::shown(&columns),
+            project: sorted_only.then_some(visible),
         };
         if corr.is_some() {
             plan = nested_finishing(plan, width, finishing);
@@ -315,8 +327,19 @@ impl Planner<'_> {
 }
 
 /// A nested query's LIMIT and OFFSET, within each outer row (its plan's
-/// first `width` columns); its ORDER BY alone orders nothing.
+/// first `width` columns), without the columns only its ORDER BY sorts by;
+/// its ORDER BY alone orders nothing.
 fn nested_finishing(plan: RelationPlan, width: usize, finishing: Finishing) -> RelationPlan {
+    match finishing.project {
+        Some(visible) => RelationPlan::Project {
+            input: Box::new(nested_top_k(plan, width, finishing)),
+            columns: (0..width + visible).collect(),
+        },
+        None => nested_top_k(plan, width, finishing),
+    }
+}
+
+fn nested_top_k(plan: RelationPlan, width: usize, finishing: Finishing) -> RelationPlan {
     if finishing.limit.is_none() && finishing.offset == 0 {
         return plan;
     }

@@ -38,7 +38,7 @@ impl Planner<'_> {
                 "set operations nested past the recursion limit",
             ));
         }
-        let outputs: Vec<(String, Typed)> = columns
+        let mut outputs: Vec<(String, Typed)> = columns
             .iter()
             .enumerate()
             .map(|(i, c)| (c.name.clone(), Typed::of_column(ScalarExpr::Column(i), c)))
@@ -48,12 +48,13 @@ impl Planner<'_> {
             "aggregate functions are not allowed in ORDER BY clause of a set expression";
         let mut cx = ExprContext::within(&scope, no_aggregates, names);
         cx.site = "in ORDER BY clause";
-        let order_by = order_by(&mut cx, q.order_by.as_ref(), &outputs)?;
+        let order_by = order_by(&mut cx, q.order_by.as_ref(), &mut outputs, false)?;
         let finishing = Finishing {
             order_by,
             limit,
             offset,
             shown: crate::repr::chars::shown(&columns),
+            project: None,
         };
         Ok(PlannedQuery {
             plan,

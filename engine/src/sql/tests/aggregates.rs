@@ -140,8 +140,8 @@ fn aggregate_errors() {
         "unsupported: aggregate window function sum"
     );
     assert_eq!(
-        err("SELECT initcap(b) FROM t"),
-        "unsupported: function initcap"
+        err("SELECT soundex(b) FROM t"),
+        "unsupported: function soundex"
     );
     assert_eq!(
         // An aggregate in ORDER BY makes the query aggregate.

@@ -244,7 +244,7 @@ fn type_errors() {
         err("SELECT a FROM t WHERE b"),
         "WHERE clause must have type boolean, not type text"
     );
-    assert_eq!(err("SELECT b || b FROM t"), "unsupported: operator ||");
+    assert_eq!(err("SELECT b ^ b FROM t"), "unsupported: operator ^");
 }
 
 #[test]

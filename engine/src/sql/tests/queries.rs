@@ -2,7 +2,7 @@
 //! ORDER BY / LIMIT finishing.
 
 use super::*;
-use crate::plan::JoinKind;
+use crate::plan::{with_top_k, JoinKind};
 
 #[test]
 fn simple_selects() {
@@ -222,6 +222,7 @@ fn finishing() {
             limit,
             offset,
             shown: Vec::new(),
+            project: None,
         }
     );
     let s = select("SELECT a + 1, b FROM t ORDER BY a + 1, t.b ASC");
@@ -229,12 +230,39 @@ fn finishing() {
     let s = select("SELECT a, count(*) FROM t GROUP BY a ORDER BY count(*) DESC");
     assert_eq!(s.finishing.order_by, vec![desc(1)]);
     assert_eq!(
-        err("SELECT a FROM t ORDER BY b"),
-        "unsupported: ORDER BY an expression not in the select list: b"
-    );
-    assert_eq!(
         err("SELECT a FROM t ORDER BY 2"),
         "column reference 2 in ORDER BY clause is out of range (1 - 1)"
+    );
+}
+
+#[test]
+fn order_by_sorts_by_columns_it_then_drops() {
+    let asc = |c| OrderColumn::new(c, false);
+    // `b` and `a + 1` follow the output, one column for `b` written twice;
+    // a position counts the select list only.
+    let s = select("SELECT a FROM t ORDER BY b, a + 1, t.b, 1");
+    assert_eq!(s.finishing.order_by, vec![asc(1), asc(2), asc(1), asc(0)]);
+    assert_eq!(s.finishing.project, Some(1));
+    assert_eq!(s.columns.len(), 1);
+    assert_eq!(
+        err("SELECT a FROM t ORDER BY b, 2"),
+        "column reference 2 in ORDER BY clause is out of range (1 - 1)"
+    );
+    // Dropped from the plan wherever it is read as a relation.
+    let v = with_top_k(s.plan, s.finishing);
+    let RelationPlan::Project { columns, .. } = v else {
+        panic!("{v:?}")
+    };
+    assert_eq!(columns, vec![0]);
+    let s = select("SELECT a FROM t GROUP BY a ORDER BY count(*)");
+    assert_eq!(s.finishing.project, Some(1));
+    assert_eq!(
+        err("SELECT DISTINCT a FROM t ORDER BY b"),
+        "for SELECT DISTINCT, ORDER BY expressions must appear in select list"
+    );
+    assert_eq!(
+        err("SELECT a FROM t UNION SELECT a FROM t ORDER BY a + 1"),
+        "unsupported: ORDER BY an expression not in the select list: a + 1"
     );
     assert_eq!(
         err("SELECT a, b AS a FROM t ORDER BY a"),
