@@ -168,9 +168,9 @@ impl fmt::Display for Interval {
     }
 }
 
-mod fields;
-mod parse;
-mod tokens;
+pub(super) mod fields;
+pub(super) mod parse;
+pub(super) mod tokens;
 
 pub use parse::{parse_interval, parse_interval_by};
 pub use tokens::Field as IntervalField;

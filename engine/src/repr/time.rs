@@ -11,14 +11,18 @@
 //! `timestamp` it makes to microseconds (`round_to_precision`), so the two
 //! hold the same values. Both order, hash and pack as their counts.
 //!
-//! Only the common text forms are read, and each exactly as the real
-//! system reads it: `YYYY-MM-DD`, optionally followed (after a space or a
-//! `T`) by `HH:MM:SS` and a fraction, then optionally ` BC` or ` AD`; and
-//! `epoch`. The real system's parser reads many more (`20200101`,
-//! `2020 01-01`, `HH:MM`, time zones, which a `timestamp` drops), with
-//! rules of its own; any string outside these forms is refused as
-//! `unsupported: <type> input format`, never read another way. `infinity`
-//! is one: the real system has no infinite dates or timestamps.
+//! A string is read exactly as the real system's `parse_timestamp_string`
+//! reads it, for the three types alike: `epoch`, or a date (`Y-M-D`,
+//! `Y M-D`, `Y M D`, any punctuation a space, or `YYYYMMDD`, `YYYMMDD`,
+//! `YYMMDD`), an optional `T`, a time of day from its hour (`H:M`,
+//! `H:M:S`, `H:M:S.F`, nine places of the fraction kept), an era ` BC` or
+//! ` AD` and a time zone, which a `date` and a `timestamp` check and drop
+//! (`fields`, with the interval reader's tokens, and `zone`), with its
+//! texts for every failure. Refused by name: a named time zone other than
+//! `UTC` (the engine has no zone database), a zone of another form than
+//! `zone` reads (`unsupported: <type> input format`), and a leap second
+//! (`23:59:60`) in a `timestamp`. `infinity` is an error, as in the real
+//! system, which has no infinite dates or timestamps.
 
 use std::fmt;
 
@@ -256,91 +260,6 @@ fn write_timestamp(f: &mut fmt::Formatter<'_>, micros: i64, zone: &str) -> fmt::
     Ok(())
 }
 
-/// The fields of a string in one of the forms read (the module's).
-#[derive(Debug, PartialEq)]
-struct Fields {
-    year: i64,
-    month: u32,
-    day: u32,
-    hour: u32,
-    minute: u32,
-    second: u32,
-    nanos: u32,
-    bc: bool,
-}
-
-/// The fields of `s`, or `None` when it is in none of the forms read.
-fn fields(s: &str) -> Option<Fields> {
-    if s == "epoch" {
-        return Some(Fields {
-            year: 1970,
-            month: 1,
-            day: 1,
-            hour: 0,
-            minute: 0,
-            second: 0,
-            nanos: 0,
-            bc: false,
-        });
-    }
-    let (s, bc) = match s.len().checked_sub(3).and_then(|n| s.split_at_checked(n)) {
-        Some((rest, era)) if era.eq_ignore_ascii_case(" bc") => (rest, true),
-        Some((rest, era)) if era.eq_ignore_ascii_case(" ad") => (rest, false),
-        _ => (s, false),
-    };
-    let digits = |t: &str, n: usize| -> Option<u32> {
-        (t.len() == n && t.bytes().all(|b| b.is_ascii_digit())).then(|| t.parse().ok())?
-    };
-    let date = s.get(..10)?;
-    let (year, month, day) = match date.as_bytes() {
-        [_, _, _, _, b'-', _, _, b'-', _, _] => (
-            digits(&date[..4], 4)?,
-            digits(&date[5..7], 2)?,
-            digits(&date[8..], 2)?,
-        ),
-        _ => return None,
-    };
-    let mut f = Fields {
-        year: i64::from(year),
-        month,
-        day,
-        hour: 0,
-        minute: 0,
-        second: 0,
-        nanos: 0,
-        bc,
-    };
-    let time = &s[10..];
-    if !time.is_empty() {
-        let time = time
-            .strip_prefix(' ')
-            .or_else(|| time.strip_prefix(['T', 't']))?;
-        let (hms, fraction) = match time.split_once('.') {
-            Some((hms, fraction)) => (hms, Some(fraction)),
-            None => (time, None),
-        };
-        match hms.as_bytes() {
-            [_, _, b':', _, _, b':', _, _] => {
-                f.hour = digits(&hms[..2], 2)?;
-                f.minute = digits(&hms[3..5], 2)?;
-                f.second = digits(&hms[6..], 2)?;
-            }
-            _ => return None,
-        }
-        if let Some(fraction) = fraction {
-            if fraction.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            // Nine places are kept, the rest dropped, as the real system's
-            // tokenizer does.
-            let kept = &fraction[..fraction.len().min(9)];
-            let scale = 10u32.pow(u32::try_from(9 - kept.len()).expect("at most nine"));
-            f.nanos = kept.parse::<u32>().ok()? * scale;
-        }
-    }
-    Some(f)
-}
-
 /// Which of the types a string is read as.
 #[derive(Clone, Copy)]
 enum Kind {
@@ -359,69 +278,51 @@ impl Kind {
     }
 }
 
-/// Reads `s` as the real system's `parse_timestamp_string` and the
-/// bounds checks of its `ParsedDateTime` do: the days and microseconds
-/// (rounded from nanoseconds by the seventh digit) since 2000-01-01, or
-/// its error texts, in its order.
-fn read(s: &str, kind: Kind) -> Result<(i64, i64), String> {
-    let name = kind.name();
-    let f = fields(s).ok_or_else(|| unsupported(format!("{name} input format: \"{s}\"")))?;
-    read_fields(s, kind, f)
-}
-
-/// The days and microseconds of the fields `f` read of `s` (`read`).
-fn read_fields(s: &str, kind: Kind, f: Fields) -> Result<(i64, i64), String> {
+/// Reads `s` as the real system's `parse_timestamp_string` reads it
+/// (`epoch`, or a date and time of day (`fields`) and a time zone
+/// (`zone`)): the days and microseconds (rounded from nanoseconds by the
+/// seventh digit) since 2000-01-01 as written, and the zone's offset east
+/// of UTC in seconds, or its error texts, in its order. A zone the engine
+/// does not read, and a leap second in a `timestamp`, are refused.
+fn read(s: &str, kind: Kind) -> Result<(i64, i64, i64), String> {
     let name = kind.name();
     let invalid =
         |detail: String| format!("invalid input syntax for type {name}: {detail}: \"{s}\"");
-    // `check_datelike_bounds`, field by field.
-    if f.year == 0 {
-        return Err(invalid("YEAR cannot be zero".into()));
+    if s.is_empty() {
+        return Err(invalid("timestamp string is empty".into()));
     }
-    let bounded = [
-        ("MONTH", i64::from(f.month), 1, 12),
-        ("DAY", i64::from(f.day), 1, 31),
-        ("HOUR", i64::from(f.hour), 0, 23),
-        ("MINUTE", i64::from(f.minute), 0, 59),
-        ("SECOND", i64::from(f.second), 0, 60),
-    ];
-    for (field, value, low, high) in bounded {
-        if value < low || value > high {
-            return Err(invalid(format!(
-                "{field} must be [{low}, {high}], got {value}"
-            )));
-        }
+    if s == "epoch" {
+        return Ok((days_from_civil(1970, 1, 1), 0, 0));
     }
-    if f.second == 60 {
+    let (datetime, zone, bc) = zone::split(s);
+    let f = fields::timestamp(datetime, bc).map_err(invalid)?;
+    let offset =
+        zone::offset(zone)?.ok_or_else(|| unsupported(format!("{name} input format: \"{s}\"")))?;
+    if f.nanos >= 1_000_000_000 && !matches!(kind, Kind::Date) {
         // The real system reads it as a leap second (59 and a second's
         // worth of nanoseconds), which the engine does not model.
         return Err(unsupported(format!("leap second in {name} input: \"{s}\"")));
     }
-    // `compute_date`: year 1 BC is year 0.
-    let year = if f.bc { 1 - f.year } else { f.year };
-    if f.day > days_in_month(year, f.month) {
-        return Err(invalid("invalid or out-of-range date".into()));
-    }
-    let days = days_from_civil(year, f.month, f.day);
+    let days = days_from_civil(f.year, f.month, f.day);
     let seconds = i64::from(f.hour * 3600 + f.minute * 60 + f.second);
     let mut micros = seconds * 1_000_000 + i64::from(f.nanos / 1000);
     if (f.nanos % 1000) / 100 >= 5 {
         micros += 1;
     }
-    Ok((days, micros))
+    Ok((days, micros, offset))
 }
 
 /// `s` read as a `date` (its time, if any, dropped), with the real
 /// system's texts.
 pub fn parse_date(s: &str) -> Result<Date, String> {
-    let (days, _) = read(s, Kind::Date)?;
+    let (days, _, _) = read(s, Kind::Date)?;
     Date::from_days(days).ok_or_else(|| format!("\"{s}\" is out of range for type date"))
 }
 
 /// `s` read as a `timestamp`, rounded to microseconds, with the real
 /// system's texts.
 pub fn parse_timestamp(s: &str) -> Result<DateTime, String> {
-    let (days, micros) = read(s, Kind::Timestamp)?;
+    let (days, micros, _) = read(s, Kind::Timestamp)?;
     let out_of_range = || format!("\"{s}\" is out of range for type timestamp");
     // The range is checked on the date before rounding, as the real
     // system's `from_timestamplike` does; rounding up a last instant of
@@ -435,16 +336,13 @@ pub fn parse_timestamp(s: &str) -> Result<DateTime, String> {
 /// or `UTC` (`zone`), the instant converted to UTC and rounded to
 /// microseconds, with the real system's texts.
 pub fn parse_timestamptz(s: &str) -> Result<DateTime, String> {
-    let kind = Kind::TimestampTz;
-    let unread = || unsupported(format!("{} input format: \"{s}\"", kind.name()));
-    let (datetime, offset) = zone::split(s)?.ok_or_else(unread)?;
-    let f = fields(&datetime).ok_or_else(unread)?;
-    let (days, micros) = read_fields(s, kind, f)?;
+    let (days, micros, offset) = read(s, Kind::TimestampTz)?;
     let out_of_range = || format!("\"{s}\" is out of range for type timestamp with time zone");
     let utc = days * MICROS_PER_DAY + micros - offset * 1_000_000;
     DateTime::from_micros(utc).ok_or_else(out_of_range)
 }
 
+mod fields;
 #[cfg(test)]
 mod tests;
 mod zone;

@@ -11,7 +11,7 @@ use Field::*;
 /// A field's value: its whole units and its fraction in billionths,
 /// both signed (`DateTimeFieldValue`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct Value {
+pub(in crate::repr) struct Value {
     pub unit: i64,
     pub fraction: i64,
 }
@@ -20,7 +20,7 @@ const BILLION: i64 = 1_000_000_000;
 
 /// The fields written so far.
 #[derive(Default)]
-pub(super) struct Fields([Option<Value>; 11]);
+pub(in crate::repr) struct Fields([Option<Value>; 11]);
 
 impl Fields {
     pub fn get(&self, f: Field) -> Option<Value> {

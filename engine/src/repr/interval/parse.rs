@@ -32,11 +32,11 @@ pub fn parse_interval_by(s: &str, leading: Option<Field>, last: Field) -> Result
         .map_err(|detail| format!("invalid input syntax for type interval: {detail}: \"{s}\""))
 }
 
-type Part = VecDeque<Token>;
+pub(in crate::repr) type Part = VecDeque<Token>;
 
 /// How a part is read, from which field.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Format {
+pub(in crate::repr) enum Format {
     SqlStandard(Field),
     PostgreSql(Field),
 }
@@ -119,7 +119,10 @@ fn build(value: &str, leading: Option<Field>, last: Field) -> Result<Fields, Str
 
 /// The real system's `determine_format_w_datetimefield`: a part's format,
 /// or `None` where it is a number alone (or a unit word naming no field).
-fn determine_format(part: &Part, leading: Option<Field>) -> Result<Option<Format>, String> {
+pub(in crate::repr) fn determine_format(
+    part: &Part,
+    leading: Option<Field>,
+) -> Result<Option<Format>, String> {
     use Token::*;
     let mut toks = part.clone();
     take_sign(&mut toks);
@@ -199,7 +202,7 @@ fn fill_sql_standard(part: &mut Part, leading: Field, fields: &mut Fields) -> Re
 /// The real system's `fill_pdt_from_tokens`: the tokens of `part` matched
 /// against `expected`, writing `field` and then each smaller field at
 /// each separator.
-fn fill(
+pub(in crate::repr) fn fill(
     fields: &mut Fields,
     part: &mut Part,
     expected: &[Token],

@@ -121,7 +121,7 @@ impl fmt::Display for Field {
 /// (its `DateTimeUnits` less those that are fields, and less those with
 /// an underscore, which its tokenizer never gathers into one word).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Unit {
+pub(in crate::repr) enum Unit {
     Epoch,
     Quarter,
     Week,
@@ -166,7 +166,7 @@ impl fmt::Display for Unit {
 /// A token of an interval string (the real system's `TimeStrToken`, with
 /// its variant names and fields, which its error texts print).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Token {
+pub(in crate::repr) enum Token {
     Dash,
     Colon,
     Dot,
@@ -202,7 +202,7 @@ impl fmt::Display for Token {
 /// The tokens of `value` (already trimmed), as the real system's
 /// `tokenize_time_str` cuts them: a fraction keeps nine places, a word is
 /// a field, `T`, or another unit word, and leading spaces and colons go.
-pub(super) fn tokenize(value: &str) -> Result<VecDeque<Token>, String> {
+pub(in crate::repr) fn tokenize(value: &str) -> Result<VecDeque<Token>, String> {
     let mut tokens = VecDeque::new();
     let mut digits = String::new();
     let mut word = String::new();
@@ -285,7 +285,7 @@ fn flush_word(word: &mut String, tokens: &mut VecDeque<Token>) -> Result<(), Str
 }
 
 /// The real system's `ltrim_delim_or_colon`.
-pub(super) fn trim_delims_and_colons(tokens: &mut VecDeque<Token>) {
+pub(in crate::repr) fn trim_delims_and_colons(tokens: &mut VecDeque<Token>) {
     while matches!(tokens.front(), Some(Token::Colon | Token::Delim)) {
         tokens.pop_front();
     }

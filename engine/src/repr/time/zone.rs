@@ -1,4 +1,5 @@
-//! The time zone a `timestamp with time zone`'s text may carry, split off
+//! The time zone a `date`, `timestamp` or `timestamptz` text may carry
+//! (which the first two drop), split off
 //! as the real system's `split_timestamp_string` and
 //! `strip_era_from_timezone` split it (`repr/src/adt/datetime.rs`) and
 //! read as its `Timezone::parse` reads an ISO zone (`pgtz/src/timezone.rs`),
@@ -11,25 +12,18 @@
 
 use super::super::unsupported;
 
-/// `s` without its zone, any ` BC` or ` AD` moved back to its end, and
-/// the zone's offset east of UTC in seconds; `Ok(None)` for a zone of a
-/// form not read, an `Err` refusing a named zone.
-pub fn split(s: &str) -> Result<Option<(String, i64)>, String> {
+/// The real system's `split_timestamp_string`: the text before the
+/// zone, trimmed, the zone, trimmed, and whether an era of BC ended it.
+/// A zone is cut at ` +` or ` -`, else at the first sign, space or letter
+/// after the first colon, else (no time) at the first letter.
+pub(super) fn split(s: &str) -> (&str, &str, bool) {
     let (datetime, zone) = split_zone(s);
     let (zone, bc) = strip_era(zone);
-    let Some(offset) = offset(zone)? else {
-        return Ok(None);
-    };
-    let era = if bc { " BC" } else { "" };
-    Ok(Some((format!("{datetime}{era}"), offset)))
+    (datetime, zone.trim(), bc)
 }
 
-/// The real system's `split_timestamp_string`, without its era: the text
-/// before the zone, trimmed, and the zone's text (perhaps an era).
+/// `split` before the era is taken off the zone.
 fn split_zone(s: &str) -> (&str, &str) {
-    if s == "epoch" {
-        return (s, "");
-    }
     if let Some(cut) = s.find(" +").or_else(|| s.find(" -")) {
         let (datetime, zone) = s.split_at(cut);
         return (datetime.trim(), zone);
@@ -68,7 +62,7 @@ fn strip_era(zone: &str) -> (&str, bool) {
 /// The offset east of UTC, in seconds, of a zone the engine reads (none
 /// is UTC); `Ok(None)` for a form it does not read; a named zone other
 /// than `UTC` refused by its name.
-fn offset(zone: &str) -> Result<Option<i64>, String> {
+pub(super) fn offset(zone: &str) -> Result<Option<i64>, String> {
     if zone.is_empty() || zone.eq_ignore_ascii_case("z") || zone.eq_ignore_ascii_case("utc") {
         return Ok(Some(0));
     }
@@ -111,41 +105,37 @@ mod tests {
 
     #[test]
     fn zones_split_as_the_real_system_splits_them() {
-        let read = |s: &str| split(s).expect("not refused");
-        let at = |t: &str, o| Some((t.to_string(), o));
-        assert_eq!(read("2020-01-01 12:00:00"), at("2020-01-01 12:00:00", 0));
-        assert_eq!(
-            read("2020-01-01 12:00:00+05"),
-            at("2020-01-01 12:00:00", 18_000)
-        );
-        assert_eq!(
-            read("2020-01-01 12:00:00 -07:30"),
-            at("2020-01-01 12:00:00", -27_000)
-        );
+        fn read(s: &str) -> Option<(&str, i64, bool)> {
+            let (datetime, zone, bc) = split(s);
+            offset(zone)
+                .expect("not refused")
+                .map(|o| (datetime, o, bc))
+        }
+        let at = |t, o, bc| Some((t, o, bc));
+        let noon = "2020-01-01 12:00:00";
+        assert_eq!(read(noon), at(noon, 0, false));
+        assert_eq!(read("2020-01-01 12:00:00+05"), at(noon, 18_000, false));
+        assert_eq!(read("2020-01-01 12:00:00 -07:30"), at(noon, -27_000, false));
         assert_eq!(
             read("2020-01-01 12:00:00.5-0130"),
-            at("2020-01-01 12:00:00.5", -5_400)
-        );
-        assert_eq!(read("2020-01-01T12:00:00Z"), at("2020-01-01T12:00:00", 0));
-        assert_eq!(
-            read("2020-01-01 12:00:00 utc"),
-            at("2020-01-01 12:00:00", 0)
+            at("2020-01-01 12:00:00.5", -5_400, false)
         );
         assert_eq!(
-            read("2020-01-01 12:00:00+01 BC"),
-            at("2020-01-01 12:00:00 BC", 3_600)
+            read("2020-01-01T12:00:00Z"),
+            at("2020-01-01T12:00:00", 0, false)
         );
-        assert_eq!(
-            read("2020-01-01 12:00:00 BC"),
-            at("2020-01-01 12:00:00 BC", 0)
-        );
-        assert_eq!(read("2020-01-01 +02"), at("2020-01-01", 7_200));
-        assert_eq!(read("epoch"), at("epoch", 0));
+        assert_eq!(read("2020-01-01 12:00:00 utc"), at(noon, 0, false));
+        assert_eq!(read("2020-01-01 12:00:00+01 BC"), at(noon, 3_600, true));
+        assert_eq!(read("2020-01-01 12:00:00+01  BC"), at(noon, 3_600, true));
+        assert_eq!(read("2020-01-01 12:00:00 BC"), at(noon, 0, true));
+        assert_eq!(read("2020-01-01BC"), at("2020-01-01", 0, true));
+        assert_eq!(read("2020-01-01 +02"), at("2020-01-01", 7_200, false));
+        assert_eq!(read("  1970-01-01  "), at("1970-01-01", 0, false));
         assert_eq!(read("2020-01-01 12:00:00+16"), None);
         assert_eq!(read("2020-01-01 12:00:00+05:60"), None);
         assert_eq!(read("2020-01-01 12:00:00+5:3"), None);
-        let refused = split("2020-01-01 12:00:00 America/New_York").unwrap_err();
+        let refused = offset(split("2020-01-01 12:00:00 America/New_York").1).unwrap_err();
         assert_eq!(refused, "unsupported: time zone \"America/New_York\"");
-        assert!(split("2020-01-01 12:00:00 EST").is_err());
+        assert!(offset(split("2020-01-01 12:00:00 EST").1).is_err());
     }
 }
