@@ -29,6 +29,13 @@ pub fn unsupported(construct: impl fmt::Display) -> String {
     format!("{UNSUPPORTED}{construct}")
 }
 
+/// `s` in double quotes, its own double quotes escaped with a backslash,
+/// as the real system's `StrExt::quoted` (`ore/src/str.rs`) shows the
+/// input in a parse error's text.
+pub fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\\\""))
+}
+
 /// A single SQL value. The derived order (Null first, then by variant) is the
 /// order rows are sorted in for output and the order errors are compared in;
 /// SQL's ORDER BY places NULLs itself (`plan::compare_rows`). A value carries

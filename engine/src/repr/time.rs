@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::unsupported;
+use super::{quoted, unsupported};
 
 /// Days from 0000-03-01 to 2000-01-01: the shift from `days_from_civil`'s
 /// epoch to PostgreSQL's.
@@ -286,8 +286,12 @@ impl Kind {
 /// does not read, and a leap second in a `timestamp`, are refused.
 fn read(s: &str, kind: Kind) -> Result<(i64, i64, i64), String> {
     let name = kind.name();
-    let invalid =
-        |detail: String| format!("invalid input syntax for type {name}: {detail}: \"{s}\"");
+    let invalid = |detail: String| {
+        format!(
+            "invalid input syntax for type {name}: {detail}: {}",
+            quoted(s)
+        )
+    };
     if s.is_empty() {
         return Err(invalid("timestamp string is empty".into()));
     }
@@ -316,14 +320,14 @@ fn read(s: &str, kind: Kind) -> Result<(i64, i64, i64), String> {
 /// system's texts.
 pub fn parse_date(s: &str) -> Result<Date, String> {
     let (days, _, _) = read(s, Kind::Date)?;
-    Date::from_days(days).ok_or_else(|| format!("\"{s}\" is out of range for type date"))
+    Date::from_days(days).ok_or_else(|| format!("{} is out of range for type date", quoted(s)))
 }
 
 /// `s` read as a `timestamp`, rounded to microseconds, with the real
 /// system's texts.
 pub fn parse_timestamp(s: &str) -> Result<DateTime, String> {
     let (days, micros, _) = read(s, Kind::Timestamp)?;
-    let out_of_range = || format!("\"{s}\" is out of range for type timestamp");
+    let out_of_range = || format!("{} is out of range for type timestamp", quoted(s));
     // The range is checked on the date before rounding, as the real
     // system's `from_timestamplike` does; rounding up a last instant of
     // 9999-12-31 stays within it.
@@ -337,7 +341,12 @@ pub fn parse_timestamp(s: &str) -> Result<DateTime, String> {
 /// microseconds, with the real system's texts.
 pub fn parse_timestamptz(s: &str) -> Result<DateTime, String> {
     let (days, micros, offset) = read(s, Kind::TimestampTz)?;
-    let out_of_range = || format!("\"{s}\" is out of range for type timestamp with time zone");
+    let out_of_range = || {
+        format!(
+            "{} is out of range for type timestamp with time zone",
+            quoted(s)
+        )
+    };
     let utc = days * MICROS_PER_DAY + micros - offset * 1_000_000;
     DateTime::from_micros(utc).ok_or_else(out_of_range)
 }

@@ -11,6 +11,7 @@
 
 use std::collections::VecDeque;
 
+use super::super::quoted;
 use super::fields::{Fields, Value};
 use super::tokens::{tokenize, trim_delims_and_colons, Field, Token};
 use super::Interval;
@@ -29,7 +30,12 @@ pub fn parse_interval(s: &str) -> Result<Interval, String> {
 pub fn parse_interval_by(s: &str, leading: Option<Field>, last: Field) -> Result<Interval, String> {
     build(s, leading, last)
         .and_then(|fields| fields.compute())
-        .map_err(|detail| format!("invalid input syntax for type interval: {detail}: \"{s}\""))
+        .map_err(|detail| {
+            format!(
+                "invalid input syntax for type interval: {detail}: {}",
+                quoted(s)
+            )
+        })
 }
 
 pub(in crate::repr) type Part = VecDeque<Token>;

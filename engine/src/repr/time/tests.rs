@@ -132,7 +132,7 @@ fn every_form_of_the_grammar_reads_as_the_real_systems() {
     assert_eq!(timestamp(" epoch"), invalid(required, " epoch"));
     assert_eq!(
         timestamp("\"2020-03-17 ~02:36:~56~\""),
-        invalid("have unprocessed tokens 56", "\"2020-03-17 ~02:36:~56~\"")
+        "invalid input syntax for type timestamp: have unprocessed tokens 56: \"\\\"2020-03-17 ~02:36:~56~\\\"\""
     );
     assert_eq!(
         date("1000000000-01-01"),
