@@ -1,6 +1,7 @@
 //! Values, rows and errors: the data every collection carries; and the
 //! frontier of one timestamp that says how far a collection is complete.
 
+pub mod array;
 pub mod chars;
 pub mod decimal;
 mod float;
@@ -77,6 +78,9 @@ pub enum Datum {
     /// A `jsonb` (`repr::jsonb`), last for the same reason; boxed, as it
     /// nests.
     Jsonb(Box<jsonb::Jsonb>),
+    /// An array (`repr::array`), last for the same reason; boxed, as its
+    /// elements are datums.
+    Array(Box<array::Array>),
 }
 
 impl Datum {
@@ -103,16 +107,21 @@ impl Datum {
                 | (Datum::UInt64(_), ScalarType::UInt64)
                 | (Datum::Jsonb(_), ScalarType::Jsonb)
         ) || matches!((self, typ), (Datum::Range(r), ScalarType::Range(k)) if r.is_of(k))
+            || matches!((self, typ), (Datum::Array(a), ScalarType::Array(e))
+                if a.elements.iter().all(|d| *d == Datum::Null || d.is_of(e.scalar())))
     }
 
     /// SQL's comparison of two values of one type, which `=`, `<`, ORDER
     /// BY and a top-k use: a float's holds `-0 = 0` (the derived order
-    /// puts `-0` just before `0`); any other type's is the derived order
+    /// puts `-0` just before `0`); an array's is the real system's
+    /// (`Array::sql_cmp`; its `=` is `Array::sql_eq`, which also holds
+    /// the dimensions' lengths); any other type's is the derived order
     /// (an interval's field by field, as the real system's).
     pub fn sql_cmp(&self, other: &Datum) -> std::cmp::Ordering {
         match (self, other) {
             (Datum::Float32(a), Datum::Float32(b)) => a.sql_cmp(*b),
             (Datum::Float64(a), Datum::Float64(b)) => a.sql_cmp(*b),
+            (Datum::Array(a), Datum::Array(b)) => a.sql_cmp(b),
             (Datum::Interval(a), Datum::Interval(b))
                 if crate::mutation::interval_compare_as_duration() =>
             {
@@ -144,6 +153,7 @@ impl fmt::Display for Datum {
             Datum::UInt32(u) => write!(f, "{u}"),
             Datum::UInt64(u) => write!(f, "{u}"),
             Datum::Jsonb(j) => write!(f, "{j}"),
+            Datum::Array(a) => write!(f, "{a}"),
         }
     }
 }
@@ -195,6 +205,9 @@ pub enum ScalarType {
     UInt64,
     /// `jsonb`: a JSON value (`repr::jsonb`).
     Jsonb,
+    /// `int[]`, `text[]`, ...: an array of its element type, of any
+    /// number of dimensions (`repr::array`).
+    Array(array::ArrayElem),
 }
 
 impl ScalarType {
@@ -220,6 +233,7 @@ impl ScalarType {
             ScalarType::UInt32 => "uint4",
             ScalarType::UInt64 => "uint8",
             ScalarType::Jsonb => "jsonb",
+            ScalarType::Array(e) => e.internal_name(),
         }
     }
 
@@ -272,6 +286,7 @@ impl ScalarType {
             ScalarType::TimestampTz => "timestamp with time zone",
             ScalarType::Interval => "interval",
             ScalarType::Range(k) => k.name(),
+            ScalarType::Array(e) => e.type_name(),
             other => other.internal_name(),
         }
     }

@@ -2,7 +2,7 @@
 //! with the real system's texts.
 
 use super::errors::value_out_of_range;
-use super::{float, int16, jsonb, numeric, time, unsigned};
+use super::{array, float, int16, jsonb, numeric, time, unsigned};
 use crate::repr::{range, Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
@@ -46,6 +46,7 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Float32 => F32::parse(s).map(Datum::Float32),
         ScalarType::Float64 => F64::parse(s).map(Datum::Float64),
         ScalarType::Jsonb => crate::repr::jsonb::parse(s).map(|j| Datum::Jsonb(Box::new(j))),
+        ScalarType::Array(e) => array::parse_array(s, e),
     }
 }
 
@@ -78,6 +79,13 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     if from == Jsonb || to == Jsonb {
         return from == to || from == Text || to == Text || from == Jsonb && jsonb::castable_to(to);
     }
+    // An array casts to and from a string, and to an array whose
+    // elements its elements cast to.
+    match (from, to) {
+        (Array(a), Array(b)) => return array::castable_elements(a, b),
+        (Array(_), _) | (_, Array(_)) => return from == Text || to == Text,
+        _ => {}
+    }
     // A range casts to and from a string, and to itself only.
     if let (ScalarType::Range(_), _) | (_, ScalarType::Range(_)) = (from, to) {
         return from == to || from == Text || to == Text;
@@ -102,6 +110,9 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
 
 /// `d` converted to `to` (a cast the planner checked with [`castable`]).
 pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
+    if let Some(converted) = array::cast_array(&d, to) {
+        return converted;
+    }
     if let Some(converted) = float::cast(&d, to) {
         return converted;
     }

@@ -12,6 +12,7 @@
 //! what the real system's optimizer makes of it (`literals.rs`): NULL if
 //! it is strict and one is a literal NULL, else a literal error operand.
 
+use super::array;
 use super::errors::{int4_out_of_range, int8_out_of_range_of};
 use super::float_functions;
 use super::int16;
@@ -21,7 +22,7 @@ use super::numeric_functions;
 use super::range;
 use super::text;
 use super::unsigned;
-use crate::plan::{Func, RangeFunc, ScalarExpr, TrimSide};
+use crate::plan::{ArrayFunc, Func, RangeFunc, ScalarExpr, TrimSide};
 use crate::repr::{DataflowError, Datum};
 
 /// The real system's bound on the text a string function makes
@@ -38,6 +39,7 @@ pub fn propagates_nulls(func: Func) -> bool {
             | Func::Greatest
             | Func::Least
             | Func::Range(RangeFunc::Create(_))
+            | Func::Array(ArrayFunc::Create { .. })
     )
 }
 
@@ -60,6 +62,9 @@ pub fn introduces_nulls(func: Func) -> bool {
                     | J::DeleteKey
                     | J::DeleteElement
                     | J::ArrayLength
+            )
+            | Func::Array(
+                ArrayFunc::Index | ArrayFunc::Length | ArrayFunc::Lower | ArrayFunc::Upper
             )
     )
 }
@@ -91,6 +96,9 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
             Ok(found.unwrap_or(Datum::Null))
         }
         Func::Range(RangeFunc::Create(_)) => range::create(&evaluate_all(args, row)?),
+        Func::Array(ArrayFunc::Create { nested }) => {
+            array::create(evaluate_all(args, row)?, nested)
+        }
         strict => {
             if let Func::Text(f) = strict {
                 if let Some(e) = text::literal_pattern_error(f, args) {
@@ -139,6 +147,11 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     }
     if let Func::Text(f) = func {
         if let Some(result) = text::apply(f, args) {
+            return result;
+        }
+    }
+    if let Func::Array(f) = func {
+        if let Some(result) = array::apply(f, args) {
             return result;
         }
     }

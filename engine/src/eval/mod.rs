@@ -4,6 +4,7 @@
 //! `DataflowError`s carrying the real system's texts.
 
 mod aggregate;
+mod array;
 mod as_written;
 mod cast;
 mod chars;

@@ -200,6 +200,11 @@ fn binary(op: BinaryOp, l: Datum, r: Datum) -> Result<Datum, DataflowError> {
         }
         Ok(Datum::Bool(accept.contains(&o)))
     };
+    // An array's `=` is the real system's datum equality, which holds
+    // the dimensions' lengths its order does not see (`repr::array`).
+    if let (Datum::Array(a), Datum::Array(b), BinaryOp::Eq | BinaryOp::NotEq) = (&l, &r, op) {
+        return Ok(Datum::Bool(a.sql_eq(b) == (op == BinaryOp::Eq)));
+    }
     match op {
         BinaryOp::Eq => ord(&[Equal]),
         BinaryOp::NotEq => ord(&[Less, Greater]),

@@ -5,6 +5,7 @@
 use std::hash::{Hash, Hasher};
 
 use super::DatumRef;
+use crate::repr::array::Array;
 use crate::repr::interval::Interval;
 use crate::repr::jsonb::Jsonb;
 use crate::repr::range::Range;
@@ -34,6 +35,7 @@ impl Hash for DatumRef<'_> {
             UInt64(u64),
             TimestampTz(DateTime),
             Jsonb(Jsonb),
+            Array(Array),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -54,6 +56,7 @@ impl Hash for DatumRef<'_> {
             DatumRef::UInt64(u) => AsDatum::UInt64(u),
             DatumRef::TimestampTz(t) => AsDatum::TimestampTz(t),
             DatumRef::Jsonb(j) => AsDatum::Jsonb(j.unpack()),
+            DatumRef::Array(a) => AsDatum::Array(a.unpack()),
         };
         datum.hash(state)
     }

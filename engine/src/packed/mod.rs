@@ -16,7 +16,9 @@
 //! infinite, as the real system's) and its finite bounds, each a datum
 //! encoded as here; `UInt16`, `UInt32` and `UInt64` and 2, 4 or 8 bytes;
 //! `TimestampTz` as `Timestamp`; `Jsonb` and the length of the rest (4
-//! bytes) and its value, node by node (`jsonb_ref.rs`). Integers are little-endian. The encoding
+//! bytes) and its value, node by node (`jsonb_ref.rs`); `Array` and the
+//! length of the rest (4 bytes), its dimensions and elements
+//! (`array_ref.rs`). Integers are little-endian. The encoding
 //! of a row is unique, so equal bytes are equal rows.
 //!
 //! The order (`Ord`) and hash (`Hash`) are the `Vec<Datum>`'s it encodes,
@@ -27,6 +29,7 @@
 //! (`container::PackedRows`), and a cursor reads each in place as a
 //! `PackedRef`, which orders and unpacks as the `PackedRow` it was.
 
+mod array_ref;
 mod container;
 mod datum_hash;
 mod jsonb_ref;
@@ -47,6 +50,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::repr::interval::Interval;
 use crate::repr::time::{Date, DateTime};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
+use array_ref::ArrayRef;
 use jsonb_ref::JsonbRef;
 use range_ref::RangeRef;
 
@@ -72,6 +76,7 @@ const UINT32: u8 = 15;
 const UINT64: u8 = 16;
 const TIMESTAMPTZ: u8 = 17;
 const JSONB: u8 = 18;
+const ARRAY: u8 = 20;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -252,6 +257,7 @@ fn encoded_len(datum: &Datum) -> usize {
             unsigned(datum).expect("an unsigned integer").1
         }
         Datum::Jsonb(j) => 4 + jsonb_ref::encoded_len(j),
+        Datum::Array(a) => 4 + array_ref::encoded_len_of(a),
     }
 }
 
@@ -346,6 +352,15 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                     .to_le_bytes());
                 put(&value);
             }
+            Datum::Array(a) => {
+                let mut value = vec![0u8; array_ref::encoded_len_of(a)];
+                array_ref::write_array(a, &mut value);
+                put(&[ARRAY]);
+                put(&u32::try_from(value.len())
+                    .expect("a short array")
+                    .to_le_bytes());
+                put(&value);
+            }
         }
     }
 }
@@ -373,6 +388,7 @@ enum DatumRef<'a> {
     UInt64(u64),
     TimestampTz(DateTime),
     Jsonb(JsonbRef<'a>),
+    Array(ArrayRef<'a>),
 }
 
 impl DatumRef<'_> {
@@ -400,6 +416,7 @@ impl DatumRef<'_> {
             DatumRef::UInt64(u) => Datum::UInt64(u),
             DatumRef::TimestampTz(t) => Datum::TimestampTz(t),
             DatumRef::Jsonb(j) => Datum::Jsonb(Box::new(j.unpack())),
+            DatumRef::Array(a) => Datum::Array(Box::new(a.unpack())),
         }
     }
 }
@@ -419,7 +436,7 @@ impl<'a> Datums<'a> {
     }
 
     /// The bytes of a value packed after its length (a text, a range, a
-    /// jsonb).
+    /// jsonb, an array).
     fn prefixed(&mut self) -> &'a [u8] {
         let len = u32::from_le_bytes(self.take()) as usize;
         let (value, rest) = self.0.split_at(len);
@@ -460,6 +477,7 @@ impl<'a> Iterator for Datums<'a> {
             UINT32 => DatumRef::UInt32(u32::from_le_bytes(self.take())),
             UINT64 => DatumRef::UInt64(u64::from_le_bytes(self.take())),
             JSONB => DatumRef::Jsonb(JsonbRef(self.prefixed())),
+            ARRAY => DatumRef::Array(ArrayRef(self.prefixed())),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
 use super::*;
+use crate::repr::array::Array;
 use crate::repr::jsonb::{self, Jsonb};
 use crate::repr::range::{self, Range};
 
@@ -119,7 +120,32 @@ fn datums() -> Vec<Datum> {
     ]
     .into_iter()
     .chain(JSONB_EDGES.iter().map(|s| jsonb_datum(s)))
+    .chain(array_edges())
     .collect()
+}
+
+/// Arrays: empty, of NULL elements, a prefix of another, two dimensions,
+/// text elements and a lower bound other than 1.
+fn array_edges() -> Vec<Datum> {
+    let int = |i: i32| Datum::Int32(i);
+    let array = |elements: Vec<Datum>, lengths: &[usize]| {
+        Datum::Array(Box::new(Array::new(elements, lengths).expect("an array")))
+    };
+    let mut shifted = Array::list(vec![int(1), int(2)]);
+    shifted.dims[0].lower = 0;
+    vec![
+        array(vec![], &[]),
+        array(vec![Datum::Null], &[1]),
+        array(vec![int(1)], &[1]),
+        array(vec![int(1), Datum::Null], &[2]),
+        array(vec![int(1), int(2), int(3), int(4)], &[2, 2]),
+        array(vec![int(1), int(2), int(3), int(4)], &[4]),
+        array(
+            vec![Datum::Text("a,b".into()), Datum::Text(String::new())],
+            &[2],
+        ),
+        Datum::Array(Box::new(shifted)),
+    ]
 }
 
 /// jsonb values at the edges of the real system's order: the kinds in
@@ -270,6 +296,23 @@ fn datum() -> impl Strategy<Value = Datum> {
         any::<u32>().prop_map(Datum::UInt32),
         any::<u64>().prop_map(Datum::UInt64),
         jsonb_value().prop_map(|j| Datum::Jsonb(Box::new(j))),
+        // Arrays of a few small integers or NULLs, one or two dimensions.
+        (
+            prop::collection::vec(prop::option::of(-2i32..2), 0..5),
+            any::<bool>()
+        )
+            .prop_map(|(elements, square)| {
+                let elements: Vec<Datum> = elements
+                    .into_iter()
+                    .map(|e| e.map_or(Datum::Null, Datum::Int32))
+                    .collect();
+                let n = elements.len();
+                let lengths = match (square, n) {
+                    (true, 4) => vec![2, 2],
+                    _ => vec![n],
+                };
+                Datum::Array(Box::new(Array::new(elements, &lengths).expect("an array")))
+            }),
     ]
 }
 

@@ -66,6 +66,8 @@ pub enum Func {
     Jsonb(JsonbFunc),
     /// A function or operator of text (`TextFunc`).
     Text(TextFunc),
+    /// A function or operator of arrays (`ArrayFunc`).
+    Array(ArrayFunc),
 }
 
 /// The real system's functions and operators of text that `eval/text.rs`
@@ -116,6 +118,36 @@ impl TextFunc {
             TextFunc::Initcap => "initcap",
             TextFunc::StartsWith => "starts_with",
             TextFunc::Normalize => "normalize",
+        }
+    }
+}
+
+/// The real system's functions of arrays (`eval/array.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArrayFunc {
+    /// `ARRAY[a, b, ...]`: of scalars a one-dimensional array (NULLs
+    /// kept), of arrays (`nested`) one of a dimension more; not strict.
+    Create { nested: bool },
+    /// `a[i][j]...`: the element at those 1-based indexes, NULL out of
+    /// range or of another number of indexes than dimensions.
+    Index,
+    /// `array_length(a, bigint)`: the length of a dimension.
+    Length,
+    /// `array_lower(a, bigint)`: its lower bound.
+    Lower,
+    /// `array_upper(a, bigint)`: its upper bound.
+    Upper,
+}
+
+impl ArrayFunc {
+    /// The name the real system gives the function.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArrayFunc::Create { .. } => "array_create",
+            ArrayFunc::Index => "array_index",
+            ArrayFunc::Length => "array_length",
+            ArrayFunc::Lower => "array_lower",
+            ArrayFunc::Upper => "array_upper",
         }
     }
 }
@@ -395,6 +427,7 @@ impl Func {
             Func::Bitwise(b) => b.name(),
             Func::Jsonb(f) => f.name(),
             Func::Text(f) => f.name(),
+            Func::Array(f) => f.name(),
         }
     }
 }

@@ -15,7 +15,8 @@ mod window;
 pub use demand::columns_read;
 pub use finishing::{compare_rows, datum_order, with_top_k, Finishing, OrderColumn, Ties};
 pub use func::{
-    Bitwise, FloatFunc, FloatWidth, Func, JsonbFunc, NumericFunc, RangeFunc, TextFunc, TrimSide,
+    ArrayFunc, Bitwise, FloatFunc, FloatWidth, Func, JsonbFunc, NumericFunc, RangeFunc, TextFunc,
+    TrimSide,
 };
 pub use resolver::Resolver;
 pub use window::{Frame, FrameBound, FrameUnits, Window, WindowCall, WindowFunc};

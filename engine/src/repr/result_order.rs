@@ -41,6 +41,10 @@ mod tag {
     /// `StringTiny`, then `StringShort`, `StringLong` and `StringHuge`:
     /// a length of 1, 2, 4 or 8 bytes.
     pub const STRING_TINY: u8 = 19;
+    /// An array: the number of its dimensions (a byte), each one's lower
+    /// bound and length (8 bytes each), its elements' bytes' length (8
+    /// bytes), then its elements, each a datum.
+    pub const ARRAY: u8 = 24;
     /// `ListTiny`, then `ListShort`, `ListLong` and `ListHuge`: a list's
     /// bytes' length in 1, 2, 4 or 8 bytes, then its datums.
     pub const LIST_TINY: u8 = 25;
@@ -161,6 +165,18 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
         }
         Datum::Jsonb(j) => push_jsonb(bytes, j),
         Datum::Numeric(n) => push_numeric(bytes, n),
+        Datum::Array(a) => {
+            bytes.push(tag::ARRAY);
+            bytes.push(u8::try_from(a.dims.len()).expect("at most six dimensions"));
+            for d in &a.dims {
+                bytes.extend_from_slice(&d.lower.to_le_bytes());
+                bytes.extend_from_slice(&(d.length as u64).to_le_bytes());
+            }
+            let mut inner = Vec::new();
+            a.elements.iter().for_each(|e| push(&mut inner, e));
+            bytes.extend_from_slice(&(inner.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(&inner);
+        }
     }
 }
 

@@ -12,8 +12,8 @@ use super::call_syntax::special_form;
 use super::float_functions::{self, plan_argument, take_literal, NumericLiteral};
 use super::overloads::{find_match, Overload, Param};
 use super::typed::{binary, unify, Typed};
+use super::{array, jsonb, range};
 use super::{function_name, plain_args, walk, ExprContext};
-use super::{jsonb, range};
 use crate::plan::{Func, ScalarExpr, TextFunc, TrimSide};
 use crate::repr::{unsupported, Datum, ScalarType};
 
@@ -121,6 +121,7 @@ pub fn is_scalar_function(name: &str) -> bool {
         || overloads(name).is_some()
         || range::is_range_function(name)
         || jsonb::is_jsonb_function(name)
+        || array::is_array_function(name)
 }
 
 impl ExprContext<'_> {
@@ -182,6 +183,9 @@ impl ExprContext<'_> {
                 }
                 if jsonb::is_jsonb_function(name) {
                     return jsonb::plan_call(name, planned);
+                }
+                if array::is_array_function(name) {
+                    return array::plan_call(name, planned);
                 }
                 if range::takes(name, &planned) {
                     refuse_unsigned(name, &planned)?;

@@ -9,6 +9,7 @@
 //! syntax read by `call_syntax`).
 
 mod aggregate;
+mod array;
 mod call_syntax;
 mod case;
 mod chars;
@@ -285,6 +286,8 @@ impl<'a> ExprContext<'a> {
             }
             | Expr::AnyOp { .. }
             | Expr::AllOp { .. } => self.quantified_form(e),
+            Expr::Array(a) if a.named => self.array(&a.elem, None),
+            Expr::CompoundFieldAccess { root, access_chain } => self.subscript(root, access_chain),
             other => time::form(self, other),
         }
     }
@@ -390,7 +393,13 @@ impl<'a> ExprContext<'a> {
         if let Some(float) = cast_literal(expr, to) {
             return float;
         }
-        let t = self.plan(expr)?.coerce(to)?;
+        // An `ARRAY[...]` takes its elements' type from a cast to an
+        // array type (`ARRAY[]::int[]`, `ARRAY['1']::int[]`).
+        let t = match (expr, to) {
+            (Expr::Array(a), ScalarType::Array(e)) if a.named => self.array(&a.elem, Some(e))?,
+            _ => self.plan(expr)?,
+        };
+        let t = t.coerce(to)?;
         match t.typ {
             Some(from) if castable(from, to) => Ok(t.cast(to).typed()),
             // The real system's casts between these types are not all

@@ -41,6 +41,7 @@ enum Category {
     Timespan,
     UserDefined,
     Range,
+    Array,
 }
 
 impl Param {
@@ -130,6 +131,7 @@ fn category_of(t: ScalarType) -> Category {
         ScalarType::Interval => Category::Timespan,
         ScalarType::Range(_) => Category::Range,
         ScalarType::Jsonb => Category::UserDefined,
+        ScalarType::Array(_) => Category::Array,
     }
 }
 

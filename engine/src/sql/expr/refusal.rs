@@ -5,7 +5,8 @@
 //! in its own order and may find another error first, or none.
 
 use sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, Expr, FunctionArguments, InTarget, UnaryOperator, Value,
+    AccessExpr, BinaryOperator, CastKind, DataType, Expr, FunctionArguments, InTarget, Subscript,
+    UnaryOperator, Value,
 };
 
 use super::aggregate::aggregate_call;
@@ -168,6 +169,16 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             })
             .or_else(|| else_result.as_deref().and_then(walk)),
         Expr::TypedString(_) | Expr::Interval(_) => time::refusal(e),
+        // Inside `ARRAY[...]`, `[...]` is an array too; outside, the
+        // planner refuses it.
+        Expr::Array(a) => a.elem.iter().find_map(walk),
+        Expr::CompoundFieldAccess { root, access_chain } => walk(root).or_else(|| {
+            access_chain.iter().find_map(|a| match a {
+                AccessExpr::Subscript(Subscript::Index { index }) => walk(index),
+                AccessExpr::Subscript(_) => None,
+                AccessExpr::Dot(_) => Some(unsupported("field access")),
+            })
+        }),
         other => Some(unsupported(forms::expr(other))),
     }
 }

@@ -226,6 +226,9 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     if let Some(unsigned) = unsigned_type(t) {
         return Ok(unsigned);
     }
+    if let Some(array) = super::array::array_type(t, scalar_type) {
+        return array;
+    }
     match t {
         DataType::SmallInt(None) | DataType::Int2(None) => Ok(ScalarType::Int16),
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),

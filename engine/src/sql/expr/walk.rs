@@ -4,7 +4,10 @@
 //! window function call.
 //! Both look through the forms the planner reads, never into a subquery.
 
-use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, WindowType};
+use sqlparser::ast::{
+    AccessExpr, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, Subscript,
+    WindowType,
+};
 
 use super::aggregate::aggregate_call;
 use super::call_syntax::special_args;
@@ -81,6 +84,14 @@ pub(super) fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) 
         Expr::Between {
             expr, low, high, ..
         } => any(expr) || any(low) || any(high),
+        Expr::Array(a) => a.elem.iter().any(any),
+        Expr::CompoundFieldAccess { root, access_chain } => {
+            any(root)
+                || access_chain.iter().any(|a| match a {
+                    AccessExpr::Subscript(Subscript::Index { index }) => any(index),
+                    _ => false,
+                })
+        }
         Expr::Like { expr, pattern, .. } | Expr::ILike { expr, pattern, .. } => {
             any(expr) || any(pattern)
         }

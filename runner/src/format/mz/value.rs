@@ -67,7 +67,7 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
         // Any other value is its text encoding in a `T` column (the
         // runner's `encode_text`: `format_date`, `format_timestamp`,
         // `format_timestamptz`, `format_interval`, `format_range`,
-        // `format_jsonb`), and one
+        // `format_jsonb`, `format_array`), and one
         // the runner cannot format in an `I` or `R` column.
         (
             Type::Text,
@@ -76,7 +76,8 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
             | Datum::TimestampTz(_)
             | Datum::Interval(_)
             | Datum::Range(_)
-            | Datum::Jsonb(_),
+            | Datum::Jsonb(_)
+            | Datum::Array(_),
         ) => datum.to_string(),
         _ => return cannot(),
     })

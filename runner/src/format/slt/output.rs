@@ -111,7 +111,8 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
                         | Datum::TimestampTz(_)
                         | Datum::Interval(_)
                         | Datum::Range(_)
-                        | Datum::Jsonb(_),
+                        | Datum::Jsonb(_)
+                        | Datum::Array(_),
                     ) => Some(Type::Text),
                     Some(Datum::Bool(_)) => Some(Type::Bool),
                     _ => None,

@@ -1,0 +1,128 @@
+//! The functions and casts of arrays, as Materialize's `func.rs` and
+//! `func/variadic.rs` evaluate them (read for the facts): `ARRAY[...]`
+//! (`array_create`), subscripts (`array_index`), `array_length`,
+//! `array_lower` and `array_upper`; the casts between an array and a
+//! string and between arrays of two element types, element by element.
+
+use super::cast::{cast, castable, parse_as};
+use super::errors::int4_out_of_range;
+use crate::plan::ArrayFunc;
+use crate::repr::array::{self, Array, ArrayElem};
+use crate::repr::{DataflowError, Datum, ScalarType};
+
+/// `ARRAY[...]` of `values`: of scalars, the one-dimensional array of
+/// them (none: the empty array); of arrays (`nested`), the array of a
+/// dimension more, every one of the same dimensions, a NULL one of none.
+pub fn create(values: Vec<Datum>, nested: bool) -> Result<Datum, DataflowError> {
+    let invalid = |e: String| DataflowError::eval(&e);
+    if !nested {
+        let n = values.len();
+        let lengths: &[usize] = if n == 0 { &[] } else { &[n] };
+        return Array::new(values, lengths)
+            .map(|a| Datum::Array(Box::new(a)))
+            .map_err(invalid);
+    }
+    let dims_of = |d: &Datum| match d {
+        Datum::Array(a) => a.dims.clone(),
+        _ => Vec::new(),
+    };
+    let mut expected: Option<Vec<array::Dim>> = None;
+    for d in &values {
+        let actual = dims_of(d);
+        if let Some(expected) = &expected {
+            let mismatch = |actual: usize, expected: usize| {
+                format!(
+                    "number of array elements ({actual}) does not match declared cardinality ({expected})"
+                )
+            };
+            if actual.len() != expected.len() {
+                return Err(invalid(mismatch(actual.len(), expected.len())));
+            }
+            if let Some((e, a)) = expected.iter().zip(&actual).find(|(e, a)| e != a) {
+                return Err(invalid(mismatch(a.length, e.length)));
+            }
+        }
+        expected = Some(actual);
+    }
+    if expected.as_ref().is_none_or(Vec::is_empty) {
+        return Ok(Datum::Array(Box::new(Array::list(Vec::new()))));
+    }
+    let mut lengths = vec![values.len()];
+    lengths.extend(dims_of(&values[0]).iter().map(|d| d.length));
+    let mut elements = Vec::new();
+    for d in values {
+        if let Datum::Array(a) = d {
+            elements.extend(a.elements);
+        }
+    }
+    Array::new(elements, &lengths)
+        .map(|a| Datum::Array(Box::new(a)))
+        .map_err(invalid)
+}
+
+/// A strict function of arrays of non-NULL arguments (`None`: not one).
+pub fn apply(f: ArrayFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError>> {
+    let (Datum::Array(a), rest) = args.split_first()? else {
+        return None;
+    };
+    let dim = |i: &Datum| -> Option<&array::Dim> {
+        let Datum::Int64(i) = i else { return None };
+        let at = usize::try_from(*i).ok()?.checked_sub(1)?;
+        a.dims.get(at)
+    };
+    let length = |d: &array::Dim| {
+        i32::try_from(d.length)
+            .map(Datum::Int32)
+            .map_err(|_| int4_out_of_range(d.length))
+    };
+    Some(match (f, rest) {
+        (ArrayFunc::Index, indexes) => {
+            let indexes: Option<Vec<i64>> = indexes
+                .iter()
+                .map(|i| match i {
+                    Datum::Int64(i) => Some(*i),
+                    _ => None,
+                })
+                .collect();
+            Ok(a.index(&indexes?))
+        }
+        // The real system's `array_upper` is the length, as its arrays'
+        // lower bounds are all 1 (and so are the engine's).
+        (ArrayFunc::Length | ArrayFunc::Upper, [i]) => dim(i).map_or(Ok(Datum::Null), length),
+        (ArrayFunc::Lower, [i]) => Ok(dim(i).map_or(Datum::Null, |_| Datum::Int32(1))),
+        _ => return None,
+    })
+}
+
+/// Whether an array of `from` casts to an array of `to`: when the
+/// elements do.
+pub fn castable_elements(from: ArrayElem, to: ArrayElem) -> bool {
+    castable(from.scalar(), to.scalar())
+}
+
+/// `d` cast to `to` where either is an array (`None`: neither is).
+pub fn cast_array(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
+    match (d, to) {
+        (Datum::Text(s), ScalarType::Array(e)) => Some(parse_array(s, e)),
+        (Datum::Array(a), ScalarType::Array(e)) => {
+            let elements: Result<Vec<Datum>, String> = a
+                .elements
+                .iter()
+                .map(|x| cast(x.clone(), e.scalar()))
+                .collect();
+            Some(elements.map(|elements| {
+                Datum::Array(Box::new(Array {
+                    elements,
+                    dims: a.dims.clone(),
+                }))
+            }))
+        }
+        (Datum::Array(a), to) if to.is_string() => Some(parse_as(&a.to_string(), to)),
+        _ => None,
+    }
+}
+
+/// `s` read as an array of `e`.
+pub fn parse_array(s: &str, e: ArrayElem) -> Result<Datum, String> {
+    array::parse(s, |x| parse_as(x, e.scalar())).map(|a| Datum::Array(Box::new(a)))
+}
