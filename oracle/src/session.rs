@@ -7,7 +7,7 @@
 use crate::timeline::{Read, Timeline};
 use crate::translate::{statements, Statement};
 use crate::watch::on_server;
-use engine::repr::{interval, jsonb, range, time, Datum, Numeric};
+use engine::repr::{array, interval, jsonb, range, time, Datum, Numeric};
 use engine::Outcome;
 use postgres::types::Type;
 use postgres::{Client, SimpleQueryMessage};
@@ -276,6 +276,14 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
         // separators) reads back as the engine's value, shown compact as
         // the real system shows it.
         Some(&Type::JSONB) => jsonb::parse(text).ok().map(|j| Datum::Jsonb(Box::new(j))),
+        // PostgreSQL's text of an array of the types read back here
+        // (`{1,NULL}`, `{"a b",c}`) is the real system's too: it reads
+        // back as the engine's array, so that rows sort as the engine's.
+        Some(t) if array_of(t).is_some() => {
+            let element = array_of(t).expect("an array type");
+            let read = array::parse(text, |e| element(e).ok_or_else(String::new));
+            read.ok().map(|a| Datum::Array(Box::new(a)))
+        }
         Some(t) => range_of(t).and_then(|element| {
             // PostgreSQL quotes a bound with a space (a timestamp's), which
             // the real system's reader takes no quotes around: unquoted, it
@@ -287,6 +295,19 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
         None => None,
     };
     converted.unwrap_or_else(|| Datum::Text(text.to_string()))
+}
+
+/// How an element of an array type's text reads back (`None`: not an
+/// array type read back here).
+fn array_of(t: &Type) -> Option<fn(&str) -> Option<Datum>> {
+    Some(match *t {
+        Type::BOOL_ARRAY => |e| Some(Datum::Bool(e == "t")),
+        Type::INT2_ARRAY => |e| e.parse().ok().map(Datum::Int16),
+        Type::INT4_ARRAY => |e| e.parse().ok().map(Datum::Int32),
+        Type::INT8_ARRAY => |e| e.parse().ok().map(Datum::Int64),
+        Type::TEXT_ARRAY => |e| Some(Datum::Text(e.to_string())),
+        _ => return None,
+    })
 }
 
 /// How a bound of a range type's text reads back (`None`: not a range

@@ -1,5 +1,5 @@
 //! Aggregates over one group's values with their multiplicities (`count`,
-//! `sum`, `avg`, `min`, `max`; `sum` of floats in `float_sum`, of numerics
+//! `sum`, `avg`, `min`, `max`, `array_agg`; `sum` of floats in `float_sum`, of numerics
 //! in `numeric_sum`), `avg`'s
 //! exact numeric division, and a global aggregate's value over no rows.
 
@@ -7,7 +7,27 @@ use super::errors::{int8_out_of_range, numeric_out_of_range, sum_out_of_range, t
 use super::float_sum::FloatSum;
 use super::numeric_sum::NumericSum;
 use crate::plan::AggregateFunc;
+use crate::repr::array::Array;
 use crate::repr::{DataflowError, Datum, Numeric};
+
+/// `array_agg` of one group's values: Materialize's `ArrayConcat`, which
+/// sorts the one-element arrays it concatenates by their datums' order
+/// (an element's: NULL last), each value as often as it occurs; NULL of
+/// no value.
+fn array_agg(values: &[(Datum, i64)]) -> Result<Datum, DataflowError> {
+    if values.is_empty() {
+        return Ok(Datum::Null);
+    }
+    let mut sorted: Vec<&(Datum, i64)> = values.iter().collect();
+    sorted.sort_by(|(a, _), (b, _)| Array::element_cmp(a, b));
+    let mut elements = Vec::new();
+    for (d, m) in sorted {
+        let m =
+            usize::try_from(*m).map_err(|_| DataflowError::eval("array_agg of too many values"))?;
+        elements.extend(std::iter::repeat_n(d, m).cloned());
+    }
+    Ok(Datum::Array(Box::new(Array::list(elements))))
+}
 
 /// Applies an aggregate to one group's values, each with its (consolidated,
 /// positive) multiplicity. NULLs are ignored by everything but `count(*)`.
@@ -101,6 +121,7 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
             .max()
             .cloned()
             .unwrap_or(Datum::Null)),
+        AggregateFunc::ArrayAgg => array_agg(values),
     }
 }
 
@@ -121,6 +142,7 @@ pub fn empty_aggregate(func: AggregateFunc) -> Datum {
         | AggregateFunc::SumFloat(_)
         | AggregateFunc::SumNumeric
         | AggregateFunc::Min
-        | AggregateFunc::Max => Datum::Null,
+        | AggregateFunc::Max
+        | AggregateFunc::ArrayAgg => Datum::Null,
     }
 }

@@ -126,3 +126,43 @@ pub fn cast_array(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
 pub fn parse_array(s: &str, e: ArrayElem) -> Result<Datum, String> {
     array::parse(s, |x| parse_as(x, e.scalar())).map(|a| Datum::Array(Box::new(a)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::aggregate;
+    use crate::plan::AggregateFunc;
+
+    fn ints(s: &str) -> Datum {
+        parse_array(s, ArrayElem::Int32).expect("an array")
+    }
+
+    #[test]
+    fn array_of_arrays_needs_equal_dimensions() {
+        let nested = create(vec![ints("{1,2}"), ints("{3,4}")], true);
+        assert_eq!(nested, Ok(ints("{{1,2},{3,4}}")));
+        let ragged = create(vec![ints("{1,2}"), ints("{3}")], true).unwrap_err();
+        assert_eq!(
+            ragged.what(),
+            "number of array elements (1) does not match declared cardinality (2)"
+        );
+        let with_null = create(vec![ints("{1}"), Datum::Null], true).unwrap_err();
+        assert_eq!(
+            with_null.what(),
+            "number of array elements (0) does not match declared cardinality (1)"
+        );
+        assert_eq!(create(vec![Datum::Null, Datum::Null], true), Ok(ints("{}")));
+    }
+
+    #[test]
+    fn array_agg_sorts_by_the_datums_order_with_null_last() {
+        let values = [
+            (Datum::Int32(3), 2),
+            (Datum::Null, 1),
+            (Datum::Int32(-1), 1),
+        ];
+        let agg = aggregate(AggregateFunc::ArrayAgg, &values);
+        assert_eq!(agg, Ok(ints("{-1,3,3,NULL}")));
+        assert_eq!(aggregate(AggregateFunc::ArrayAgg, &[]), Ok(Datum::Null));
+    }
+}

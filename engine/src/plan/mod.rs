@@ -121,6 +121,9 @@ pub enum AggregateFunc {
     SumNumeric,
     Min,
     Max,
+    /// `array_agg(expr)`: every value, NULLs too, each as often as it
+    /// occurs, in Materialize's order of its datums (`eval/aggregate.rs`).
+    ArrayAgg,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

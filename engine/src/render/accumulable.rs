@@ -187,7 +187,7 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
                 }
                 .finish()?
             }
-            AggregateFunc::Min | AggregateFunc::Max => {
+            AggregateFunc::Min | AggregateFunc::Max | AggregateFunc::ArrayAgg => {
                 unreachable!("min and max do not accumulate")
             }
         });

@@ -241,6 +241,13 @@ impl Array {
     }
 }
 
+impl Array {
+    /// Two elements as the real system's datums compare: NULL last.
+    pub fn element_cmp(a: &Datum, b: &Datum) -> Ordering {
+        element_cmp(a, b)
+    }
+}
+
 /// Two elements as the real system's datums compare: NULL last.
 fn element_cmp(a: &Datum, b: &Datum) -> Ordering {
     match (a, b) {

@@ -126,6 +126,12 @@ pub enum SkipReason {
     /// where PostgreSQL errs or answers (`-` of a scalar, `||` of two
     /// scalars, `jsonb_array_length` of a non-array).
     MzJsonb,
+    /// The real system's arrays where PostgreSQL's differ: their order
+    /// (its datums', elements with NULL last, then the number of
+    /// dimensions, where PostgreSQL compares dimensions first), its
+    /// refusal of a lower bound in an array's text, and its error texts
+    /// (`number of array elements ...` where sub-arrays differ).
+    MzArray,
 }
 
 impl SkipReason {
@@ -162,6 +168,7 @@ impl SkipReason {
         (SkipReason::MzUnsigned, "mz-unsigned"),
         (SkipReason::MzTimeZone, "mz-time-zone"),
         (SkipReason::MzJsonb, "mz-jsonb"),
+        (SkipReason::MzArray, "mz-array"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -195,6 +202,7 @@ impl SkipReason {
                 | SkipReason::MzUnsigned
                 | SkipReason::MzTimeZone
                 | SkipReason::MzJsonb
+                | SkipReason::MzArray
         )
     }
 

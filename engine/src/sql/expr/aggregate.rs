@@ -9,6 +9,7 @@ use sqlparser::ast::{
 use super::typed::{literal, Typed};
 use super::{function_name, ExprContext};
 use crate::plan::{Aggregate, AggregateFunc, BinaryOp, FloatWidth, ScalarExpr};
+use crate::repr::array::ArrayElem;
 use crate::repr::{unsupported, ScalarType};
 
 /// The GROUP BY of the query being planned. Under it, expressions are over
@@ -110,9 +111,25 @@ impl ExprContext<'_> {
             AggregateFunc::SumFloat(_) | AggregateFunc::SumNumeric => {
                 unreachable!("planned from Sum")
             }
+            AggregateFunc::ArrayAgg => {
+                let elem = match arg.typ {
+                    _ if arg.is_unknown() => None,
+                    Some(t) => ArrayElem::of(t),
+                    None => None,
+                };
+                let Some(elem) = elem else {
+                    return Err(unsupported(format!("{name} of {}", arg.type_name())));
+                };
+                (arg, Some(ScalarType::Array(elem)), true)
+            }
             AggregateFunc::Min | AggregateFunc::Max => {
                 if arg.is_unknown() {
                     return Err(unsupported(format!("{name} of an unknown-typed argument")));
+                }
+                // The engine's aggregates take the derived order, not an
+                // array's SQL order (NULL elements last).
+                if let Some(t @ ScalarType::Array(_)) = arg.typ {
+                    return Err(unsupported(format!("{name} of {}", t.name())));
                 }
                 let typ = arg.typ;
                 (arg, typ, true)
@@ -172,6 +189,7 @@ fn function_of(func: AggregateFunc) -> &'static str {
         AggregateFunc::Avg => "avg",
         AggregateFunc::Min => "min",
         AggregateFunc::Max => "max",
+        AggregateFunc::ArrayAgg => "array_agg",
     }
 }
 
@@ -184,6 +202,7 @@ pub fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>, boo
         "sum" => AggregateFunc::Sum,
         "min" => AggregateFunc::Min,
         "max" => AggregateFunc::Max,
+        "array_agg" => AggregateFunc::ArrayAgg,
         "avg" => AggregateFunc::Avg,
         // The real system has hundreds of functions; these are all here.
         _ => return Err(unsupported(format!("function {name}"))),

@@ -405,7 +405,10 @@ fn type_name(t: Option<ScalarType>) -> &'static str {
 /// does not model).
 fn refuse_unmodelled(name: &str, args: &[Typed]) -> Result<(), String> {
     let floats = float_functions::takes_floats(name);
-    let unmodelled = |t: &ScalarType| t.chars().is_some() || (t.is_float() && !floats);
+    // An array's SQL order is not its derived order, which `greatest`
+    // and `least` take.
+    let array = |t: &ScalarType| matches!(t, ScalarType::Array(_));
+    let unmodelled = |t: &ScalarType| t.chars().is_some() || (t.is_float() && !floats) || array(t);
     refuse_unsigned(name, args)?;
     match args.iter().find_map(|a| a.typ.filter(unmodelled)) {
         Some(t) => Err(unsupported(format!("function {name} of {}", t.name()))),

@@ -2,6 +2,7 @@
 //! statements (DDL and writes) and the queries in their own files.
 
 mod aggregates;
+mod arrays;
 mod chars;
 mod constraints;
 mod dates;

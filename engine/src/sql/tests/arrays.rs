@@ -1,0 +1,116 @@
+//! Arrays in the planner: the types `ARRAY[...]`, subscripts, casts and
+//! the array functions have, which of them can be NULL, Materialize's
+//! errors where it has no answer, and what the engine refuses by name
+//! (arrays of the types it does not model, `array_agg` with `ORDER BY`
+//! or of arrays, `min`, `max`, `greatest` and `least` of arrays, whose
+//! order is not the derived one, and the array forms it does not plan).
+
+use super::*;
+use crate::repr::array::ArrayElem;
+use ScalarType::{Array, Bool, Int32, Text};
+
+fn types(sql: &str) -> Vec<ScalarType> {
+    select(sql).columns.iter().map(|c| c.typ).collect()
+}
+
+#[test]
+fn arrays_have_materializes_types() {
+    let sql = "SELECT ARRAY[a, 2], ARRAY[a::bigint, 2], ARRAY['x', b], ARRAY[NULL, 'y'], ARRAY[ARRAY[1]], '{1}'::int[], '{1}'::int[][], ARRAY[1]::text[], ARRAY[1]::text, (ARRAY[a])[1], array_length(ARRAY[a], 1), ARRAY[a] = ARRAY[2] FROM t";
+    let int = Array(ArrayElem::Int32);
+    let text = Array(ArrayElem::Text);
+    assert_eq!(
+        types(sql),
+        [
+            int,
+            Array(ArrayElem::Int64),
+            text,
+            text,
+            int,
+            int,
+            int,
+            text,
+            Text,
+            Int32,
+            Int32,
+            Bool,
+        ]
+    );
+    assert_eq!(
+        types("SELECT array_agg(a), array_agg(b) FROM t"),
+        [int, text]
+    );
+    // What can be NULL of non-NULL operands: an element out of range,
+    // the length of a missing dimension, array_agg over no rows.
+    let sql = "SELECT ARRAY[1], (ARRAY[1])[1], array_length(ARRAY[1], 1), array_lower(ARRAY[1], 1), array_upper(ARRAY[1], 1)";
+    let nullable: Vec<bool> = select(sql).columns.iter().map(|c| c.nullable).collect();
+    assert_eq!(nullable, [false, true, true, true, true]);
+}
+
+#[test]
+fn materialize_answers_these_with_errors() {
+    for (sql, e) in [
+        ("SELECT ARRAY[]", "cannot determine type of empty array"),
+        (
+            "SELECT ARRAY[1, true]",
+            "ARRAY types integer and boolean cannot be matched",
+        ),
+        ("SELECT (1)[1]", "cannot subscript type integer"),
+        (
+            "SELECT (ARRAY[1])[1:1]",
+            "array subscript does not support slices",
+        ),
+        (
+            "SELECT array_length(NULL, 1)",
+            "could not determine polymorphic type because input has type unknown",
+        ),
+        (
+            "SELECT array_upper(1, 1)",
+            "function array_upper(integer, integer) does not exist",
+        ),
+        (
+            "SELECT '[1:1]={1}'::int[]",
+            "invalid input syntax for type array: Specifying array lower bounds is not supported: \"[1:1]={1}\"",
+        ),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}
+
+#[test]
+fn what_the_engine_does_not_model_is_refused_by_name() {
+    for (sql, e) in [
+        ("SELECT '{a}'::varchar[]", "unsupported: type varchar[]"),
+        (
+            "SELECT '{1}'::numeric(3, 1)[]",
+            "unsupported: type numeric(3,1)[]",
+        ),
+        ("SELECT ARRAY['a'::char]", "unsupported: ARRAY of char"),
+        (
+            "SELECT ARRAY[ARRAY[1], ARRAY['a']]",
+            "unsupported: ARRAY of arrays of different types",
+        ),
+        (
+            "SELECT array_agg(a ORDER BY a) FROM t",
+            "unsupported: function call form: array_agg(a ORDER BY a)",
+        ),
+        (
+            "SELECT array_agg(ARRAY[a]) FROM t",
+            "unsupported: array_agg of integer[]",
+        ),
+        (
+            "SELECT min(ARRAY[a]) FROM t",
+            "unsupported: min of integer[]",
+        ),
+        (
+            "SELECT greatest(ARRAY[a], ARRAY[2]) FROM t",
+            "unsupported: function greatest of integer[]",
+        ),
+        (
+            "SELECT (b::jsonb)['a'] FROM t",
+            "unsupported: subscript of jsonb",
+        ),
+        ("SELECT [1, 2]", "unsupported: expression array"),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}
