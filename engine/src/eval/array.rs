@@ -1,14 +1,12 @@
 //! The functions and casts of arrays, as Materialize's `func.rs` and
 //! `func/variadic.rs` evaluate them (read for the facts): `ARRAY[...]`
 //! (`array_create`), subscripts (`array_index`), `array_length`,
-//! `array_lower` and `array_upper`; the casts between an array and a
-//! string and between arrays of two element types, element by element.
+//! `array_lower` and `array_upper`. Its casts are `cast.rs`'s.
 
-use super::cast::{cast, castable, parse_as};
 use super::errors::int4_out_of_range;
 use crate::plan::ArrayFunc;
-use crate::repr::array::{self, Array, ArrayElem};
-use crate::repr::{DataflowError, Datum, ScalarType};
+use crate::repr::array::{self, Array};
+use crate::repr::{DataflowError, Datum};
 
 /// `ARRAY[...]` of `values`: of scalars, the one-dimensional array of
 /// them (none: the empty array); of arrays (`nested`), the array of a
@@ -94,39 +92,6 @@ pub fn apply(f: ArrayFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError
     })
 }
 
-/// Whether an array of `from` casts to an array of `to`: when the
-/// elements do.
-pub fn castable_elements(from: ArrayElem, to: ArrayElem) -> bool {
-    castable(from.scalar(), to.scalar())
-}
-
-/// `d` cast to `to` where either is an array (`None`: neither is).
-pub fn cast_array(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
-    match (d, to) {
-        (Datum::Text(s), ScalarType::Array(e)) => Some(parse_array(s, e)),
-        (Datum::Array(a), ScalarType::Array(e)) => {
-            let elements: Result<Vec<Datum>, String> = a
-                .elements
-                .iter()
-                .map(|x| cast(x.clone(), e.scalar()))
-                .collect();
-            Some(elements.map(|elements| {
-                Datum::Array(Box::new(Array {
-                    elements,
-                    dims: a.dims.clone(),
-                }))
-            }))
-        }
-        (Datum::Array(a), to) if to.is_string() => Some(parse_as(&a.to_string(), to)),
-        _ => None,
-    }
-}
-
-/// `s` read as an array of `e`.
-pub fn parse_array(s: &str, e: ArrayElem) -> Result<Datum, String> {
-    array::parse(s, |x| parse_as(x, e.scalar())).map(|a| Datum::Array(Box::new(a)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,7 +99,8 @@ mod tests {
     use crate::plan::AggregateFunc;
 
     fn ints(s: &str) -> Datum {
-        parse_array(s, ArrayElem::Int32).expect("an array")
+        let int = |e: &str| e.parse().map(Datum::Int32).map_err(|_| e.to_string());
+        Datum::Array(Box::new(array::parse(s, int).expect("an array")))
     }
 
     #[test]

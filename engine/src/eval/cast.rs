@@ -1,8 +1,10 @@
 //! Casts between the engine's scalar types and strings read as a type,
-//! with the real system's texts.
+//! with the real system's texts; an array's to and from a string and
+//! between element types, element by element.
 
 use super::errors::value_out_of_range;
-use super::{array, float, int16, jsonb, numeric, time, unsigned};
+use super::{float, int16, jsonb, numeric, time, unsigned};
+use crate::repr::array::{self, Array, ArrayElem};
 use crate::repr::{range, Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
@@ -46,7 +48,7 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Float32 => F32::parse(s).map(Datum::Float32),
         ScalarType::Float64 => F64::parse(s).map(Datum::Float64),
         ScalarType::Jsonb => crate::repr::jsonb::parse(s).map(|j| Datum::Jsonb(Box::new(j))),
-        ScalarType::Array(e) => array::parse_array(s, e),
+        ScalarType::Array(e) => parse_array(s, e),
     }
 }
 
@@ -82,7 +84,7 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     // An array casts to and from a string, and to an array whose
     // elements its elements cast to.
     match (from, to) {
-        (Array(a), Array(b)) => return array::castable_elements(a, b),
+        (Array(a), Array(b)) => return castable_elements(a, b),
         (Array(_), _) | (_, Array(_)) => return from == Text || to == Text,
         _ => {}
     }
@@ -110,7 +112,7 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
 
 /// `d` converted to `to` (a cast the planner checked with [`castable`]).
 pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
-    if let Some(converted) = array::cast_array(&d, to) {
+    if let Some(converted) = cast_array(&d, to) {
         return converted;
     }
     if let Some(converted) = float::cast(&d, to) {
@@ -150,4 +152,37 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         (Datum::Jsonb(j), ScalarType::Jsonb) => Datum::Jsonb(j),
         (d, to) => return Err(format!("cannot cast {d} to {}", to.name())),
     })
+}
+
+/// Whether an array of `from` casts to an array of `to`: when the
+/// elements do.
+pub fn castable_elements(from: ArrayElem, to: ArrayElem) -> bool {
+    castable(from.scalar(), to.scalar())
+}
+
+/// `d` cast to `to` where either is an array (`None`: neither is).
+pub fn cast_array(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
+    match (d, to) {
+        (Datum::Text(s), ScalarType::Array(e)) => Some(parse_array(s, e)),
+        (Datum::Array(a), ScalarType::Array(e)) => {
+            let elements: Result<Vec<Datum>, String> = a
+                .elements
+                .iter()
+                .map(|x| cast(x.clone(), e.scalar()))
+                .collect();
+            Some(elements.map(|elements| {
+                Datum::Array(Box::new(Array {
+                    elements,
+                    dims: a.dims.clone(),
+                }))
+            }))
+        }
+        (Datum::Array(a), to) if to.is_string() => Some(parse_as(&a.to_string(), to)),
+        _ => None,
+    }
+}
+
+/// `s` read as an array of `e`.
+pub fn parse_array(s: &str, e: ArrayElem) -> Result<Datum, String> {
+    array::parse(s, |x| parse_as(x, e.scalar())).map(|a| Datum::Array(Box::new(a)))
 }

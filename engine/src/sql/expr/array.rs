@@ -10,44 +10,16 @@
 //! arrays of two types, `t ARRAY`, arrays of `char`, `varchar`,
 //! `numeric(p, s)` and ranges.
 
-use sqlparser::ast::{AccessExpr, ArrayElemTypeDef, DataType, Expr, Subscript};
+use sqlparser::ast::{AccessExpr, Expr, Subscript};
 
 use super::range::no_function;
+use super::typed::array::array_of;
 use super::typed::{unify, Typed};
 use super::ExprContext;
 use crate::eval::castable;
 use crate::plan::{ArrayFunc, Func, ScalarExpr};
 use crate::repr::array::ArrayElem;
 use crate::repr::{unsupported, Datum, ScalarType};
-
-/// The type `t[]` means (`None`: not an array type's name).
-pub fn array_type(
-    t: &DataType,
-    scalar: impl Fn(&DataType) -> Result<ScalarType, String>,
-) -> Option<Result<ScalarType, String>> {
-    let DataType::Array(def) = t else {
-        return None;
-    };
-    let refused = || unsupported(format!("type {}", t.to_string().to_lowercase()));
-    // As the real system's parser reads it, `int[]`, `int[][]` and
-    // `int[2]` are one type, an array of `int` of any dimensions.
-    let mut def = def;
-    let inner = loop {
-        match def {
-            ArrayElemTypeDef::SquareBracket(inner, _) => match &**inner {
-                DataType::Array(d) => def = d,
-                _ => break inner,
-            },
-            _ => return Some(Err(refused())),
-        }
-    };
-    Some(scalar(inner).and_then(|e| array_of(e).ok_or_else(refused)))
-}
-
-/// The array type of elements of type `e`, if the engine has it.
-fn array_of(e: ScalarType) -> Option<ScalarType> {
-    ArrayElem::of(e).map(ScalarType::Array)
-}
 
 /// The element type of an array type.
 fn element(t: Option<ScalarType>) -> Option<ArrayElem> {

@@ -19,6 +19,7 @@ use time::{time_type, Operands};
 pub use unsigned::bit_not;
 use unsigned::unsigned_type;
 
+pub mod array;
 mod interval;
 pub mod jsonb;
 pub mod range;
@@ -226,7 +227,7 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     if let Some(unsigned) = unsigned_type(t) {
         return Ok(unsigned);
     }
-    if let Some(array) = super::array::array_type(t, scalar_type) {
+    if let Some(array) = array::array_type(t, scalar_type) {
         return array;
     }
     match t {
@@ -299,6 +300,17 @@ pub fn widest_integer(types: impl Iterator<Item = ScalarType>) -> Option<ScalarT
 
 pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
     use BinaryOperator as B;
+    // An array is compared with an array of its type (or a literal read
+    // as one); any other operator of arrays (`||`, `@>`, jsonb's `-` of
+    // a `text[]`) is refused by name.
+    let array = |t: &Typed| matches!(t.typ, Some(ScalarType::Array(_))) && !t.is_unknown();
+    if array(&l) || array(&r) {
+        let comparison = matches!(op, B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq);
+        let same = l.typ == r.typ || l.is_unknown() || r.is_unknown();
+        if !comparison || !same {
+            return Err(unsupported(format!("operator {op} of arrays")));
+        }
+    }
     let (l, r) = match jsonb::binary(op, l, r) {
         range::Routed::Planned(planned) => return planned,
         range::Routed::Not(l, r) => (l, r),

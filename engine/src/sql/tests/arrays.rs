@@ -3,7 +3,9 @@
 //! errors where it has no answer, and what the engine refuses by name
 //! (arrays of the types it does not model, `array_agg` with `ORDER BY`
 //! or of arrays, `min`, `max`, `greatest` and `least` of arrays, whose
-//! order is not the derived one, and the array forms it does not plan).
+//! order is not the derived one, arrays of `jsonb`, operators of arrays
+//! but the comparisons of one type, and the array forms it does not
+//! plan).
 
 use super::*;
 use crate::repr::array::ArrayElem;
@@ -110,6 +112,19 @@ fn what_the_engine_does_not_model_is_refused_by_name() {
             "unsupported: subscript of jsonb",
         ),
         ("SELECT [1, 2]", "unsupported: expression array"),
+        ("SELECT '{}'::jsonb[]", "unsupported: type jsonb[]"),
+        (
+            "SELECT '{}'::jsonb - '{a}'::text[]",
+            "unsupported: operator - of arrays",
+        ),
+        (
+            "SELECT ARRAY[1] || ARRAY[2]",
+            "unsupported: operator || of arrays",
+        ),
+        (
+            "SELECT ARRAY[1] = ARRAY[1::bigint]",
+            "unsupported: operator = of arrays",
+        ),
     ] {
         assert_eq!(err(sql), e, "{sql}");
     }
