@@ -269,9 +269,17 @@ fn write_element(f: &mut fmt::Formatter<'_>, d: &Datum) -> fmt::Result {
         Datum::Bool(false) => "f".to_string(),
         d => d.to_string(),
     };
+    write_escaped(f, &text)
+}
+
+/// `text` as an element of a list (an array, a range's bound) is written:
+/// quoted when it is empty, `NULL`, or holds a brace, a comma, a quote, a
+/// backslash or whitespace, with a backslash before each quote and
+/// backslash (Materialize's `ListElementEscaper`).
+pub fn write_escaped(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
     let special = |c: char| matches!(c, '{' | '}' | ',' | '"' | '\\') || c.is_ascii_whitespace();
     if !(text.is_empty() || text == "NULL" || text.contains(special)) {
-        return f.write_str(&text);
+        return f.write_str(text);
     }
     f.write_str("\"")?;
     for c in text.chars() {

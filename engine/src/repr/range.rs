@@ -301,19 +301,7 @@ fn write_element(f: &mut fmt::Formatter<'_>, value: &Option<Datum>) -> fmt::Resu
     let Some(value) = value else {
         return Ok(());
     };
-    let text = value.to_string();
-    let special = |c: char| matches!(c, '{' | '}' | ',' | '"' | '\\') || c.is_ascii_whitespace();
-    if !(text.is_empty() || text == "NULL" || text.contains(special)) {
-        return f.write_str(&text);
-    }
-    f.write_str("\"")?;
-    for c in text.chars() {
-        if matches!(c, '"' | '\\') {
-            f.write_str("\\")?;
-        }
-        write!(f, "{c}")?;
-    }
-    f.write_str("\"")
+    super::array::write_escaped(f, &value.to_string())
 }
 
 #[cfg(test)]
