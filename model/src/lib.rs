@@ -27,6 +27,7 @@ pub mod floats;
 pub mod from;
 pub mod functions;
 pub mod ops;
+pub mod ordering;
 pub mod parse;
 pub mod query;
 pub mod relation;

@@ -25,31 +25,7 @@ use std::rc::Rc;
 /// A query's result, and whether it has an `ORDER BY` (which only matters
 /// to a `nosort` read).
 pub fn evaluate(q: &ast::Query, catalog: &dyn Catalog) -> Result<(Relation, bool), Unsupported> {
-    // The model sorts no rows: an ORDER BY expression that is no column or
-    // position may fail where the select list does not.
-    let keys = q.order_by.iter().flat_map(|o| match &o.kind {
-        ast::OrderByKind::Expressions(exprs) => exprs.iter().map(|e| &e.expr).collect(),
-        ast::OrderByKind::All(_) => vec![],
-    });
-    let plain = |e: &ast::Expr| {
-        matches!(
-            e,
-            ast::Expr::Identifier(_)
-                | ast::Expr::CompoundIdentifier(_)
-                | ast::Expr::Value(ast::ValueWithSpan {
-                    value: ast::Value::Number(..),
-                    ..
-                })
-        )
-    };
-    if keys.into_iter().any(|e| !plain(e)) {
-        return Err("an ORDER BY expression");
-    }
-    // With DISTINCT, a column outside the select list is an error.
-    let distinct = matches!(&*q.body, SetExpr::Select(s) if s.distinct.is_some());
-    if distinct && q.order_by.is_some() {
-        return Err("ORDER BY beside DISTINCT");
-    }
+    crate::ordering::claimable(q)?;
     let (select, _) = compile_select(q, None, catalog)?;
     Ok((select.run(&[])?, q.order_by.is_some()))
 }
