@@ -130,35 +130,18 @@ fn evaluate_all(args: &[ScalarExpr], row: &[Datum]) -> Result<Vec<Datum>, Datafl
 /// A strict function of non-NULL arguments of the types it was resolved for.
 fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     use Datum::{Int32, Int64, Text};
-    if let Func::Float(f) = func {
-        if let Some(result) = float_functions::apply(f, args) {
-            return result;
-        }
-    }
-    if let Func::Range(f) = func {
-        if let Some(result) = range::apply(f, args) {
-            return result;
-        }
-    }
-    if let Func::Jsonb(f) = func {
-        if let Some(result) = jsonb::apply(f, args) {
-            return result;
-        }
-    }
-    if let Func::Text(f) = func {
-        if let Some(result) = text::apply(f, args) {
-            return result;
-        }
-    }
-    if let Func::Array(f) = func {
-        if let Some(result) = array::apply(f, args) {
-            return result;
-        }
-    }
-    if let Func::Bitwise(op) = func {
-        if let Some(result) = unsigned::bitwise(op, args) {
-            return Ok(result);
-        }
+    // A function of a family is its family's module's.
+    let family = match func {
+        Func::Float(f) => float_functions::apply(f, args),
+        Func::Range(f) => range::apply(f, args),
+        Func::Jsonb(f) => jsonb::apply(f, args),
+        Func::Text(f) => text::apply(f, args),
+        Func::Array(f) => array::apply(f, args),
+        Func::Bitwise(op) => unsigned::bitwise(op, args).map(Ok),
+        _ => None,
+    };
+    if let Some(result) = family {
+        return result;
     }
     Ok(match (func, args) {
         (Func::AbsInt32, [Int32(i)]) => Int32(i.checked_abs().ok_or_else(|| int4_out_of_range(i))?),
