@@ -17,7 +17,7 @@ use regex::{Regex, RegexBuilder};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::plan::{ScalarExpr, TextFunc};
-use crate::repr::{DataflowError, Datum};
+use crate::repr::{quoted, DataflowError, Datum};
 
 /// The real system's bound on a pattern before it is compiled.
 const MAX_PATTERN_BYTES: usize = 1024 * 1024;
@@ -190,9 +190,9 @@ fn concat(a: &str, b: &str) -> Result<Datum, DataflowError> {
 /// quotes with each double quote doubled.
 fn quote_ident(s: &str) -> Result<String, DataflowError> {
     if s.len() > MAX_IDENTIFIER_BYTES || s == "." || s == ".." {
-        let shown = s.replace('"', "\\\"");
         return Err(DataflowError::eval(&format!(
-            "string is not a valid identifier: \"{shown}\""
+            "string is not a valid identifier: {}",
+            quoted(s)
         )));
     }
     let mut chars = s.chars();

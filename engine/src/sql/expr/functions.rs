@@ -15,7 +15,7 @@ use super::typed::{binary, unify, Typed};
 use super::{array, jsonb, range};
 use super::{function_name, plain_args, walk, ExprContext};
 use crate::plan::{Func, ScalarExpr, TextFunc, TrimSide};
-use crate::repr::{unsupported, Datum, ScalarType};
+use crate::repr::{quoted, unsupported, Datum, ScalarType};
 
 use Param::{Bytes, Char, Int16, Int32, Int64, Range, Text};
 
@@ -308,15 +308,11 @@ fn normalization_form(form: &Expr) -> Result<&'static str, String> {
             .into_iter()
             .find(|f| f.eq_ignore_ascii_case(&id.value))
             .ok_or_else(|| unsupported(format!("normalization form {}", id.value))),
-        Expr::Identifier(id) if id.quote_style == Some('"') => Err(format!(
-            "{expected} identifier \"{}\"",
-            id.value.replace('"', "\\\"")
-        )),
+        Expr::Identifier(id) if id.quote_style == Some('"') => {
+            Err(format!("{expected} identifier {}", quoted(&id.value)))
+        }
         Expr::Value(v) => match &v.value {
-            Value::SingleQuotedString(s) => Err(format!(
-                "{expected} string literal \"{}\"",
-                s.replace('"', "\\\"")
-            )),
+            Value::SingleQuotedString(s) => Err(format!("{expected} string literal {}", quoted(s))),
             _ => Err(unsupported(format!("normalization form {form}"))),
         },
         _ => Err(unsupported(format!("normalization form {form}"))),
