@@ -21,8 +21,10 @@ use super::literals::literal_operands;
 use super::numeric_functions;
 use super::range;
 use super::text;
+use super::time;
 use super::unsigned;
 use crate::plan::{ArrayFunc, Func, RangeFunc, ScalarExpr, TrimSide};
+use crate::repr::time::units::date_trunc;
 use crate::repr::{DataflowError, Datum};
 
 /// The real system's bound on the text a string function makes
@@ -105,6 +107,9 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
                     return Err(e);
                 }
             }
+            if let Some(e) = time::literal_unit_error(strict, args) {
+                return Err(e);
+            }
             let values = evaluate_all(args, row)?;
             if values.contains(&Datum::Null) {
                 return Ok(Datum::Null);
@@ -176,6 +181,12 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
         (Func::Chr, [Int32(code)]) => Text(chr(*code)?),
         (Func::Lpad, [Text(s), Int32(length)]) => Text(lpad(s, *length, " ")?),
         (Func::Lpad, [Text(s), Int32(length), Text(fill)]) => Text(lpad(s, *length, fill)?),
+        (Func::DateTrunc, [Text(units), Datum::Timestamp(ts)]) => {
+            Datum::Timestamp(date_trunc(units, *ts).map_err(|e| DataflowError::eval(&e))?)
+        }
+        (Func::DateTrunc, [Text(units), Datum::TimestampTz(ts)]) => {
+            Datum::TimestampTz(date_trunc(units, *ts).map_err(|e| DataflowError::eval(&e))?)
+        }
         (func, args) => {
             let args: Vec<String> = args.iter().map(Datum::to_string).collect();
             return Err(invalid(&format!("{}({})", func.name(), args.join(", "))));

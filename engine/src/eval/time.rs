@@ -8,11 +8,14 @@
 //! UTC, where it is the `timestamp` of the same instant
 //! (`cast_timestamp_to_timestamp_tz`, `cast_timestamp_tz_to_timestamp`,
 //! `cast_date_to_timestamp_tz`, `cast_timestamp_tz_to_date`).
-//! A cast to a string is its rendering (`cast.rs`). The operators and
+//! A cast to a string is its rendering (`cast.rs`). `date_trunc` is
+//! `repr::time::units`'s, but for the error of a literal unknown unit,
+//! decided before any row (`literal_unit_error`). The operators and
 //! the reading of an `interval` are `interval.rs`'s, reached from here.
 
 use super::interval;
-use crate::plan::BinaryOp;
+use crate::plan::{BinaryOp, Func, ScalarExpr};
+use crate::repr::time::units::DateTimeUnits;
 use crate::repr::time::{parse_date, parse_timestamp, parse_timestamptz};
 use crate::repr::{DataflowError, Datum, ScalarType};
 
@@ -76,6 +79,21 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
             Some(Ok(Datum::TimestampTz(*t)))
         }
         (Datum::Date(_), Date) | (Datum::Interval(_), ScalarType::Interval) => Some(Ok(d.clone())),
+        _ => None,
+    }
+}
+
+/// The error of `date_trunc` with a literal unit the real system does not
+/// know, before any argument is evaluated: its optimizer replaces such a
+/// call by the literal error `unit 'x' not recognized` (`reduce`), which
+/// every row then gives, one whose timestamp is NULL too.
+pub fn literal_unit_error(func: Func, args: &[ScalarExpr]) -> Option<DataflowError> {
+    match (func, args.first()) {
+        (Func::DateTrunc, Some(ScalarExpr::Literal(Datum::Text(units)))) => {
+            DateTimeUnits::parse(units)
+                .is_none()
+                .then(|| DataflowError::eval(&format!("unit '{units}' not recognized")))
+        }
         _ => None,
     }
 }

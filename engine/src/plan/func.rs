@@ -68,6 +68,9 @@ pub enum Func {
     Text(TextFunc),
     /// A function or operator of arrays (`ArrayFunc`).
     Array(ArrayFunc),
+    /// `date_trunc(text, timestamp)` and `date_trunc(text, timestamptz)`:
+    /// the unit a text evaluated per row (`repr::time::units`).
+    DateTrunc,
 }
 
 /// The real system's functions and operators of text that `eval/text.rs`
@@ -428,6 +431,7 @@ impl Func {
             Func::Jsonb(f) => f.name(),
             Func::Text(f) => f.name(),
             Func::Array(f) => f.name(),
+            Func::DateTrunc => "date_trunc",
         }
     }
 }

@@ -354,4 +354,5 @@ pub fn parse_timestamptz(s: &str) -> Result<DateTime, String> {
 mod fields;
 #[cfg(test)]
 mod tests;
+pub mod units;
 mod zone;

@@ -12,7 +12,7 @@ use super::call_syntax::special_form;
 use super::float_functions::{self, plan_argument, take_literal, NumericLiteral};
 use super::overloads::{find_match, Overload, Param};
 use super::typed::{binary, unify, Typed};
-use super::{array, jsonb, range};
+use super::{array, date_trunc, jsonb, range};
 use super::{function_name, plain_args, walk, ExprContext};
 use crate::plan::{Func, ScalarExpr, TextFunc, TrimSide};
 use crate::repr::{quoted, unsupported, Datum, ScalarType};
@@ -122,6 +122,7 @@ pub fn is_scalar_function(name: &str) -> bool {
         || range::is_range_function(name)
         || jsonb::is_jsonb_function(name)
         || array::is_array_function(name)
+        || name == "date_trunc"
 }
 
 impl ExprContext<'_> {
@@ -186,6 +187,9 @@ impl ExprContext<'_> {
                 }
                 if array::is_array_function(name) {
                     return array::plan_call(name, planned);
+                }
+                if name == "date_trunc" {
+                    return date_trunc::plan_call(planned);
                 }
                 if range::takes(name, &planned) {
                     refuse_unsigned(name, &planned)?;

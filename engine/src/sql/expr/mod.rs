@@ -13,6 +13,7 @@ mod array;
 mod call_syntax;
 mod case;
 mod chars;
+mod date_trunc;
 mod float;
 mod float_functions;
 mod functions;

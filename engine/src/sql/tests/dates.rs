@@ -123,8 +123,20 @@ fn every_other_part_of_time_is_refused_by_name() {
             "unsupported: function date_part",
         ),
         (
-            "SELECT date_trunc('day', TIMESTAMP '2020-01-01')",
-            "unsupported: function date_trunc",
+            "SELECT date_trunc('day', DATE '2020-01-01')",
+            "unsupported: function date_trunc of date",
+        ),
+        (
+            "SELECT date_trunc('day', '2020-01-01')",
+            "unsupported: function date_trunc of unknown",
+        ),
+        (
+            "SELECT date_trunc('day', INTERVAL '1 day')",
+            "unsupported: function date_trunc: date_trunc(text, interval)",
+        ),
+        (
+            "SELECT date_trunc(1, TIMESTAMP '2020-01-01')",
+            "unsupported: function date_trunc of integer unit",
         ),
         (
             "SELECT TIMESTAMP '2020-01-01' AT TIME ZONE 'UTC'",
