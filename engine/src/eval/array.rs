@@ -1,10 +1,12 @@
 //! The functions and casts of arrays, as Materialize's `func.rs` and
 //! `func/variadic.rs` evaluate them (read for the facts): `ARRAY[...]`
 //! (`array_create`), subscripts (`array_index`), `array_length`,
-//! `array_lower` and `array_upper`. Its casts are `cast.rs`'s.
+//! `array_lower` and `array_upper`, and `ANY` and `ALL` of an array as
+//! the subquery the real system plans them as answers them. Its casts
+//! are `cast.rs`'s.
 
 use super::errors::int4_out_of_range;
-use crate::plan::ArrayFunc;
+use crate::plan::{ArrayFunc, BinaryOp, ScalarExpr};
 use crate::repr::array::{self, Array};
 use crate::repr::{DataflowError, Datum};
 
@@ -56,6 +58,47 @@ pub fn create(values: Vec<Datum>, nested: bool) -> Result<Datum, DataflowError> 
     Array::new(elements, &lengths)
         .map(|a| Datum::Array(Box::new(a)))
         .map_err(invalid)
+}
+
+/// `x op ANY (a)` (`all: false`) or `x op ALL (a)` of the array `a`, as
+/// the real system plans it (`transform_ast.rs`: `x op ANY (SELECT e FROM
+/// unnest(a))`, reduced with `mz_any` or `mz_all`): the comparison of
+/// `x` with every element, the elements of every dimension in order, is
+/// OR'd (AND'd) in SQL's three values. An empty or NULL array unnests to
+/// no rows, so it is false (true) without reading `x`; an error reading
+/// `x` is the answer otherwise.
+pub fn quantified(
+    op: BinaryOp,
+    all: bool,
+    x: &ScalarExpr,
+    a: &Datum,
+    row: &[Datum],
+) -> Result<Datum, DataflowError> {
+    let Datum::Array(a) = a else {
+        return Ok(Datum::Bool(all));
+    };
+    if a.elements.is_empty() {
+        return Ok(Datum::Bool(all));
+    }
+    let x = x.eval(row)?;
+    let mut unknown = false;
+    for e in &a.elements {
+        if x == Datum::Null || *e == Datum::Null {
+            unknown = true;
+            continue;
+        }
+        // The comparison as the scalar operator evaluates it.
+        let literal = |d: &Datum| Box::new(ScalarExpr::Literal(d.clone()));
+        match ScalarExpr::Binary(op, literal(&x), literal(e)).eval(&[])? {
+            Datum::Bool(b) if b != all => return Ok(Datum::Bool(b)),
+            Datum::Bool(_) => {}
+            d => return Err(DataflowError::eval(&format!("{d} is no boolean"))),
+        }
+    }
+    Ok(match unknown {
+        true => Datum::Null,
+        false => Datum::Bool(all),
+    })
 }
 
 /// A strict function of arrays of non-NULL arguments (`None`: not one).
@@ -130,5 +173,38 @@ mod tests {
         let agg = aggregate(AggregateFunc::ArrayAgg, &values);
         assert_eq!(agg, Ok(ints("{-1,3,3,NULL}")));
         assert_eq!(aggregate(AggregateFunc::ArrayAgg, &[]), Ok(Datum::Null));
+    }
+
+    #[test]
+    fn any_and_all_of_an_array_are_or_and_and_of_three_values() {
+        let x = |i| ScalarExpr::Literal(Datum::Int32(i));
+        let of = |x: ScalarExpr, a: &str, all| {
+            let a = match a {
+                "NULL" => Datum::Null,
+                a => ints(a),
+            };
+            quantified(BinaryOp::Eq, all, &x, &a, &[])
+        };
+        let b = |b| Ok(Datum::Bool(b));
+        assert_eq!(of(x(2), "{1,2}", false), b(true));
+        assert_eq!(of(x(2), "{{1,3},{4,2}}", false), b(true));
+        assert_eq!(of(x(2), "{2,NULL}", false), b(true));
+        assert_eq!(of(x(2), "{1,NULL}", false), Ok(Datum::Null));
+        assert_eq!(of(x(2), "{1,NULL}", true), b(false));
+        assert_eq!(of(x(2), "{2,NULL}", true), Ok(Datum::Null));
+        assert_eq!(of(x(2), "{2,2}", true), b(true));
+        // No element, as of a NULL array, which unnests to no rows.
+        for a in ["{}", "NULL"] {
+            assert_eq!(of(x(2), a, false), b(false));
+            assert_eq!(of(x(2), a, true), b(true));
+            // The operand is read only for an element.
+            let failing = ScalarExpr::Error("division by zero".into());
+            assert_eq!(of(failing.clone(), a, false), b(false));
+            assert!(of(failing, "{1}", false).is_err());
+        }
+        assert_eq!(
+            of(ScalarExpr::Literal(Datum::Null), "{1}", false),
+            Ok(Datum::Null)
+        );
     }
 }

@@ -41,7 +41,7 @@ pub fn propagates_nulls(func: Func) -> bool {
             | Func::Greatest
             | Func::Least
             | Func::Range(RangeFunc::Create(_))
-            | Func::Array(ArrayFunc::Create { .. })
+            | Func::Array(ArrayFunc::Create { .. } | ArrayFunc::Quantified { .. })
     )
 }
 
@@ -66,13 +66,22 @@ pub fn introduces_nulls(func: Func) -> bool {
                     | J::ArrayLength
             )
             | Func::Array(
-                ArrayFunc::Index | ArrayFunc::Length | ArrayFunc::Lower | ArrayFunc::Upper
+                ArrayFunc::Index
+                    | ArrayFunc::Length
+                    | ArrayFunc::Lower
+                    | ArrayFunc::Upper
+                    | ArrayFunc::Quantified { .. }
             )
     )
 }
 
 /// `func` of `args` over `row`.
 pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, DataflowError> {
+    if let (Func::Array(ArrayFunc::Quantified { op, all }), [x, a]) = (func, args) {
+        // Its operand is read only when the array has elements (see
+        // `array::quantified`), so a literal error there decides nothing.
+        return array::quantified(op, all, x, &a.eval(row)?, row);
+    }
     if let Some(decided) = literal_operands(args, propagates_nulls(func)) {
         return decided.map_err(|what| DataflowError::eval(&what));
     }

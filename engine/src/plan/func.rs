@@ -140,6 +140,10 @@ pub enum ArrayFunc {
     Lower,
     /// `array_upper(a, bigint)`: its upper bound.
     Upper,
+    /// `x op ANY (a)` (`all: false`) or `x op ALL (a)` of its operand `x`
+    /// and array `a`, `op` a comparison: SQL's OR (AND) of `x op e` over
+    /// every element `e`, false (true) of an empty or NULL array.
+    Quantified { op: super::BinaryOp, all: bool },
 }
 
 impl ArrayFunc {
@@ -151,6 +155,8 @@ impl ArrayFunc {
             ArrayFunc::Length => "array_length",
             ArrayFunc::Lower => "array_lower",
             ArrayFunc::Upper => "array_upper",
+            ArrayFunc::Quantified { all: false, .. } => "any",
+            ArrayFunc::Quantified { all: true, .. } => "all",
         }
     }
 }

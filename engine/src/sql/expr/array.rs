@@ -5,19 +5,22 @@
 //! of arrays one dimension more, empty only under a cast to an array
 //! type; a subscript `a[i][j]` of `bigint` indexes; `array_length`,
 //! `array_lower` and `array_upper`; the type names `t[]` (`t[][]` and
-//! `t[2]` the same type, as the real system's parser reads them). What
+//! `t[2]` the same type, as the real system's parser reads them);
+//! `x op ANY (a)` and `x op ALL (a)` of an array (`transform_ast.rs`
+//! plans them over `unnest(a)`), `op` a comparison. What
 //! the engine does not plan exactly is refused by name: slices, arrays of
 //! arrays of two types, `t ARRAY`, arrays of `char`, `varchar`,
-//! `numeric(p, s)` and ranges.
+//! `numeric(p, s)` and ranges, and `ANY` and `ALL` of an array whose
+//! elements the comparison would cast.
 
-use sqlparser::ast::{AccessExpr, Expr, Subscript};
+use sqlparser::ast::{AccessExpr, BinaryOperator, Expr, Subscript};
 
 use super::range::no_function;
 use super::typed::array::array_of;
-use super::typed::{unify, Typed};
+use super::typed::{binary, unify, Typed};
 use super::ExprContext;
 use crate::eval::castable;
-use crate::plan::{ArrayFunc, Func, ScalarExpr};
+use crate::plan::{ArrayFunc, BinaryOp, Func, ScalarExpr};
 use crate::repr::array::ArrayElem;
 use crate::repr::{unsupported, Datum, ScalarType};
 
@@ -168,5 +171,124 @@ impl ExprContext<'_> {
         }
         let call = ScalarExpr::Call(Func::Array(ArrayFunc::Index), exprs);
         Ok(Typed::new(call, e.scalar(), true))
+    }
+
+    /// `left op ANY (right)` (`all: false`) or `ALL` of an array `right`:
+    /// the comparison `left op e` of an element `e` of its type, as the
+    /// real system plans it over `unnest(right)`, so an operand of
+    /// unknown type is read as the element type and the element is never
+    /// one (`integer = text` has no operator).
+    #[inline(never)]
+    pub(super) fn quantified_array(
+        &mut self,
+        left: &Expr,
+        op: &BinaryOperator,
+        right: &Expr,
+        all: bool,
+    ) -> Result<Typed, String> {
+        quantified_operator(op)?;
+        // The real system plans it as a subquery wherever it is, so it
+        // is refused where a subquery is.
+        if self.subqueries.is_none() {
+            return Err(self.no_subqueries());
+        }
+        let a = self.plan(right)?;
+        if a.is_unknown() {
+            return Err("function unnest(unknown) is not unique".into());
+        }
+        let Some(e) = element(a.typ) else {
+            return Err(no_function("unnest", &[a]));
+        };
+        let mut x = self.plan(left)?;
+        if x.is_unknown() {
+            x = x.coerce(e.scalar())?;
+        }
+        // As a subquery, its errors would count once per key of the outer
+        // columns it reads, and no AND or OR around it would drop one; an
+        // error here would not, so what can fail is refused, and so is an
+        // aggregate's or a subquery's value in it.
+        let width = self.row_columns().len();
+        for t in [&x.expr, &a.expr] {
+            if !infallible(t, width) {
+                return Err(unsupported(
+                    "ANY and ALL of an array whose operand or array can fail",
+                ));
+            }
+        }
+        // The comparison of placeholders: column 0 the operand, 1 the
+        // element; an element cast or an operator other than a
+        // comparison is refused by name.
+        let operand = Typed {
+            expr: ScalarExpr::Column(0),
+            ..x.clone()
+        };
+        let element = Typed::new(ScalarExpr::Column(1), e.scalar(), true);
+        let cmp = binary(op, operand, element)?;
+        let refused = || unsupported("ANY and ALL of an array whose elements the comparison casts");
+        let ScalarExpr::Binary(bop, l, r) = cmp.expr else {
+            return Err(refused());
+        };
+        let comparison = matches!(
+            bop,
+            BinaryOp::Eq
+                | BinaryOp::NotEq
+                | BinaryOp::Lt
+                | BinaryOp::LtEq
+                | BinaryOp::Gt
+                | BinaryOp::GtEq
+        );
+        if !comparison || *r != ScalarExpr::Column(1) || reads_element(&l) {
+            return Err(refused());
+        }
+        let operand = with_operand(*l, &x.expr);
+        let func = Func::Array(ArrayFunc::Quantified { op: bop, all });
+        let call = ScalarExpr::Call(func, vec![operand, a.expr]);
+        Ok(Typed::new(call, ScalarType::Bool, true))
+    }
+}
+
+/// The refusal of `op` of `ANY` or `ALL` of an array but a comparison
+/// (`LIKE`, `~`, `@>` and the like, which the real system plans too).
+pub(super) fn quantified_operator(op: &BinaryOperator) -> Result<(), String> {
+    use BinaryOperator as B;
+    match op {
+        B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq => Ok(()),
+        op => Err(unsupported(format!(
+            "operator {op} of ANY and ALL of an array"
+        ))),
+    }
+}
+
+/// Whether `e` cannot fail: a column of the row (of fewer than `width`:
+/// not an aggregate's or a subquery's value), a literal but an error, or
+/// `ARRAY[...]` of these, one-dimensional, or a constant that folds to a
+/// value.
+fn infallible(e: &ScalarExpr, width: usize) -> bool {
+    match e {
+        ScalarExpr::Column(c) => *c < width,
+        ScalarExpr::Literal(_) => true,
+        ScalarExpr::Call(Func::Array(ArrayFunc::Create { nested: false }), args) => {
+            args.iter().all(|a| infallible(a, width))
+        }
+        // A constant that evaluates without an error now.
+        e => matches!(e.clone().fold(), ScalarExpr::Literal(_)),
+    }
+}
+
+/// Whether the comparison's operand side reads the element (column 1).
+fn reads_element(e: &ScalarExpr) -> bool {
+    let read = std::cell::Cell::new(false);
+    let _ = e.clone().remap_columns(&|c| {
+        read.set(read.get() || c != 0);
+        c
+    });
+    read.get()
+}
+
+/// The comparison's operand side with the operand (column 0) in place.
+fn with_operand(e: ScalarExpr, x: &ScalarExpr) -> ScalarExpr {
+    match e {
+        ScalarExpr::Column(0) => x.clone(),
+        e => e.map_children(&mut |c| with_operand(c, x)),
     }
 }

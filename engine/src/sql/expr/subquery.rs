@@ -235,8 +235,9 @@ fn quantified_parts(e: &Expr) -> Result<Option<QuantifiedParts<'_>>, String> {
             compare_op,
             right,
         } => {
+            // Of an array, it is an expression (`array::quantified_array`).
             let Expr::Subquery(q) = &**right else {
-                return Err(unsupported("ANY and ALL of an array"));
+                return Ok(None);
             };
             let all = matches!(e, Expr::AllOp { .. });
             (left, compare_op.clone(), q, all)
@@ -247,7 +248,7 @@ fn quantified_parts(e: &Expr) -> Result<Option<QuantifiedParts<'_>>, String> {
 
 impl ExprContext<'_> {
     /// The refusal of a subquery where none is planned.
-    fn no_subqueries(&self) -> String {
+    pub(super) fn no_subqueries(&self) -> String {
         unsupported(format!("subqueries {}", self.site))
     }
 
@@ -255,7 +256,20 @@ impl ExprContext<'_> {
     pub(super) fn quantified_form(&mut self, e: &Expr) -> Result<Typed, String> {
         match quantified_parts(e)? {
             Some((x, op, q, all)) => self.quantified(x, &op, q, all, false),
-            None => Err(unsupported(super::forms::expr(e))),
+            None => match e {
+                Expr::AnyOp {
+                    left,
+                    compare_op,
+                    right,
+                    ..
+                } => self.quantified_array(left, compare_op, right, false),
+                Expr::AllOp {
+                    left,
+                    compare_op,
+                    right,
+                } => self.quantified_array(left, compare_op, right, true),
+                _ => Err(unsupported(super::forms::expr(e))),
+            },
         }
     }
 
@@ -284,7 +298,7 @@ impl ExprContext<'_> {
 
     /// The columns of the row a subquery's outer references name: the
     /// GROUP BY keys under grouping, else the scope's.
-    fn row_columns(&self) -> Vec<Column> {
+    pub(super) fn row_columns(&self) -> Vec<Column> {
         match &self.grouping {
             Some(g) => g.keys.iter().map(|k| k.column(String::new())).collect(),
             None => self.scope.items.iter().map(|i| i.column.clone()).collect(),

@@ -34,6 +34,7 @@ pub fn contains_window(e: &Expr) -> bool {
 /// Whether `e` holds a subquery.
 pub fn contains_subquery(e: &Expr) -> bool {
     any_within(e, 0, &|e| match e {
+        // Of an array too: the real system plans it as a subquery.
         Expr::Subquery(_) | Expr::Exists { .. } | Expr::AnyOp { .. } | Expr::AllOp { .. } => true,
         Expr::In { target, .. } => !matches!(target, InTarget::List(_)),
         Expr::Function(f) => matches!(f.args, FunctionArguments::Subquery(_)),
@@ -75,7 +76,10 @@ pub(super) fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) 
         Expr::In { expr, target, .. } => {
             any(expr) || matches!(target, InTarget::List(list) if list.iter().any(any))
         }
-        Expr::AnyOp { left, .. } | Expr::AllOp { left, .. } => any(left),
+        // Of an array (not a subquery), its array is over the row too.
+        Expr::AnyOp { left, right, .. } | Expr::AllOp { left, right, .. } => {
+            any(left) || (!matches!(**right, Expr::Subquery(_)) && any(right))
+        }
         Expr::Substring { .. }
         | Expr::Position { .. }
         | Expr::Trim { .. }

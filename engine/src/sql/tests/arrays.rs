@@ -4,7 +4,8 @@
 //! (arrays of the types it does not model, `array_agg` with `ORDER BY`
 //! or of arrays, `min`, `max`, `greatest` and `least` of arrays, whose
 //! order is not the derived one, arrays of `jsonb`, operators of arrays
-//! but the comparisons of one type, and the array forms it does not
+//! but the comparisons of one type, `ANY` and `ALL` of an array but of
+//! a comparison that casts no element, and the array forms it does not
 //! plan).
 
 use super::*;
@@ -46,6 +47,14 @@ fn arrays_have_materializes_types() {
     let sql = "SELECT ARRAY[1], (ARRAY[1])[1], array_length(ARRAY[1], 1), array_lower(ARRAY[1], 1), array_upper(ARRAY[1], 1)";
     let nullable: Vec<bool> = select(sql).columns.iter().map(|c| c.nullable).collect();
     assert_eq!(nullable, [false, true, true, true, true]);
+    // ANY and ALL of an array are booleans, NULL of a NULL element.
+    let sql = "SELECT 1 = ANY (ARRAY[a]), a < ALL (ARRAY[1]) FROM t";
+    let columns = select(sql).columns;
+    assert_eq!(
+        columns.iter().map(|c| c.typ).collect::<Vec<_>>(),
+        [Bool, Bool]
+    );
+    assert!(columns.iter().all(|c| c.nullable));
 }
 
 #[test]
@@ -68,6 +77,26 @@ fn materialize_answers_these_with_errors() {
         (
             "SELECT array_upper(1, 1)",
             "function array_upper(integer, integer) does not exist",
+        ),
+        (
+            "SELECT 'x' = ANY (ARRAY[1])",
+            "invalid input syntax for type integer: invalid digit found in string: \"x\"",
+        ),
+        (
+            "SELECT 1 = ANY (ARRAY['1'])",
+            "operator does not exist: integer = text",
+        ),
+        (
+            "SELECT 1 = ALL (ARRAY[])",
+            "cannot determine type of empty array",
+        ),
+        (
+            "SELECT a = ANY (b) FROM t",
+            "function unnest(text) does not exist",
+        ),
+        (
+            "SELECT 1 = ANY ('{1}')",
+            "function unnest(unknown) is not unique",
         ),
         (
             "SELECT '[1:1]={1}'::int[]",
@@ -124,6 +153,38 @@ fn what_the_engine_does_not_model_is_refused_by_name() {
         (
             "SELECT ARRAY[1] = ARRAY[1::bigint]",
             "unsupported: operator = of arrays",
+        ),
+        (
+            "SELECT 3000000000 = ANY (ARRAY[a]) FROM t",
+            "unsupported: ANY and ALL of an array whose elements the comparison casts",
+        ),
+        (
+            "SELECT b ~ ANY (ARRAY['x']) FROM t",
+            "unsupported: operator ~ of ANY and ALL of an array",
+        ),
+        (
+            "SELECT a FROM t WHERE c OR a / 0 = ANY (ARRAY[2])",
+            "unsupported: ANY and ALL of an array whose operand or array can fail",
+        ),
+        (
+            "SELECT a = ANY (ARRAY[ARRAY[a], ARRAY[2]]) FROM t",
+            "unsupported: ANY and ALL of an array whose operand or array can fail",
+        ),
+        (
+            "SELECT a = ANY (b::int[]) FROM t",
+            "unsupported: ANY and ALL of an array whose operand or array can fail",
+        ),
+        (
+            "SELECT count(*) = ANY (ARRAY[1]) FROM t",
+            "unsupported: ANY and ALL of an array whose operand or array can fail",
+        ),
+        (
+            "SELECT a FROM t ORDER BY a = ANY (ARRAY[1])",
+            "unsupported: subqueries in ORDER BY clause",
+        ),
+        (
+            "SELECT nope = ANY ('{a}'::varchar[]) FROM t",
+            "unsupported: type varchar[]",
         ),
     ] {
         assert_eq!(err(sql), e, "{sql}");
