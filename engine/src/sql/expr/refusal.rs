@@ -100,19 +100,12 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
         {
             walk(left)
         }
-        Expr::AnyOp {
-            left,
-            compare_op,
-            right,
-            ..
+        Expr::AnyOp { .. } | Expr::AllOp { .. } => {
+            let (left, op, right, _) = super::walk::any_or_all(e)?;
+            refused(super::array::quantified_operator(op))
+                .or_else(|| walk(left))
+                .or_else(|| walk(right))
         }
-        | Expr::AllOp {
-            left,
-            compare_op,
-            right,
-        } => refused(super::array::quantified_operator(compare_op))
-            .or_else(|| walk(left))
-            .or_else(|| walk(right)),
         Expr::Between {
             expr, low, high, ..
         } => walk(expr).or_else(|| walk(low)).or_else(|| walk(high)),

@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 use sqlparser::ast::{BinaryOperator, Expr, InTarget, Query};
 
 use super::typed::{binary, negate, Typed};
+use super::walk::any_or_all;
 use super::{conjuncts, ExprContext};
 use crate::plan::{BinaryOp, RelationPlan, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, Column, ScalarType};
@@ -224,25 +225,11 @@ fn quantified_parts(e: &Expr) -> Result<Option<QuantifiedParts<'_>>, String> {
             };
             (expr, op, q, *negated)
         }
-        Expr::AnyOp {
-            left,
-            compare_op,
-            right,
-            ..
-        }
-        | Expr::AllOp {
-            left,
-            compare_op,
-            right,
-        } => {
+        e => match any_or_all(e) {
             // Of an array, it is an expression (`array::quantified_array`).
-            let Expr::Subquery(q) = &**right else {
-                return Ok(None);
-            };
-            let all = matches!(e, Expr::AllOp { .. });
-            (left, compare_op.clone(), q, all)
-        }
-        _ => return Ok(None),
+            Some((left, op, Expr::Subquery(q), all)) => (left, op.clone(), &**q, all),
+            _ => return Ok(None),
+        },
     }))
 }
 
@@ -256,18 +243,8 @@ impl ExprContext<'_> {
     pub(super) fn quantified_form(&mut self, e: &Expr) -> Result<Typed, String> {
         match quantified_parts(e)? {
             Some((x, op, q, all)) => self.quantified(x, &op, q, all, false),
-            None => match e {
-                Expr::AnyOp {
-                    left,
-                    compare_op,
-                    right,
-                    ..
-                } => self.quantified_array(left, compare_op, right, false),
-                Expr::AllOp {
-                    left,
-                    compare_op,
-                    right,
-                } => self.quantified_array(left, compare_op, right, true),
+            None => match any_or_all(e) {
+                Some((left, op, right, all)) => self.quantified_array(left, op, right, all),
                 _ => Err(unsupported(super::forms::expr(e))),
             },
         }

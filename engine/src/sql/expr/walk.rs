@@ -5,8 +5,8 @@
 //! Both look through the forms the planner reads, never into a subquery.
 
 use sqlparser::ast::{
-    AccessExpr, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, Subscript,
-    WindowType,
+    AccessExpr, BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget,
+    Subscript, WindowType,
 };
 
 use super::aggregate::aggregate_call;
@@ -29,6 +29,25 @@ pub fn contains_window(e: &Expr) -> bool {
         0,
         &|e| matches!(e, Expr::Function(f) if f.over.is_some()),
     )
+}
+
+/// `left op ANY|SOME (right)` or `left op ALL (right)`: its operand,
+/// comparison, right side and whether it is ALL; `None` for another form.
+pub fn any_or_all(e: &Expr) -> Option<(&Expr, &BinaryOperator, &Expr, bool)> {
+    match e {
+        Expr::AnyOp {
+            left,
+            compare_op,
+            right,
+            ..
+        } => Some((left, compare_op, right, false)),
+        Expr::AllOp {
+            left,
+            compare_op,
+            right,
+        } => Some((left, compare_op, right, true)),
+        _ => None,
+    }
 }
 
 /// Whether `e` holds a subquery.
