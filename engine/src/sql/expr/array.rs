@@ -141,6 +141,9 @@ impl ExprContext<'_> {
     /// `root[i][j]...`: an element of an array.
     #[inline(never)]
     pub(super) fn subscript(&mut self, root: &Expr, chain: &[AccessExpr]) -> Result<Typed, String> {
+        if let Some(refused) = constructor(root) {
+            return Err(refused);
+        }
         if chain.iter().any(|a| matches!(a, AccessExpr::Dot(_))) {
             return Err(unsupported("field access"));
         }
@@ -290,5 +293,19 @@ fn with_operand(e: ScalarExpr, x: &ScalarExpr) -> ScalarExpr {
     match e {
         ScalarExpr::Column(0) => x.clone(),
         e => e.map_children(&mut |c| with_operand(c, x)),
+    }
+}
+
+/// The refusal of `LIST[...]` and `MAP[...]`, Materialize's constructors
+/// of its list and map types, which sqlparser reads as a subscript of a
+/// column named `list` or `map`: the words are keywords of Materialize's
+/// parser, never a column, unless quoted.
+pub fn constructor(root: &Expr) -> Option<String> {
+    match root {
+        Expr::Identifier(id) if id.quote_style.is_none() => ["list", "map"]
+            .into_iter()
+            .find(|k| id.value.eq_ignore_ascii_case(k))
+            .map(|k| unsupported(format!("{}[...] (the {k} type)", k.to_uppercase()))),
+        _ => None,
     }
 }

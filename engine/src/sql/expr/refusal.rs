@@ -178,13 +178,15 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
         // Inside `ARRAY[...]`, `[...]` is an array too; outside, the
         // planner refuses it.
         Expr::Array(a) => a.elem.iter().find_map(walk),
-        Expr::CompoundFieldAccess { root, access_chain } => walk(root).or_else(|| {
-            access_chain.iter().find_map(|a| match a {
-                AccessExpr::Subscript(Subscript::Index { index }) => walk(index),
-                AccessExpr::Subscript(_) => None,
-                AccessExpr::Dot(_) => Some(unsupported("field access")),
-            })
-        }),
+        Expr::CompoundFieldAccess { root, access_chain } => super::array::constructor(root)
+            .or_else(|| walk(root))
+            .or_else(|| {
+                access_chain.iter().find_map(|a| match a {
+                    AccessExpr::Subscript(Subscript::Index { index }) => walk(index),
+                    AccessExpr::Subscript(_) => None,
+                    AccessExpr::Dot(_) => Some(unsupported("field access")),
+                })
+            }),
         other => Some(unsupported(forms::expr(other))),
     }
 }

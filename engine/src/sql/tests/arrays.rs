@@ -190,3 +190,29 @@ fn what_the_engine_does_not_model_is_refused_by_name() {
         assert_eq!(err(sql), e, "{sql}");
     }
 }
+
+/// `LIST[...]` and `MAP[...]` are Materialize's constructors, which
+/// sqlparser reads as a subscript of a column `list` or `map`: refused,
+/// before a real error elsewhere, never "column does not exist".
+#[test]
+fn list_and_map_constructors_are_refused_not_columns() {
+    for (sql, e) in [
+        ("SELECT LIST[1]", "unsupported: LIST[...] (the list type)"),
+        (
+            "SELECT (list[2])::text",
+            "unsupported: LIST[...] (the list type)",
+        ),
+        (
+            "SELECT nosuch, LIST[1]",
+            "unsupported: LIST[...] (the list type)",
+        ),
+        ("SELECT Map[1]", "unsupported: MAP[...] (the map type)"),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+    // Quoted, the word is a column's name.
+    assert_eq!(
+        err("SELECT \"list\"[1] FROM t"),
+        "column \"list\" does not exist"
+    );
+}
