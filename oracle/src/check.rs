@@ -4,7 +4,7 @@
 //! ([`Script::written`]); a marked directive must differ (else its marker
 //! is stale).
 
-use crate::session::Session;
+use crate::session::{Session, TIMED_OUT};
 use postgres::Client;
 use runner::format::directive::{Command, Condition, Directive};
 use runner::format::Script;
@@ -72,12 +72,21 @@ fn replayed(directive: &Directive) -> bool {
 
 /// Whether `golden` and `postgres` (lines of one directive) agree: equal,
 /// or both an error, whatever its text (the texts are each system's own).
+/// A statement PostgreSQL did not finish ([`TIMED_OUT`]) agrees with none.
 pub fn agree(golden: &[String], postgres: &[String]) -> bool {
     let error = |lines: &[String]| lines.first().is_some_and(|l| l.starts_with("error: "));
-    golden == postgres || (error(golden) && error(postgres))
+    !timed_out(postgres) && (golden == postgres || (error(golden) && error(postgres)))
 }
 
-/// The verdict on one directive from whether the answers agree and its marker.
+/// Whether `postgres` is no answer: the server cancelled the statement.
+fn timed_out(postgres: &[String]) -> bool {
+    postgres.first().and_then(|l| l.strip_prefix("error: ")) == Some(TIMED_OUT)
+}
+
+/// The verdict on one directive from whether the answers agree and its
+/// marker. A marked directive PostgreSQL gave no answer to stays marked
+/// (its marker is not shown stale); an unmarked one differs, as any
+/// statement that runs away fails.
 pub fn judge(agrees: bool, marker: Option<String>) -> Verdict {
     match (agrees, marker) {
         (true, None) => Verdict::Agrees,
@@ -173,6 +182,19 @@ mod tests {
             judge(agree(&script.written(2), &error), marked),
             Verdict::Stale("errors-as-data".into())
         );
+    }
+
+    #[test]
+    fn a_statement_postgresql_cancelled_agrees_with_nothing() {
+        let none = vec![format!("error: {TIMED_OUT}")];
+        let error = lines(&["error: exceeded recursion limit of 512"]);
+        assert!(!agree(&error, &none));
+        assert!(!agree(&none, &none));
+        assert_eq!(
+            judge(agree(&error, &none), Some("recursion-limit".into())),
+            Verdict::Skipped("recursion-limit".into())
+        );
+        assert_eq!(judge(agree(&error, &none), None), Verdict::Differs);
     }
 
     #[test]

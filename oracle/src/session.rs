@@ -9,6 +9,7 @@ use crate::translate::{statements, Statement};
 use crate::watch::on_server;
 use engine::repr::{array, interval, jsonb, range, time, Datum, Numeric};
 use engine::Outcome;
+use postgres::error::SqlState;
 use postgres::types::Type;
 use postgres::{Client, SimpleQueryMessage};
 use runner::format::directive::Command;
@@ -205,10 +206,17 @@ fn execute(client: &mut Client, sql: &str) -> Result<Result<(), String>, String>
     }
 }
 
-/// The server's message of a statement it refused, or the connection's
-/// failure as the oracle's own error.
+/// What stands for PostgreSQL's answer when `statement_timeout` cancelled
+/// the statement: no answer, which [`crate::check`] never takes for an
+/// error that agrees (a 600-way join once timed out on a loaded machine
+/// and "agreed" with the engine's recursion-limit error).
+pub const TIMED_OUT: &str = "PostgreSQL gave no answer: the statement ran past statement_timeout";
+
+/// The server's message of a statement it refused ([`TIMED_OUT`] for one
+/// it cancelled), or the connection's failure as the oracle's own error.
 fn refused(error: postgres::Error) -> Result<String, String> {
     match error.as_db_error() {
+        Some(db) if *db.code() == SqlState::QUERY_CANCELED => Ok(TIMED_OUT.to_string()),
         Some(db) => Ok(db.message().to_string()),
         None => Err(format!("PostgreSQL connection: {error}")),
     }
