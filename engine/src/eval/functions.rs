@@ -24,7 +24,6 @@ use super::text;
 use super::time;
 use super::unsigned;
 use crate::plan::{ArrayFunc, Func, RangeFunc, ScalarExpr, TrimSide};
-use crate::repr::time::units::date_trunc;
 use crate::repr::{DataflowError, Datum};
 
 /// The real system's bound on the text a string function makes
@@ -152,6 +151,7 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
         Func::Text(f) => text::apply(f, args),
         Func::Array(f) => array::apply(f, args),
         Func::Bitwise(op) => unsigned::bitwise(op, args).map(Ok),
+        Func::DateTrunc | Func::Extract | Func::DatePart => time::apply(func, args),
         _ => None,
     };
     if let Some(result) = family {
@@ -190,12 +190,6 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
         (Func::Chr, [Int32(code)]) => Text(chr(*code)?),
         (Func::Lpad, [Text(s), Int32(length)]) => Text(lpad(s, *length, " ")?),
         (Func::Lpad, [Text(s), Int32(length), Text(fill)]) => Text(lpad(s, *length, fill)?),
-        (Func::DateTrunc, [Text(units), Datum::Timestamp(ts)]) => {
-            Datum::Timestamp(date_trunc(units, *ts).map_err(|e| DataflowError::eval(&e))?)
-        }
-        (Func::DateTrunc, [Text(units), Datum::TimestampTz(ts)]) => {
-            Datum::TimestampTz(date_trunc(units, *ts).map_err(|e| DataflowError::eval(&e))?)
-        }
         (func, args) => {
             let args: Vec<String> = args.iter().map(Datum::to_string).collect();
             return Err(invalid(&format!("{}({})", func.name(), args.join(", "))));

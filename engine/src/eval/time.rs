@@ -9,15 +9,17 @@
 //! (`cast_timestamp_to_timestamp_tz`, `cast_timestamp_tz_to_timestamp`,
 //! `cast_date_to_timestamp_tz`, `cast_timestamp_tz_to_date`).
 //! A cast to a string is its rendering (`cast.rs`). `date_trunc` is
-//! `repr::time::units`'s, but for the error of a literal unknown unit,
-//! decided before any row (`literal_unit_error`). The operators and
+//! `repr::time::units`'s, and `extract` and `date_part` are
+//! `repr::time::parts`'s (`apply`), but for the error of a literal unknown
+//! unit, decided before any row (`literal_unit_error`). The operators and
 //! the reading of an `interval` are `interval.rs`'s, reached from here.
 
 use super::interval;
 use crate::plan::{BinaryOp, Func, ScalarExpr};
-use crate::repr::time::units::DateTimeUnits;
+use crate::repr::time::parts::{extract_date, interval_part, timestamp_part, Exact};
+use crate::repr::time::units::{date_trunc, DateTimeUnits};
 use crate::repr::time::{parse_date, parse_timestamp, parse_timestamptz};
-use crate::repr::{DataflowError, Datum, ScalarType};
+use crate::repr::{DataflowError, Datum, ScalarType, F64};
 
 /// `date - date` and the operators over an interval (`None` for any
 /// other operator or operands).
@@ -83,17 +85,63 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
     }
 }
 
-/// The error of `date_trunc` with a literal unit the real system does not
-/// know, before any argument is evaluated: its optimizer replaces such a
-/// call by the literal error `unit 'x' not recognized` (`reduce`), which
-/// every row then gives, one whose timestamp is NULL too.
+/// The error of `date_trunc`, `extract` or `date_part` with a literal unit
+/// the real system does not know, before any argument is evaluated: its
+/// optimizer replaces such a call by the literal error `unit 'x' not
+/// recognized` (`reduce`), which every row then gives, one whose value is
+/// NULL too.
 pub fn literal_unit_error(func: Func, args: &[ScalarExpr]) -> Option<DataflowError> {
     match (func, args.first()) {
-        (Func::DateTrunc, Some(ScalarExpr::Literal(Datum::Text(units)))) => {
-            DateTimeUnits::parse(units)
-                .is_none()
-                .then(|| DataflowError::eval(&format!("unit '{units}' not recognized")))
-        }
+        (
+            Func::DateTrunc | Func::Extract | Func::DatePart,
+            Some(ScalarExpr::Literal(Datum::Text(units))),
+        ) => unit(units).err(),
         _ => None,
     }
+}
+
+/// The unit `units` names, or the real system's error.
+fn unit(units: &str) -> Result<DateTimeUnits, DataflowError> {
+    DateTimeUnits::parse(units)
+        .ok_or_else(|| DataflowError::eval(&format!("unit '{units}' not recognized")))
+}
+
+/// `date_trunc`, `extract` or `date_part` of non-NULL arguments (`None`
+/// for another function).
+pub fn apply(func: Func, args: &[Datum]) -> Option<Result<Datum, DataflowError>> {
+    let [Datum::Text(units), value] = args else {
+        return None;
+    };
+    let result = match (func, value) {
+        (Func::DateTrunc, Datum::Timestamp(ts)) => date_trunc(units, *ts).map(Datum::Timestamp),
+        (Func::DateTrunc, Datum::TimestampTz(ts)) => date_trunc(units, *ts).map(Datum::TimestampTz),
+        (Func::Extract | Func::DatePart, _) => {
+            let unit = match unit(units) {
+                Ok(unit) => unit,
+                Err(e) => return Some(Err(e)),
+            };
+            part(func, unit, value)?
+        }
+        _ => return None,
+    };
+    Some(result.map_err(|e| DataflowError::eval(&e)))
+}
+
+/// `extract` (a `numeric`) or `date_part` (a `double precision`) of
+/// `value` (`None` for a type neither takes).
+fn part(func: Func, unit: DateTimeUnits, value: &Datum) -> Option<Result<Datum, String>> {
+    let numeric = |n: Exact| Datum::Numeric(n.to_numeric());
+    let float = |f: f64| Datum::Float64(F64::new(f));
+    Some(match (func, value) {
+        (Func::Extract, Datum::Date(d)) => extract_date(unit, *d).map(Datum::Numeric),
+        (Func::Extract, Datum::Timestamp(ts) | Datum::TimestampTz(ts)) => {
+            timestamp_part(unit, *ts).map(numeric)
+        }
+        (Func::Extract, Datum::Interval(iv)) => interval_part(unit, *iv).map(numeric),
+        (Func::DatePart, Datum::Timestamp(ts) | Datum::TimestampTz(ts)) => {
+            timestamp_part(unit, *ts).map(float)
+        }
+        (Func::DatePart, Datum::Interval(iv)) => interval_part(unit, *iv).map(float),
+        _ => return None,
+    })
 }

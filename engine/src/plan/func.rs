@@ -71,6 +71,13 @@ pub enum Func {
     /// `date_trunc(text, timestamp)` and `date_trunc(text, timestamptz)`:
     /// the unit a text evaluated per row (`repr::time::units`).
     DateTrunc,
+    /// `extract(text, x)` of a `date`, `timestamp`, `timestamptz` or
+    /// `interval`, a `numeric`: the unit a text evaluated per row
+    /// (`repr::time::parts`).
+    Extract,
+    /// `date_part(text, x)` of a `timestamp`, `timestamptz` (a `date` is
+    /// cast to one) or `interval`, a `double precision`.
+    DatePart,
 }
 
 /// The real system's functions and operators of text that `eval/text.rs`
@@ -438,6 +445,8 @@ impl Func {
             Func::Text(f) => f.name(),
             Func::Array(f) => f.name(),
             Func::DateTrunc => "date_trunc",
+            Func::Extract => "extract",
+            Func::DatePart => "date_part",
         }
     }
 }

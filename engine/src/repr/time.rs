@@ -352,6 +352,7 @@ pub fn parse_timestamptz(s: &str) -> Result<DateTime, String> {
 }
 
 mod fields;
+pub mod parts;
 #[cfg(test)]
 mod tests;
 pub mod units;

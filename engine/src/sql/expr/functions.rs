@@ -8,11 +8,11 @@
 
 use sqlparser::ast::{BinaryOperator, CaseWhen, Expr, Function, Value};
 
-use super::call_syntax::special_form;
+use super::call_syntax::{extract_unit, special_form};
 use super::float_functions::{self, plan_argument, take_literal, NumericLiteral};
 use super::overloads::{find_match, Overload, Param};
 use super::typed::{binary, unify, Typed};
-use super::{array, date_trunc, jsonb, range};
+use super::{array, date_part, date_trunc, jsonb, range};
 use super::{function_name, plain_args, walk, ExprContext};
 use crate::plan::{Func, ScalarExpr, TextFunc, TrimSide};
 use crate::repr::{quoted, unsupported, Datum, ScalarType};
@@ -122,7 +122,7 @@ pub fn is_scalar_function(name: &str) -> bool {
         || range::is_range_function(name)
         || jsonb::is_jsonb_function(name)
         || array::is_array_function(name)
-        || name == "date_trunc"
+        || matches!(name, "date_trunc" | "date_part")
 }
 
 impl ExprContext<'_> {
@@ -144,6 +144,12 @@ impl ExprContext<'_> {
     #[inline(never)]
     pub(super) fn special_call(&mut self, e: &Expr) -> Result<Typed, String> {
         let (name, args) = special_form(e)?;
+        if let Some(unit) = extract_unit(e) {
+            // `EXTRACT(unit FROM x)` is `extract('unit', x)`.
+            let unit = Typed::new(ScalarExpr::Literal(Datum::Text(unit)), TEXT, false);
+            let value = self.plan(args[0])?;
+            return date_part::plan_call(name, vec![unit, value]);
+        }
         self.call(name, &args)
     }
 
@@ -188,8 +194,10 @@ impl ExprContext<'_> {
                 if array::is_array_function(name) {
                     return array::plan_call(name, planned);
                 }
-                if name == "date_trunc" {
-                    return date_trunc::plan_call(planned);
+                match name {
+                    "date_trunc" => return date_trunc::plan_call(planned),
+                    "date_part" => return date_part::plan_call(name, planned),
+                    _ => {}
                 }
                 if range::takes(name, &planned) {
                     refuse_unsigned(name, &planned)?;

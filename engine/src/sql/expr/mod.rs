@@ -13,6 +13,7 @@ mod array;
 mod call_syntax;
 mod case;
 mod chars;
+mod date_part;
 mod date_trunc;
 mod float;
 mod float_functions;
@@ -235,7 +236,8 @@ impl<'a> ExprContext<'a> {
             | Expr::Position { .. }
             | Expr::Trim { .. }
             | Expr::Ceil { .. }
-            | Expr::Floor { .. } => self.special_call(e),
+            | Expr::Floor { .. }
+            | Expr::Extract { .. } => self.special_call(e),
             Expr::Function(f) => {
                 let (func, arg, distinct) = aggregate_call(f)?;
                 self.aggregate(func, arg, distinct)

@@ -120,7 +120,8 @@ fn invent(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> Option<(Strin
         | Expr::Position { .. }
         | Expr::Trim { .. }
         | Expr::Ceil { .. }
-        | Expr::Floor { .. } => high(special_form(e).ok()?.0.into()),
+        | Expr::Floor { .. }
+        | Expr::Extract { .. } => high(special_form(e).ok()?.0.into()),
         // `TRUE` is `'t'::boolean` to the real system, named as a cast is.
         Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => high("bool".into()),
         Expr::Exists { .. } => high("exists".into()),

@@ -157,7 +157,8 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
         | Expr::Position { .. }
         | Expr::Trim { .. }
         | Expr::Ceil { .. }
-        | Expr::Floor { .. } => {
+        | Expr::Floor { .. }
+        | Expr::Extract { .. } => {
             special_refusal(e).or_else(|| special_args(e).into_iter().find_map(walk))
         }
         Expr::Case {

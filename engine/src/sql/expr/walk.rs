@@ -103,7 +103,8 @@ pub(super) fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) 
         | Expr::Position { .. }
         | Expr::Trim { .. }
         | Expr::Ceil { .. }
-        | Expr::Floor { .. } => special_args(e).into_iter().any(any),
+        | Expr::Floor { .. }
+        | Expr::Extract { .. } => special_args(e).into_iter().any(any),
         Expr::Between {
             expr, low, high, ..
         } => any(expr) || any(low) || any(high),

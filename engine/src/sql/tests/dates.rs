@@ -115,12 +115,32 @@ fn every_other_part_of_time_is_refused_by_name() {
             "unsupported: function current_timestamp",
         ),
         (
-            "SELECT extract(year FROM DATE '2020-01-01')",
-            "unsupported: expression extract",
+            "SELECT extract(year FROM '2020-01-01')",
+            "unsupported: function extract of unknown",
         ),
         (
-            "SELECT date_part('year', DATE '2020-01-01')",
-            "unsupported: function date_part",
+            "SELECT date_part('year', NULL)",
+            "unsupported: function date_part of unknown",
+        ),
+        (
+            "SELECT extract(year FROM 2020)",
+            "unsupported: function extract of integer",
+        ),
+        (
+            "SELECT date_part(1, DATE '2020-01-01')",
+            "unsupported: function date_part of integer unit",
+        ),
+        (
+            "SELECT extract('year', DATE '2020-01-01')",
+            "unsupported: function extract",
+        ),
+        (
+            "SELECT date_part('year')",
+            "unsupported: function date_part of 1 arguments",
+        ),
+        (
+            "SELECT EXTRACT(year FROM TIME '10:00')",
+            "unsupported: type time",
         ),
         (
             "SELECT date_trunc('day', DATE '2020-01-01')",
