@@ -122,6 +122,7 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
             .cloned()
             .unwrap_or(Datum::Null)),
         AggregateFunc::ArrayAgg => array_agg(values),
+        AggregateFunc::StringAgg => unreachable!("string_agg is ordered_aggregate's"),
     }
 }
 
@@ -143,6 +144,7 @@ pub fn empty_aggregate(func: AggregateFunc) -> Datum {
         | AggregateFunc::SumNumeric
         | AggregateFunc::Min
         | AggregateFunc::Max
-        | AggregateFunc::ArrayAgg => Datum::Null,
+        | AggregateFunc::ArrayAgg
+        | AggregateFunc::StringAgg => Datum::Null,
     }
 }

@@ -24,6 +24,7 @@ mod literals;
 mod numeric;
 mod numeric_functions;
 mod numeric_sum;
+mod ordered;
 mod range;
 mod scalar;
 #[cfg(test)]
@@ -41,6 +42,7 @@ pub use float_sum::FloatSum;
 pub use functions::{introduces_nulls, propagates_nulls};
 pub use numeric::parse as parse_numeric;
 pub use numeric_sum::{NumericSum, LIMBS as NUMERIC_SUM_LIMBS};
+pub use ordered::ordered_aggregate;
 pub use scalar::passes;
 pub use time::is_time;
 pub use window::window_partition;

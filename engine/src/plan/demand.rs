@@ -150,9 +150,10 @@ impl RelationPlan {
                     .map(|(i, a)| match demand.contains(&(keys + i)) {
                         true => {
                             needed.extend(columns_read(&a.expr));
+                            needed.extend(a.ordered.exprs().flat_map(columns_read));
                             a
                         }
-                        false => Aggregate { expr: null(), ..a },
+                        false => Aggregate::new(a.func, null(), a.distinct),
                     })
                     .collect();
                 RelationPlan::Reduce {

@@ -2,7 +2,7 @@
 //! columns, SQL's comparison of rows under them, and the LIMIT / OFFSET
 //! applied after a read or planned as a top-k inside a view.
 
-use super::RelationPlan;
+use super::{RelationPlan, ScalarExpr};
 use crate::repr::chars::pad_row;
 use crate::repr::{result_order, Datum, Row, ScalarType};
 
@@ -93,6 +93,33 @@ pub fn datum_order(x: &Datum, y: &Datum) -> std::cmp::Ordering {
         (_, Datum::Null) => Ordering::Less,
         _ => x.sql_cmp(y),
     }
+}
+
+/// What an order-sensitive aggregate reads beyond its first argument, as
+/// Materialize's record of the value and the ORDER BY keys
+/// (`plan_aggregate_common`): `string_agg`'s separator in `args`, then the
+/// keys of the call's `ORDER BY`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Ordered {
+    pub args: Vec<ScalarExpr>,
+    pub order_by: Vec<SortKey>,
+}
+
+impl Ordered {
+    /// Every expression read, arguments then keys.
+    pub fn exprs(&self) -> impl Iterator<Item = &ScalarExpr> {
+        let keys = self.order_by.iter().map(|k| &k.expr);
+        self.args.iter().chain(keys)
+    }
+}
+
+/// One key of an aggregate's `ORDER BY`: an expression over the reduce's
+/// input, its direction and where its NULLs go.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SortKey {
+    pub expr: ScalarExpr,
+    pub descending: bool,
+    pub nulls_last: bool,
 }
 
 /// How a finished SELECT's rows are ordered and cut, applied after the read.

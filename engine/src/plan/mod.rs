@@ -13,7 +13,9 @@ mod resolver;
 mod window;
 
 pub use demand::columns_read;
-pub use finishing::{compare_rows, datum_order, with_top_k, Finishing, OrderColumn, Ties};
+pub use finishing::{
+    compare_rows, datum_order, with_top_k, Finishing, OrderColumn, Ordered, SortKey, Ties,
+};
 pub use func::{
     ArrayFunc, Bitwise, FloatFunc, FloatWidth, Func, JsonbFunc, NumericFunc, RangeFunc, TextFunc,
     TrimSide,
@@ -122,8 +124,13 @@ pub enum AggregateFunc {
     Min,
     Max,
     /// `array_agg(expr)`: every value, NULLs too, each as often as it
-    /// occurs, in Materialize's order of its datums (`eval/aggregate.rs`).
+    /// occurs, in Materialize's order of its datums (`eval/aggregate.rs`),
+    /// or by the aggregate's `order_by` first.
     ArrayAgg,
+    /// `string_agg(value, separator)`: the non-NULL values in order, each
+    /// after its own row's separator but the first, as Materialize's
+    /// `StringAgg` (`eval/ordered.rs`).
+    StringAgg,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -132,6 +139,27 @@ pub struct Aggregate {
     pub expr: ScalarExpr,
     /// Over the group's distinct values only (`count(DISTINCT x)`).
     pub distinct: bool,
+    /// An order-sensitive aggregate's further arguments (`string_agg`'s
+    /// separator) and the `ORDER BY` in its call, empty for any other.
+    pub ordered: Ordered,
+}
+
+impl Aggregate {
+    /// Whether it reads more than its value (`eval::ordered_aggregate`).
+    pub fn is_ordered(&self) -> bool {
+        let Ordered { args, order_by } = &self.ordered;
+        self.func == AggregateFunc::StringAgg || !args.is_empty() || !order_by.is_empty()
+    }
+
+    /// `func` of `expr`, without further arguments or an ORDER BY.
+    pub fn new(func: AggregateFunc, expr: ScalarExpr, distinct: bool) -> Aggregate {
+        Aggregate {
+            func,
+            expr,
+            distinct,
+            ordered: Ordered::default(),
+        }
+    }
 }
 
 /// A relational plan. Output columns of each node are given in the comments.

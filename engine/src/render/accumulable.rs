@@ -187,7 +187,10 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
                 }
                 .finish()?
             }
-            AggregateFunc::Min | AggregateFunc::Max | AggregateFunc::ArrayAgg => {
+            AggregateFunc::Min
+            | AggregateFunc::Max
+            | AggregateFunc::ArrayAgg
+            | AggregateFunc::StringAgg => {
                 unreachable!("min and max do not accumulate")
             }
         });
@@ -202,11 +205,7 @@ mod tests {
     use Datum::{Int32, Int64, Null, Text};
 
     fn agg(func: AggregateFunc, column: usize) -> Aggregate {
-        Aggregate {
-            func,
-            expr: ScalarExpr::Column(column),
-            distinct: false,
-        }
+        Aggregate::new(func, ScalarExpr::Column(column), false)
     }
 
     /// Every accumulable function over a group with NULLs, repeated rows and

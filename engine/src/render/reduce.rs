@@ -6,9 +6,9 @@ use timely::dataflow::Scope;
 
 use super::accumulable;
 use super::collections::{constant, split};
-use crate::eval::{aggregate, empty_aggregate};
+use crate::eval::{aggregate, empty_aggregate, ordered_aggregate};
 use crate::plan::{compare_rows, Aggregate, OrderColumn, Ties};
-use crate::repr::{DataflowError, Diff, Row, Timestamp};
+use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
 use crate::typedefs::{Errs, Oks};
 
 #[allow(clippy::too_many_arguments)]
@@ -68,6 +68,10 @@ fn reduce_group(
     }
     let mut out = key.clone();
     for agg in aggregates {
+        if agg.is_ordered() {
+            out.push(reduce_ordered(rows, agg)?);
+            continue;
+        }
         let mut values = rows
             .iter()
             .map(|(row, diff)| Ok((agg.expr.eval(row)?, *diff)))
@@ -81,6 +85,36 @@ fn reduce_group(
         out.push(aggregate(agg.func, &values)?);
     }
     Ok(out)
+}
+
+/// An order-sensitive aggregate of one group: each row's value, further
+/// arguments and ORDER BY keys, evaluated in that order as Materialize's
+/// record of them is, and distinct over all of them under DISTINCT.
+fn reduce_ordered(rows: &[(&Row, Diff)], agg: &Aggregate) -> Result<Datum, DataflowError> {
+    let exprs: Vec<_> = std::iter::once(&agg.expr)
+        .chain(agg.ordered.exprs())
+        .collect();
+    let mut values = rows
+        .iter()
+        .map(|(row, diff)| {
+            let evaluated = exprs.iter().map(|e| e.eval(row));
+            Ok((evaluated.collect::<Result<Row, _>>()?, *diff))
+        })
+        .collect::<Result<Vec<_>, DataflowError>>()?;
+    if agg.distinct {
+        values.sort();
+        values.dedup_by(|a, b| a.0 == b.0);
+        values.iter_mut().for_each(|(_, m)| *m = 1);
+    }
+    let payload = 1 + agg.ordered.args.len();
+    let order: Vec<OrderColumn> = (agg.ordered.order_by.iter().enumerate())
+        .map(|(i, k)| OrderColumn {
+            column: payload + i,
+            descending: k.descending,
+            nulls_last: k.nulls_last,
+        })
+        .collect();
+    ordered_aggregate(agg.func, &order, payload, values)
 }
 
 /// One top-k group's output: its rows in order (ties as `ties` orders

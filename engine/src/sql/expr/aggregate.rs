@@ -2,15 +2,14 @@
 //! (`Grouping`), an aggregate call checked and planned as a column of the
 //! reduce's output (whether an expression calls one at all is `walk`'s).
 
-use sqlparser::ast::{
-    DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Value,
-};
+use sqlparser::ast::{BinaryOperator, CastKind, DataType, Expr, OrderByExpr, UnaryOperator, Value};
 
+use super::aggregate_call::{direction, BoolAgg, Call};
 use super::typed::{literal, Typed};
-use super::{function_name, ExprContext};
-use crate::plan::{Aggregate, AggregateFunc, BinaryOp, FloatWidth, ScalarExpr};
+use super::ExprContext;
+use crate::plan::{Aggregate, AggregateFunc, BinaryOp, FloatWidth, Ordered, ScalarExpr, SortKey};
 use crate::repr::array::ArrayElem;
-use crate::repr::{unsupported, ScalarType};
+use crate::repr::{unsupported, Datum, ScalarType};
 
 /// The GROUP BY of the query being planned. Under it, expressions are over
 /// the reduce's output (keys, then aggregates): an expression equal to a key
@@ -27,34 +26,59 @@ pub struct Grouping {
 }
 
 impl ExprContext<'_> {
-    pub fn aggregate(
-        &mut self,
-        mut func: AggregateFunc,
-        arg: Option<&Expr>,
-        distinct: bool,
-    ) -> Result<Typed, String> {
+    pub fn aggregate(&mut self, call: &Call) -> Result<Typed, String> {
+        if let Some(bool_agg) = call.bool_agg {
+            return self.bool_aggregate(call, bool_agg);
+        }
+        let mut func = call.func;
+        let distinct = call.distinct;
         let name = function_of(func);
-        let Some(grouping) = self.grouping.as_deref_mut() else {
+        if self.grouping.is_none() {
             // The real system names the function, except when nested.
             return Err(match self.no_aggregates.starts_with("nested") {
                 true => self.no_aggregates.to_string(),
                 false => format!("{} (function pg_catalog.{name})", self.no_aggregates),
             });
-        };
+        }
         let mut inner = ExprContext::within(
             self.scope,
             "nested aggregate functions are not allowed",
             self.outer,
         );
-        let arg = match arg {
-            Some(e) => inner.plan(e)?,
-            None => literal(&Value::Boolean(true))?,
+        let mut args = match call.args.as_slice() {
+            [] => vec![literal(&Value::Boolean(true))?],
+            exprs => exprs
+                .iter()
+                .map(|e| inner.plan(e))
+                .collect::<Result<_, _>>()?,
         };
-        // An argument naming only an outer query's columns makes the
-        // aggregate that query's (PostgreSQL's rule), which is not planned.
-        if let (0, 1..) = inner.refs() {
+        let (inner_refs, outer_refs) = inner.refs();
+        // Planned for every aggregate, kept by the order-sensitive ones
+        // only, as Materialize's `plan_aggregate_common` does.
+        let order_by = order_keys(&mut inner, call.order_by)?;
+        // Its overload is chosen before the FILTER is planned.
+        if func == AggregateFunc::StringAgg {
+            args = args
+                .into_iter()
+                .map(string_agg_argument)
+                .collect::<Result<_, _>>()?;
+        }
+        let (filter, (filter_inner, filter_outer)) = match call.filter {
+            Some(e) => self.aggregate_filter(e)?,
+            None => (None, (0, 0)),
+        };
+        // An argument (or FILTER) naming only an outer query's columns
+        // makes the aggregate that query's (PostgreSQL's rule), which is
+        // not planned; the ORDER BY's columns do not count.
+        if let (0, 1..) = (inner_refs + filter_inner, outer_refs + filter_outer) {
             return Err(unsupported("an aggregate of an outer query's columns"));
         }
+        if func == AggregateFunc::CountAll && filter.is_some() {
+            // `count(*)` is `count(true)`, which a FILTER makes NULL.
+            func = AggregateFunc::Count;
+        }
+        let grouping = self.grouping.as_deref_mut().expect("checked above");
+        let arg = args.remove(0);
         // The real system's overloads (docs/semantics.md, "Overloads"): a
         // NULL or a string literal is `unknown`, which several overloads
         // could take, and `avg` is its `sum` divided by its `count`.
@@ -66,6 +90,7 @@ impl ExprContext<'_> {
             }
             _ => Err(unsupported(format!("{name} of {}", arg.type_name()))),
         };
+        let mut ordered = Ordered::default();
         let (arg, typ, nullable) = match func {
             AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
             // A sum of floats is of their type, summed in fixed point, of
@@ -74,20 +99,13 @@ impl ExprContext<'_> {
             // (docs/semantics.md, "Floats" and "Numeric").
             AggregateFunc::Sum | AggregateFunc::Avg if accumulated(&arg).is_some() => {
                 let (sum_func, typ) = accumulated(&arg).expect("a float or a numeric");
-                let sum = Aggregate {
-                    func: sum_func,
-                    expr: arg.expr.clone(),
-                    distinct,
-                };
+                let arg = filtered(arg.expr, &filter);
+                let sum = Aggregate::new(sum_func, arg.clone(), distinct);
                 let sum = ScalarExpr::Column(column(grouping, sum));
                 let expr = match func {
                     AggregateFunc::Sum => sum,
                     _ => {
-                        let count = Aggregate {
-                            func: AggregateFunc::Count,
-                            expr: arg.expr,
-                            distinct,
-                        };
+                        let count = Aggregate::new(AggregateFunc::Count, arg, distinct);
                         let count = ScalarExpr::Column(column(grouping, count));
                         let count = ScalarExpr::Cast(typ, Box::new(count));
                         ScalarExpr::Binary(BinaryOp::Div, Box::new(sum), Box::new(count))
@@ -120,7 +138,17 @@ impl ExprContext<'_> {
                 let Some(elem) = elem else {
                     return Err(unsupported(format!("{name} of {}", arg.type_name())));
                 };
+                // Materialize's identity of `array_agg` under a FILTER is
+                // the empty array: a group whose rows are all filtered out
+                // is `{}`, so the condition goes beside the value.
+                ordered.args.extend(filter.clone());
+                ordered.order_by = order_by;
                 (arg, Some(ScalarType::Array(elem)), true)
+            }
+            AggregateFunc::StringAgg => {
+                ordered.args.push(filtered(args.remove(0).expr, &filter));
+                ordered.order_by = order_by;
+                (arg, Some(ScalarType::Text), true)
             }
             AggregateFunc::Min | AggregateFunc::Max => {
                 if arg.is_unknown() {
@@ -137,14 +165,122 @@ impl ExprContext<'_> {
         };
         let aggregate = Aggregate {
             func,
-            expr: arg.expr,
+            expr: filtered(arg.expr, &filter),
             distinct,
+            ordered,
         };
         Ok(Typed {
             expr: ScalarExpr::Column(column(grouping, aggregate)),
             typ,
             nullable,
         })
+    }
+}
+
+impl ExprContext<'_> {
+    /// `bool_and(x)` as `sum((NOT x)::int4) = 0` and `bool_or(x)` as
+    /// `sum((x OR false)::int4) > 0`, Materialize's rewrites before
+    /// planning (`transform_ast.rs`), which drop an ORDER BY unplanned.
+    fn bool_aggregate(&mut self, call: &Call, bool_agg: BoolAgg) -> Result<Typed, String> {
+        let x = Box::new(Expr::Nested(Box::new(call.args[0].clone())));
+        let (as_int, op) = match bool_agg {
+            BoolAgg::And => (
+                Expr::UnaryOp {
+                    op: UnaryOperator::Not,
+                    expr: x,
+                },
+                BinaryOp::Eq,
+            ),
+            BoolAgg::Or => {
+                let right = Box::new(Expr::Value(Value::Boolean(false).into()));
+                let or = BinaryOperator::Or;
+                (
+                    Expr::BinaryOp {
+                        left: x,
+                        op: or,
+                        right,
+                    },
+                    BinaryOp::Gt,
+                )
+            }
+        };
+        let as_int = Expr::Cast {
+            kind: CastKind::DoubleColon,
+            expr: Box::new(Expr::Nested(Box::new(as_int))),
+            data_type: DataType::Int4(None),
+            format: None,
+        };
+        let sum = self.aggregate(&Call {
+            args: vec![&as_int],
+            order_by: &[],
+            bool_agg: None,
+            ..*call
+        })?;
+        let zero = Box::new(ScalarExpr::Literal(Datum::Int64(0)));
+        let expr = ScalarExpr::Binary(op, Box::new(sum.expr), zero);
+        Ok(Typed::new(expr, ScalarType::Bool, true))
+    }
+
+    /// A `FILTER (WHERE ...)`'s condition, and how many column references
+    /// it resolved here and in an outer query. Its type error names the
+    /// context Materialize plans aggregates in (`type_as(ecx, ...)` in
+    /// `plan_aggregate_common`, whose `ecx` is "aggregate function").
+    fn aggregate_filter(&self, e: &Expr) -> Result<FilterPlan, String> {
+        let no_aggregates = "aggregate functions are not allowed in FILTER";
+        let mut cx = ExprContext::within(self.scope, no_aggregates, self.outer);
+        let t = cx.plan(e)?.expect(ScalarType::Bool, |t| {
+            format!("aggregate function must have type boolean, not type {t}")
+        })?;
+        Ok((Some(t.expr), cx.refs()))
+    }
+}
+
+/// A FILTER's condition and the column references it resolved.
+type FilterPlan = (Option<ScalarExpr>, (usize, usize));
+
+/// The keys of an aggregate call's `ORDER BY`, planned as Materialize's
+/// `plan_function_order_by` plans them: no positions, a key of unknown
+/// type taken as text.
+fn order_keys(cx: &mut ExprContext, order_by: &[OrderByExpr]) -> Result<Vec<SortKey>, String> {
+    order_by
+        .iter()
+        .map(|o| {
+            let (descending, nulls_last) = direction(o)?;
+            let key = cx.plan(&o.expr)?;
+            let key = match key.is_unknown() {
+                true => key.coerce(ScalarType::Text)?,
+                false => key,
+            };
+            Ok(SortKey {
+                expr: key.expr,
+                descending,
+                nulls_last,
+            })
+        })
+        .collect()
+}
+
+/// `expr` where the FILTER's condition holds, else NULL: Materialize's
+/// `CASE WHEN cond THEN expr ELSE identity END`, whose identity is NULL
+/// for every aggregate but `array_agg` (which reads the condition itself).
+fn filtered(expr: ScalarExpr, filter: &Option<ScalarExpr>) -> ScalarExpr {
+    match filter {
+        None => expr,
+        Some(cond) => ScalarExpr::Case {
+            whens: vec![(cond.clone(), expr)],
+            els: Box::new(ScalarExpr::Literal(Datum::Null)),
+        },
+    }
+}
+
+/// An argument of `string_agg(text, text)`: a text, a `varchar` made one,
+/// or an unknown literal read as one; any other type is refused.
+fn string_agg_argument(arg: Typed) -> Result<Typed, String> {
+    match arg.typ {
+        _ if arg.is_unknown() => arg.coerce(ScalarType::Text),
+        Some(ScalarType::Text) => Ok(arg),
+        Some(ScalarType::VarChar(_)) => Ok(arg.cast(ScalarType::Text)),
+        _ => Err(unsupported(format!("string_agg of {}", arg.type_name()))),
     }
 }
 
@@ -190,43 +326,6 @@ fn function_of(func: AggregateFunc) -> &'static str {
         AggregateFunc::Min => "min",
         AggregateFunc::Max => "max",
         AggregateFunc::ArrayAgg => "array_agg",
-    }
-}
-
-/// Checks an aggregate call: its function, its argument (`None` for `*`)
-/// and whether it is over distinct values (`count(DISTINCT x)`).
-pub fn aggregate_call(f: &Function) -> Result<(AggregateFunc, Option<&Expr>, bool), String> {
-    let name = function_name(f);
-    let func = match name.as_str() {
-        "count" => AggregateFunc::Count,
-        "sum" => AggregateFunc::Sum,
-        "min" => AggregateFunc::Min,
-        "max" => AggregateFunc::Max,
-        "array_agg" => AggregateFunc::ArrayAgg,
-        "avg" => AggregateFunc::Avg,
-        // The real system has hundreds of functions; these are all here.
-        _ => return Err(unsupported(format!("function {name}"))),
-    };
-    if f.over.is_some() {
-        return Err(unsupported("window function"));
-    }
-    let FunctionArguments::List(list) = &f.args else {
-        return Err(unsupported(format!("function call form: {f}")));
-    };
-    let distinct = list.duplicate_treatment == Some(DuplicateTreatment::Distinct);
-    let plain = f.filter.is_none()
-        && f.within_group.is_empty()
-        && f.null_treatment.is_none()
-        && matches!(f.parameters, FunctionArguments::None)
-        && list.clauses.is_empty();
-    match (plain, func, list.args.as_slice()) {
-        (false, ..) => Err(unsupported(format!("function call form: {f}"))),
-        (_, AggregateFunc::Count, [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)])
-            if !distinct =>
-        {
-            Ok((AggregateFunc::CountAll, None, false))
-        }
-        (_, _, [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))]) => Ok((func, Some(e), distinct)),
-        _ => Err(unsupported(format!("{name} of other than one argument"))),
+        AggregateFunc::StringAgg => "string_agg",
     }
 }

@@ -9,6 +9,7 @@
 //! syntax read by `call_syntax`).
 
 mod aggregate;
+mod aggregate_call;
 mod array;
 mod call_syntax;
 mod case;
@@ -45,8 +46,8 @@ use super::{forms, ident};
 use crate::eval::castable;
 use crate::plan::{BinaryOp, ScalarExpr, UnaryOp};
 use crate::repr::{unsupported, ScalarType};
-use aggregate::aggregate_call;
 pub(super) use aggregate::Grouping;
+use aggregate_call::aggregate_call;
 use call_syntax::special_form;
 pub(super) use float::value_as_float;
 use functions::is_scalar_function;
@@ -239,8 +240,8 @@ impl<'a> ExprContext<'a> {
             | Expr::Floor { .. }
             | Expr::Extract { .. } => self.special_call(e),
             Expr::Function(f) => {
-                let (func, arg, distinct) = aggregate_call(f)?;
-                self.aggregate(func, arg, distinct)
+                let call = aggregate_call(f)?;
+                self.aggregate(&call)
             }
             Expr::Case {
                 operand,

@@ -8,7 +8,7 @@
 use sqlparser::ast::{Expr, Value};
 
 use super::super::ident;
-use super::aggregate::aggregate_call;
+use super::aggregate_call::aggregate_call;
 use super::scope::Found;
 use super::typed::scalar_type;
 use super::{function_name, is_scalar_function, special_form, ExprContext, Typed};

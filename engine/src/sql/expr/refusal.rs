@@ -9,7 +9,7 @@ use sqlparser::ast::{
     UnaryOperator, Value,
 };
 
-use super::aggregate::aggregate_call;
+use super::aggregate_call::aggregate_call;
 use super::call_syntax::{special_args, special_refusal};
 use super::float::numeric_literal;
 use super::time;
@@ -143,7 +143,7 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             let args = match function_name(f).as_str() {
                 "coalesce" => plain_args(f),
                 name if is_scalar_function(name) => plain_args(f),
-                _ => aggregate_call(f).map(|(_, arg, _)| arg.into_iter().collect()),
+                _ => aggregate_call(f).map(|call| call.exprs().collect()),
             };
             match args {
                 Err(e) => refused::<()>(Err(e)),

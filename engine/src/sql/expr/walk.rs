@@ -9,7 +9,7 @@ use sqlparser::ast::{
     Subscript, WindowType,
 };
 
-use super::aggregate::aggregate_call;
+use super::aggregate_call::aggregate_call;
 use super::call_syntax::special_args;
 use super::RECURSION_LIMIT;
 

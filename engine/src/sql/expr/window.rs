@@ -7,11 +7,11 @@
 //! not compute exactly is refused by name.
 
 use sqlparser::ast::{
-    DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments,
-    OrderByExpr, OrderBySort, Value, WindowFrame, WindowFrameBound, WindowFrameUnits, WindowSpec,
-    WindowType,
+    DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Value,
+    WindowFrame, WindowFrameBound, WindowFrameUnits, WindowSpec, WindowType,
 };
 
+use super::aggregate_call::direction;
 use super::typed::Typed;
 use super::walk::{any_within, contains_subquery, contains_window};
 use super::{function_name, ExprContext};
@@ -257,16 +257,6 @@ fn typed_args(func: WindowFunc, name: &str, args: Vec<Typed>) -> Result<Vec<Type
             Ok(vec![value, offset, default])
         }
     }
-}
-
-/// `DESC` and `NULLS FIRST` of a window's ORDER BY expression, as
-/// Materialize's `resolve_desc_and_nulls_last`.
-fn direction(o: &OrderByExpr) -> Result<(bool, bool), String> {
-    if o.with_fill.is_some() {
-        return Err(unsupported(format!("ORDER BY option: {o}")));
-    }
-    let descending = matches!(o.options.sort, Some(OrderBySort::Desc));
-    Ok((descending, !o.options.nulls_first.unwrap_or(descending)))
 }
 
 /// The frames of the window calls in `items` (a select list's

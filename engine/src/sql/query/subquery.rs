@@ -270,11 +270,7 @@ fn per_key(kind: Kind, branch: RelationPlan, width: usize, id: usize) -> Relatio
             }
         }
         Kind::Quantified { cmp, all } => {
-            let aggregate = |func| Aggregate {
-                func,
-                expr: cmp.clone(),
-                distinct: false,
-            };
+            let aggregate = |func| Aggregate::new(func, cmp.clone(), false);
             // ANY: true decides, the greatest; ALL: false, the least.
             let deciding = match all {
                 false => AggregateFunc::Max,
@@ -332,11 +328,11 @@ fn scalar(branch: RelationPlan, width: usize, id: usize) -> RelationPlan {
     let counts = RelationPlan::Reduce {
         input: Box::new(rows.clone()),
         group_key: (0..width).collect(),
-        aggregates: vec![Aggregate {
-            func: AggregateFunc::CountAll,
-            expr: ScalarExpr::Literal(Datum::Bool(true)),
-            distinct: false,
-        }],
+        aggregates: vec![Aggregate::new(
+            AggregateFunc::CountAll,
+            ScalarExpr::Literal(Datum::Bool(true)),
+            false,
+        )],
         global: false,
     };
     let more = ScalarExpr::Binary(

@@ -169,3 +169,78 @@ fn string_forms_under_group_by_are_not_guessed() {
         "{ungrouped}"
     );
 }
+
+#[test]
+fn filter_order_by_and_the_rewritten_aggregates() {
+    let reduce_of = |sql: &str| {
+        let s = select(sql);
+        match s.plan {
+            RelationPlan::Reduce { aggregates, .. } => aggregates,
+            RelationPlan::Map { input, .. } => match *input {
+                RelationPlan::Reduce { aggregates, .. } => aggregates,
+                other => panic!("{sql}: {other:?}"),
+            },
+            other => panic!("{sql}: {other:?}"),
+        }
+    };
+    let when = |cond: ScalarExpr, then: ScalarExpr| ScalarExpr::Case {
+        whens: vec![(cond, then)],
+        els: Box::new(ScalarExpr::Literal(Datum::Null)),
+    };
+    // `count(*)` under a FILTER counts `CASE WHEN c THEN true END`.
+    let counted = when(c(2), ScalarExpr::Literal(Datum::Bool(true)));
+    assert_eq!(
+        reduce_of("SELECT count(*) FILTER (WHERE c) FROM t"),
+        vec![agg(AggregateFunc::Count, counted)]
+    );
+    // string_agg's separator is filtered as its value is; its ORDER BY
+    // keys are not.
+    let [string_agg] =
+        &reduce_of("SELECT string_agg(b, b ORDER BY a DESC) FILTER (WHERE c) FROM t")[..]
+    else {
+        panic!("one aggregate")
+    };
+    assert_eq!(string_agg.func, AggregateFunc::StringAgg);
+    assert_eq!(string_agg.expr, when(c(2), c(1)));
+    assert_eq!(string_agg.ordered.args, vec![when(c(2), c(1))]);
+    let key = &string_agg.ordered.order_by[..];
+    assert!(matches!(key, [k] if k.expr == c(0) && k.descending && !k.nulls_last));
+    // An ORDER BY in a call of an aggregate that ignores order is dropped.
+    assert_eq!(
+        reduce_of("SELECT sum(a ORDER BY b) FROM t"),
+        vec![agg(AggregateFunc::Sum, c(0))]
+    );
+    // bool_and is `sum((NOT c)::int4) = 0`.
+    let plan = format!("{:?}", select("SELECT bool_and(c) FROM t").plan);
+    let not = ScalarExpr::Unary(UnaryOp::Not, Box::new(c(2)));
+    let sum = agg(AggregateFunc::Sum, ScalarExpr::Cast(Int, Box::new(not)));
+    assert!(plan.contains(&format!("{sum:?}")), "{plan}");
+    assert!(
+        plan.contains("Binary(Eq, Column(0), Literal(Int64(0)))"),
+        "{plan}"
+    );
+    for (sql, error) in [
+        (
+            "SELECT count(*) FILTER (WHERE a) FROM t",
+            "aggregate function must have type boolean, not type integer",
+        ),
+        (
+            "SELECT count(*) FILTER (WHERE count(a) > 1) FROM t",
+            "aggregate functions are not allowed in FILTER (function pg_catalog.count)",
+        ),
+        (
+            "SELECT bool_or(a) FROM t",
+            "OR argument must have type boolean, not type integer",
+        ),
+        (
+            "SELECT string_agg(a, ',') FROM t",
+            "unsupported: string_agg of integer",
+        ),
+        (
+            "SELECT array_agg(a ORDER BY nope) FROM t",
+            "column \"nope\" does not exist",
+        ),
+    ] {
+        assert_eq!(err(sql), error, "{sql}");
+    }
+}

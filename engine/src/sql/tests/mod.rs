@@ -196,11 +196,7 @@ fn get(id: GlobalId) -> Box<RelationPlan> {
     Box::new(RelationPlan::Get(id))
 }
 fn agg(func: AggregateFunc, expr: ScalarExpr) -> Aggregate {
-    Aggregate {
-        func,
-        expr,
-        distinct: false,
-    }
+    Aggregate::new(func, expr, false)
 }
 fn count_all() -> Aggregate {
     agg(
