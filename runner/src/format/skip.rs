@@ -132,6 +132,11 @@ pub enum SkipReason {
     /// refusal of a lower bound in an array's text, and its error texts
     /// (`number of array elements ...` where sub-arrays differ).
     MzArray,
+    /// The real system's order of an order-sensitive aggregate's values
+    /// (`string_agg`) without an `ORDER BY` in its call, and of values tied
+    /// under one: its datums' order, NULL last, where PostgreSQL keeps the
+    /// order the rows come in.
+    MzAggregateOrder,
 }
 
 impl SkipReason {
@@ -169,6 +174,7 @@ impl SkipReason {
         (SkipReason::MzTimeZone, "mz-time-zone"),
         (SkipReason::MzJsonb, "mz-jsonb"),
         (SkipReason::MzArray, "mz-array"),
+        (SkipReason::MzAggregateOrder, "mz-aggregate-order"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -203,6 +209,7 @@ impl SkipReason {
                 | SkipReason::MzTimeZone
                 | SkipReason::MzJsonb
                 | SkipReason::MzArray
+                | SkipReason::MzAggregateOrder
         )
     }
 
