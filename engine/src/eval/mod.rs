@@ -27,6 +27,7 @@ mod numeric_sum;
 mod ordered;
 mod range;
 mod scalar;
+mod table_func;
 #[cfg(test)]
 mod tests;
 mod text;

@@ -8,7 +8,6 @@
 
 use super::{RelationPlan, ScalarExpr};
 use crate::recursion::grown;
-use crate::repr::Datum;
 
 impl ScalarExpr {
     /// How deep the expression nests (a leaf is 1).
@@ -74,25 +73,33 @@ impl RelationPlan {
     }
 
     /// Whether the plan is constant as Materialize's constant folding
-    /// sees it: no catalog relation or `Let` read, and no
-    /// `generate_series` of more rows than its fold limit (10,000).
+    /// sees it: no catalog relation or `Let` read, and no table function
+    /// of more rows than its fold limit (10,000) over literal rows
+    /// (`fold_flat_map_constant`; one that fails is folded to its error).
+    /// A table function over a constant that is not yet literal rows is
+    /// not counted: taken as constant.
     pub fn is_constant(&self) -> bool {
-        const FOLD_LIMIT: i128 = 10_000;
+        const FOLD_LIMIT: usize = 10_000;
         let mut stack = vec![self];
         while let Some(plan) = stack.pop() {
             match plan {
                 RelationPlan::Get(_) | RelationPlan::Local { .. } => return false,
-                RelationPlan::GenerateSeries { start, stop } => {
-                    let bound = |d: &Datum| match d {
-                        Datum::Int32(i) => Some(i128::from(*i)),
-                        Datum::Int64(i) => Some(i128::from(*i)),
-                        _ => None,
-                    };
-                    match (bound(start), bound(stop)) {
-                        (Some(a), Some(b)) if b - a < FOLD_LIMIT => {}
-                        (Some(_), Some(_)) => return false,
-                        _ => {}
+                RelationPlan::FlatMap { input, func, exprs } => {
+                    if let RelationPlan::Constant { rows, .. } = &**input {
+                        let mut count = 0;
+                        for row in rows {
+                            let values = exprs.iter().map(|e| e.eval(row));
+                            let Ok(values) = values.collect::<Result<Vec<_>, _>>() else {
+                                break;
+                            };
+                            let left = FOLD_LIMIT + 1 - count;
+                            count += func.rows(&values).map_or(0, |r| r.take(left).count());
+                            if count > FOLD_LIMIT {
+                                return false;
+                            }
+                        }
                     }
+                    stack.push(input);
                 }
                 _ => stack.extend(plan.inputs()),
             }
@@ -103,11 +110,11 @@ impl RelationPlan {
     /// The plan's direct inputs (a `Let`'s are its value and its body).
     pub(super) fn inputs(&self) -> Vec<&RelationPlan> {
         match self {
-            RelationPlan::Get(_)
-            | RelationPlan::Constant { .. }
-            | RelationPlan::GenerateSeries { .. }
-            | RelationPlan::Local { .. } => Vec::new(),
+            RelationPlan::Get(_) | RelationPlan::Constant { .. } | RelationPlan::Local { .. } => {
+                Vec::new()
+            }
             RelationPlan::Map { input, .. }
+            | RelationPlan::FlatMap { input, .. }
             | RelationPlan::Filter { input, .. }
             | RelationPlan::Project { input, .. }
             | RelationPlan::Reduce { input, .. }
@@ -168,9 +175,10 @@ impl Clone for RelationPlan {
                 rows: rows.clone(),
                 arity: *arity,
             },
-            RelationPlan::GenerateSeries { start, stop } => RelationPlan::GenerateSeries {
-                start: start.clone(),
-                stop: stop.clone(),
+            RelationPlan::FlatMap { input, func, exprs } => RelationPlan::FlatMap {
+                input: boxed(input),
+                func: func.clone(),
+                exprs: exprs.clone(),
             },
             RelationPlan::Map { input, exprs } => RelationPlan::Map {
                 input: boxed(input),

@@ -32,7 +32,7 @@ impl RelationPlan {
         grown(|| match self {
             RelationPlan::Get(id) => arities(*id),
             RelationPlan::Constant { arity, .. } | RelationPlan::Local { arity, .. } => *arity,
-            RelationPlan::GenerateSeries { .. } => 1,
+            RelationPlan::FlatMap { input, func, .. } => input.arity(arities) + func.output_arity(),
             RelationPlan::Map { input, exprs } => input.arity(arities) + exprs.len(),
             RelationPlan::Filter { input, .. }
             | RelationPlan::Distinct { input }
@@ -74,7 +74,6 @@ impl RelationPlan {
         match self {
             leaf @ (RelationPlan::Get(_)
             | RelationPlan::Constant { .. }
-            | RelationPlan::GenerateSeries { .. }
             | RelationPlan::Local { .. }) => leaf,
             RelationPlan::Map { input, exprs } => {
                 let width = input.arity(arities);
@@ -92,6 +91,18 @@ impl RelationPlan {
                 let below = needed.into_iter().filter(|c| *c < width).collect();
                 RelationPlan::Map {
                     input: Box::new(input.demanded(&below, arities)),
+                    exprs,
+                }
+            }
+            // Every row of the function counts: its arguments are read.
+            RelationPlan::FlatMap { input, func, exprs } => {
+                let width = input.arity(arities);
+                let mut needed: BTreeSet<usize> =
+                    demand.iter().copied().filter(|c| *c < width).collect();
+                exprs.iter().for_each(|e| needed.extend(columns_read(e)));
+                RelationPlan::FlatMap {
+                    input: Box::new(input.demanded(&needed, arities)),
+                    func,
                     exprs,
                 }
             }

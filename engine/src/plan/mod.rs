@@ -10,6 +10,7 @@ mod finishing;
 mod func;
 mod recursive;
 mod resolver;
+mod table_func;
 mod window;
 
 pub use demand::columns_read;
@@ -21,6 +22,7 @@ pub use func::{
     TrimSide,
 };
 pub use resolver::Resolver;
+pub use table_func::TableFunc;
 pub use window::{Frame, FrameBound, FrameUnits, Window, WindowCall, WindowFunc};
 
 use crate::packed::PackedRow;
@@ -170,9 +172,14 @@ pub enum RelationPlan {
     Get(GlobalId),
     /// Literal rows.
     Constant { rows: Vec<Row>, arity: usize },
-    /// `generate_series(start, stop)`: one column, a row per integer from
-    /// `start` to `stop` inclusive, of their type (none when either is NULL).
-    GenerateSeries { start: Datum, stop: Datum },
+    /// Each input row followed by each row of `func` of the values of
+    /// `exprs` over it (Materialize's `FlatMap`): the input's columns, then
+    /// the function's. A row whose expressions fail goes to the errors.
+    FlatMap {
+        input: Box<RelationPlan>,
+        func: TableFunc,
+        exprs: Vec<ScalarExpr>,
+    },
     /// The input's columns followed by one column per expression; each
     /// expression sees the input row extended by the columns before it.
     Map {
@@ -303,10 +310,9 @@ impl RelationPlan {
     pub fn reads_any(&self, pred: &dyn Fn(GlobalId) -> bool) -> bool {
         grown(|| match self {
             RelationPlan::Get(id) => pred(*id),
-            RelationPlan::Constant { .. }
-            | RelationPlan::GenerateSeries { .. }
-            | RelationPlan::Local { .. } => false,
+            RelationPlan::Constant { .. } | RelationPlan::Local { .. } => false,
             RelationPlan::Map { input, .. }
+            | RelationPlan::FlatMap { input, .. }
             | RelationPlan::Filter { input, .. }
             | RelationPlan::Project { input, .. }
             | RelationPlan::Reduce { input, .. }
@@ -329,7 +335,7 @@ impl RelationPlan {
     }
 
     /// The same plan with `f` applied to each direct input (a `Get`, a
-    /// `Constant`, a `GenerateSeries` and a `Local` have none and come back
+    /// `Constant` and a `Local` have none and come back
     /// as they are; a `Let`'s are its value and its body).
     pub fn try_map_inputs<E>(
         self,
@@ -339,10 +345,14 @@ impl RelationPlan {
         Ok(match self {
             plan @ (RelationPlan::Get(_)
             | RelationPlan::Constant { .. }
-            | RelationPlan::GenerateSeries { .. }
             | RelationPlan::Local { .. }) => plan,
             RelationPlan::Map { input, exprs } => RelationPlan::Map {
                 input: boxed(input)?,
+                exprs,
+            },
+            RelationPlan::FlatMap { input, func, exprs } => RelationPlan::FlatMap {
+                input: boxed(input)?,
+                func,
                 exprs,
             },
             RelationPlan::Filter { input, predicates } => RelationPlan::Filter {

@@ -4,7 +4,7 @@
 //!
 //! A node is in the loop when it reads a binding, directly or through a
 //! `Let` whose value does; the rest is rendered once outside and entered.
-//! Inside, the loop renders maps, filters, projections, unions, negations,
+//! Inside, the loop renders maps, flat maps, filters, projections, unions, negations,
 //! thresholds, distincts, joins and `Let`s; an aggregate, a top-k, a window
 //! function or another `WITH MUTUALLY RECURSIVE` over a binding is refused
 //! by name, as the engine has not built them at the loop's time.

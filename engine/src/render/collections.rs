@@ -1,7 +1,7 @@
 //! Small operators on a dataflow's rows and errors that several renderers
-//! use: literal updates (`constant`), a `Map`, a `Filter` and a `Project`
-//! at any time (the outer scope's or a recursive loop's), and fallible
-//! results parted into rows and errors by one operator (`split`).
+//! use: literal updates (`constant`), a `Map`, a `FlatMap`, a `Filter` and
+//! a `Project` at any time (the outer scope's or a recursive loop's), and
+//! fallible results parted into rows and errors by one operator (`split`).
 
 use differential_dataflow::input::Input;
 use differential_dataflow::AsCollection;
@@ -11,7 +11,7 @@ use timely::dataflow::Scope;
 
 use super::join::{Errs, Oks, Time};
 use crate::eval::passes;
-use crate::plan::ScalarExpr;
+use crate::plan::{ScalarExpr, TableFunc};
 use crate::repr::{DataflowError, Diff, Row, Timestamp};
 
 /// Literal updates at `as_of`, introduced by this worker.
@@ -38,6 +38,33 @@ pub fn map<'s, T: Time>(
             row.push(datum);
         }
         Ok(row)
+    });
+    split(results, errs)
+}
+
+/// Each row followed by each row of `func` of the values of `exprs` over
+/// it (a `FlatMap`), a row whose expressions or function fail going to
+/// the errors, once.
+pub fn flat_map<'s, T: Time>(
+    (oks, errs): (Oks<'s, T>, Errs<'s, T>),
+    func: &TableFunc,
+    exprs: &[ScalarExpr],
+) -> (Oks<'s, T>, Errs<'s, T>) {
+    let (func, exprs) = (func.clone(), exprs.to_vec());
+    let results = oks.flat_map(move |row| {
+        let values = exprs.iter().map(|e| e.eval(&row));
+        let rows = values
+            .collect::<Result<Vec<_>, _>>()
+            .and_then(|values| func.rows(&values));
+        let rows: Box<dyn Iterator<Item = Result<Row, DataflowError>>> = match rows {
+            Ok(rows) => Box::new(rows.map(move |r| {
+                let mut out = row.clone();
+                out.extend(r);
+                Ok(out)
+            })),
+            Err(e) => Box::new(std::iter::once(Err(e))),
+        };
+        rows
     });
     split(results, errs)
 }

@@ -157,6 +157,9 @@ impl<'i> Loop<'i, '_, '_> {
                 (oks, value_errs.concat(errs))
             }
             RelationPlan::Map { input, exprs } => collections::map(self.render(input), exprs),
+            RelationPlan::FlatMap { input, func, exprs } => {
+                collections::flat_map(self.render(input), func, exprs)
+            }
             RelationPlan::Filter { input, predicates } => {
                 collections::filter(self.render(input), predicates)
             }

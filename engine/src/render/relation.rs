@@ -21,7 +21,7 @@ use super::window;
 use crate::mutation;
 use crate::plan::{RelationPlan, Ties};
 use crate::recursion::grown;
-use crate::repr::{DataflowError, Datum, Diff, Row, Timestamp};
+use crate::repr::{DataflowError, Diff, Row, Timestamp};
 use crate::typedefs::{Errs, Oks};
 
 /// Renders `plan` at `as_of` on worker `worker`.
@@ -64,17 +64,9 @@ fn render_within<'s>(
                 constant(scope, Vec::new(), as_of),
             )
         }
-        RelationPlan::GenerateSeries { start, stop } => {
-            // The bounds enter once, on worker 0; the rows are made in the
-            // dataflow and spread over the workers by whatever arranges them.
-            let bounds = if worker == 0 {
-                vec![(start.clone(), stop.clone())]
-            } else {
-                Vec::new()
-            };
-            let rows =
-                constant(scope, bounds, as_of).flat_map(|(start, stop)| series(&start, &stop));
-            (rows, constant(scope, Vec::new(), as_of))
+        RelationPlan::FlatMap { input, func, exprs } => {
+            let input = render(scope, input, inputs, as_of, worker);
+            collections::flat_map(input, func, exprs)
         }
         RelationPlan::Map { input, exprs } => {
             collections::map(render(scope, input, inputs, as_of, worker), exprs)
@@ -204,31 +196,5 @@ fn render_within<'s>(
             let first = rendered.next().expect("a union has inputs");
             rendered.fold(first, |(oks, errs), (o, e)| (oks.concat(o), errs.concat(e)))
         }
-    }
-}
-
-/// The rows of `generate_series(start, stop)`, of the bounds' type.
-fn series(start: &Datum, stop: &Datum) -> Vec<Row> {
-    match (start, stop) {
-        (Datum::Int32(a), Datum::Int32(b)) => (*a..=*b).map(|i| vec![Datum::Int32(i)]).collect(),
-        (Datum::Int64(a), Datum::Int64(b)) => (*a..=*b).map(|i| vec![Datum::Int64(i)]).collect(),
-        _ => Vec::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use Datum::{Int32, Int64, Null};
-
-    #[test]
-    fn series_rows_keep_the_bounds_type() {
-        assert_eq!(
-            series(&Int32(1), &Int32(3)),
-            vec![vec![Int32(1)], vec![Int32(2)], vec![Int32(3)]]
-        );
-        assert_eq!(series(&Int64(5), &Int64(5)), vec![vec![Int64(5)]]);
-        assert!(series(&Int32(2), &Int32(1)).is_empty());
-        assert!(series(&Null, &Int32(1)).is_empty());
     }
 }

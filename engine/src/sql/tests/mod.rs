@@ -27,6 +27,7 @@ mod smallint;
 mod statements;
 mod subqueries;
 mod subscribe;
+mod table_functions;
 mod unsigned;
 mod values;
 mod windows;
@@ -34,7 +35,7 @@ mod windows;
 use super::plan;
 use crate::plan::{
     Aggregate, AggregateFunc, BinaryOp, Finishing, ObjectKind, OrderColumn, RelationPlan, Resolver,
-    ScalarExpr, SimpleSelect, Statement, UnaryOp,
+    ScalarExpr, SimpleSelect, Statement, TableFunc, UnaryOp,
 };
 use crate::repr::{Column, Datum, GlobalId, ScalarType, Timestamp};
 

@@ -492,9 +492,13 @@ fn several_statements() {
 #[test]
 fn generate_series_and_insert_select() {
     let s = one("INSERT INTO t (a) SELECT x * 2 FROM generate_series(1, 3) AS x");
-    let series = RelationPlan::GenerateSeries {
-        start: Datum::Int32(1),
-        stop: Datum::Int32(3),
+    let series = RelationPlan::FlatMap {
+        input: Box::new(RelationPlan::Constant {
+            rows: vec![vec![]],
+            arity: 0,
+        }),
+        func: TableFunc::GenerateSeriesInt32,
+        exprs: vec![int(1), int(3), int(1)],
     };
     let query = RelationPlan::Project {
         input: Box::new(RelationPlan::Map {
@@ -514,19 +518,8 @@ fn generate_series_and_insert_select() {
     assert_eq!(s, Statement::InsertSelect { table: T, plan });
     assert_eq!(
         err("SELECT * FROM generate_series(1)"),
-        "unsupported: generate_series other than of a start and a stop"
+        "unsupported: generate_series of 1 arguments"
     );
-    // Materialize reads a function in FROM as LATERAL: a bound may name
-    // the columns of the items before it, which the engine does not plan.
-    for sql in [
-        "SELECT * FROM t, generate_series(1, a)",
-        "SELECT * FROM t x1, generate_series(x1.a, 3)",
-    ] {
-        assert_eq!(
-            err(sql),
-            "unsupported: generate_series of columns of the FROM clause (LATERAL)"
-        );
-    }
     assert_eq!(
         err("SELECT * FROM series(1, 2)"),
         "unsupported: function series"

@@ -12,6 +12,7 @@ pub(super) fn nodes(plan: &RelationPlan) -> Vec<&RelationPlan> {
     let mut children: Vec<&RelationPlan> = vec![];
     match plan {
         RelationPlan::Map { input, .. }
+        | RelationPlan::FlatMap { input, .. }
         | RelationPlan::Filter { input, .. }
         | RelationPlan::Project { input, .. }
         | RelationPlan::Reduce { input, .. }
@@ -29,10 +30,7 @@ pub(super) fn nodes(plan: &RelationPlan) -> Vec<&RelationPlan> {
             children.extend(values);
             children.push(body);
         }
-        RelationPlan::Get(_)
-        | RelationPlan::Constant { .. }
-        | RelationPlan::GenerateSeries { .. }
-        | RelationPlan::Local { .. } => {}
+        RelationPlan::Get(_) | RelationPlan::Constant { .. } | RelationPlan::Local { .. } => {}
     }
     for c in children {
         out.extend(nodes(c));

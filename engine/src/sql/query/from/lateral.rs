@@ -14,8 +14,6 @@
 //! row, with NULLs (`lookup`). A RIGHT or FULL JOIN cannot name its left
 //! side (the real system's error).
 
-use std::mem::take;
-
 use sqlparser::ast::{Expr, Query, TableAlias};
 
 use super::super::super::expr::{
@@ -194,13 +192,7 @@ impl From {
                 }
             }
         };
-        let left = From {
-            inputs: take(&mut self.inputs),
-            predicates: take(&mut self.predicates),
-            ..From::default()
-        }
-        .into_plan();
-        self.chain.0 = 0;
+        let left = self.take_so_far();
         self.scope.extend(Scope::relation(&table, columns));
         self.tables.push(table);
         Ok((rows, left, joined, branch_arity))

@@ -5,21 +5,20 @@
 
 mod join;
 mod lateral;
+mod table_function;
 
 pub(super) use join::join_kind;
 
-use sqlparser::ast::{
-    FunctionArg, FunctionArgExpr, ObjectName, TableAlias, TableFactor, TableFunctionArgs,
-    TableWithJoins,
-};
+use sqlparser::ast::{TableAlias, TableFactor, TableWithJoins};
 
-use super::super::expr::{ExprContext, Outer, OuterRefused, Prefix, Scope, Typed};
-use super::super::{clauses, forms, ident, relation, unqualified_name};
+use super::super::expr::{ExprContext, Outer, OuterRefused, Prefix, Scope};
+use super::super::{clauses, forms, ident, relation};
 use super::{filter_plan, Planner};
 use crate::plan::{with_top_k, BinaryOp, JoinKind, RelationPlan, ScalarExpr, SimpleSelect};
+use crate::repr::unsupported;
 use crate::repr::Column;
-use crate::repr::{unsupported, Datum, ScalarType};
 use lateral::WrongSide;
+use table_function::{plain_args, push_below};
 
 /// The FROM clause: its relations side by side, and the predicates (ON
 /// conditions, then WHERE) over their concatenated columns.
@@ -84,6 +83,9 @@ impl From {
         kind: JoinKind,
         outer: Option<&dyn Outer>,
     ) -> Result<(), String> {
+        // The columns of the FROM so far that the item's plan carries before
+        // its own (a table function naming them is a `FlatMap` over them).
+        let mut carried = 0;
         let (name, plan, columns, alias) = match factor {
             TableFactor::Table {
                 name,
@@ -103,7 +105,7 @@ impl From {
                 clauses::refuse(&[
                     (!with_hints.is_empty(), "table hints"),
                     (version.is_some(), "FOR SYSTEM_TIME"),
-                    (*with_ordinality, "WITH ORDINALITY"),
+                    (*with_ordinality && args.is_none(), "WITH ORDINALITY"),
                     (!partitions.is_empty(), "PARTITION"),
                     (json_path.is_some(), "JSON path"),
                     (sample.is_some(), "TABLESAMPLE"),
@@ -116,19 +118,30 @@ impl From {
                         let (name, id, columns) = relation(planner.catalog, name)?;
                         (name, RelationPlan::Get(id), columns)
                     }
-                    Some(args) => table_function(name, args)?,
+                    Some(args) => {
+                        let args = plain_args(args)?;
+                        let call = self.table_call(name, args, *with_ordinality, outer)?;
+                        let call = call.aliased(alias.as_ref());
+                        self.function_item(call, kind, &mut carried)?
+                    }
                 };
-                // PostgreSQL names a one-column function's column after its alias.
-                let columns = match (args, alias) {
-                    (Some(_), Some(alias)) => columns
-                        .into_iter()
-                        .map(|c| Column {
-                            name: ident(&alias.name),
-                            ..c
-                        })
-                        .collect(),
-                    _ => columns,
-                };
+                (name, plan, columns, alias)
+            }
+            TableFactor::UNNEST {
+                alias,
+                array_exprs,
+                with_offset,
+                with_offset_alias,
+                with_ordinality,
+            } => {
+                clauses::refuse(&[
+                    (*with_offset || with_offset_alias.is_some(), "WITH OFFSET"),
+                    (array_exprs.len() != 1, "unnest of other than one argument"),
+                ])?;
+                let exprs: Vec<_> = array_exprs.iter().collect();
+                let call = self.call("unnest", &exprs, *with_ordinality, outer)?;
+                let call = call.aliased(alias.as_ref());
+                let (name, plan, columns) = self.function_item(call, kind, &mut carried)?;
                 (name, plan, columns, alias)
             }
             TableFactor::Derived {
@@ -170,10 +183,28 @@ impl From {
         if !table.is_empty() && self.tables.contains(&table) {
             return Err(format!("table name \"{table}\" specified more than once"));
         }
-        self.inputs.push((plan, columns.len()));
+        let plan = match carried {
+            0 => plan,
+            _ => self.flat_map_onto(plan),
+        };
+        self.inputs.push((plan, carried + columns.len()));
         self.scope.extend(Scope::relation(&table, columns));
         self.tables.push(table);
         Ok(())
+    }
+
+    /// The FROM so far as one plan (its inputs joined under its
+    /// predicates), taken out of it: the input a `LATERAL` item or a table
+    /// function naming its columns is computed over, and then replaces.
+    fn take_so_far(&mut self) -> RelationPlan {
+        let left = From {
+            inputs: std::mem::take(&mut self.inputs),
+            predicates: std::mem::take(&mut self.predicates),
+            ..From::default()
+        }
+        .into_plan();
+        self.chain.0 = 0;
+        left
     }
 
     /// The fast-path shape, if this is a single relation.
@@ -224,7 +255,15 @@ impl From {
             class.dedup();
         }
         classes.sort();
+        let first_width = self.inputs.first().map_or(0, |(p, n)| match p {
+            RelationPlan::FlatMap { func, .. } => n - func.output_arity(),
+            _ => 0,
+        });
         let mut inputs: Vec<RelationPlan> = self.inputs.into_iter().map(|(p, _)| p).collect();
+        let filters = match inputs.first_mut() {
+            Some(first) => push_below(first, first_width, filters),
+            None => filters,
+        };
         let plan = match inputs.len() {
             0 => RelationPlan::Constant {
                 rows: vec![vec![]],
@@ -265,67 +304,6 @@ fn aliased(
         column.name = ident(&renamed.name);
     }
     Ok((table, columns))
-}
-
-/// A table function in FROM: `generate_series(start, stop)` over constant
-/// integer bounds, one column of their (widest) type.
-pub fn table_function(
-    name: &ObjectName,
-    args: &TableFunctionArgs,
-) -> Result<(String, RelationPlan, Vec<Column>), String> {
-    let function = unqualified_name(name)?;
-    if function != "generate_series" {
-        return Err(unsupported(format!("function {function}")));
-    }
-    let exprs = args
-        .args
-        .iter()
-        .map(|a| match a {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if args.settings.is_none() => Ok(e),
-            _ => Err(unsupported(format!("function call form: {name}"))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let no_columns = Scope::default();
-    let mut cx = ExprContext::plain(
-        &no_columns,
-        "aggregate functions are not allowed in functions in FROM",
-    );
-    // A function in FROM may name the columns of the FROM items before it
-    // (Materialize reads it as LATERAL); the engine plans constant bounds
-    // only, so a bound naming a column is refused, not unknown.
-    let lateral = |e: String| match e.starts_with("column \"") {
-        true => unsupported("generate_series of columns of the FROM clause (LATERAL)"),
-        false => e,
-    };
-    let bounds = exprs
-        .iter()
-        .map(|e| cx.plan(e).map_err(lateral))
-        .collect::<Result<Vec<_>, _>>()?;
-    let [start, stop] = <[Typed; 2]>::try_from(bounds)
-        .map_err(|_| unsupported("generate_series other than of a start and a stop"))?;
-    if start.is_unknown() && stop.is_unknown() {
-        // Neither says which of its overloads is meant (the real system's text).
-        return Err("function generate_series(unknown, unknown) is not unique".into());
-    }
-    let typ = match (start.typ, stop.typ) {
-        (Some(ScalarType::Int64), _) | (_, Some(ScalarType::Int64)) => ScalarType::Int64,
-        _ => ScalarType::Int32,
-    };
-    let bound = |t: Typed| -> Result<Datum, String> {
-        let t = t.expect_integer(|found| unsupported(format!("generate_series of {found}")))?;
-        t.cast(typ).expr.eval(&[]).map_err(|e| e.0)
-    };
-    let (start, stop) = (bound(start)?, bound(stop)?);
-    let column = Column {
-        name: function.clone(),
-        typ,
-        nullable: false,
-    };
-    Ok((
-        function,
-        RelationPlan::GenerateSeries { start, stop },
-        vec![column],
-    ))
 }
 
 /// Adds `a = b` to the equivalence classes.

@@ -185,7 +185,7 @@ const TABLE_FACTORS: Table = &[
         Some(("SELECT * FROM TABLE(f())", Refused)),
     ),
     ("function", Some(("SELECT * FROM LATERAL f(1)", Refused))),
-    ("unnest", Some(("SELECT * FROM UNNEST(ARRAY[1])", Refused))),
+    ("unnest", Some(("SELECT * FROM UNNEST(ARRAY[1])", Planned))),
     (
         "json table",
         Some((
