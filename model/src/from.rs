@@ -104,6 +104,12 @@ struct Named {
 }
 
 fn named(factor: &TableFactor, catalog: &dyn Catalog) -> Result<Named, Unsupported> {
+    if matches!(
+        factor,
+        TableFactor::Table { args: Some(_), .. } | TableFactor::UNNEST { .. }
+    ) {
+        return Err("a table function in FROM");
+    }
     let TableFactor::Table {
         name,
         alias,
