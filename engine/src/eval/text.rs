@@ -110,7 +110,9 @@ pub fn apply(f: TextFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError>
 /// before any other operand is evaluated: the real system's optimizer
 /// compiles a literal pattern (with literal flags) once, and one that does
 /// not compile makes the whole call that error (its `reduce` of
-/// `IsRegexpMatch` and `RegexpReplace`).
+/// `IsRegexpMatch`), but for `regexp_replace`, whose text it reads first:
+/// NULL of a NULL text, the text's own error before the pattern's
+/// (`eval/functions.rs`).
 pub fn literal_pattern_error(f: TextFunc, args: &[ScalarExpr]) -> Option<DataflowError> {
     let literal = |i: usize| match args.get(i) {
         Some(ScalarExpr::Literal(Datum::Text(s))) => Some(&**s),
