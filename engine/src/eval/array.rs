@@ -2,8 +2,9 @@
 //! `func/variadic.rs` evaluate them (read for the facts): `ARRAY[...]`
 //! (`array_create`), subscripts (`array_index`), `array_length`,
 //! `array_lower` and `array_upper`, and `ANY` and `ALL` of an array as
-//! the subquery the real system plans them as answers them. Its casts
-//! are `cast.rs`'s.
+//! the subquery the real system plans them as answers them,
+//! `array_to_string`, `array_position`, `array_remove` and `||` of
+//! arrays (`array_cat`). Its casts are `cast.rs`'s.
 
 use super::errors::int4_out_of_range;
 use crate::plan::{ArrayFunc, BinaryOp, ScalarExpr};
@@ -101,6 +102,129 @@ pub fn quantified(
     })
 }
 
+/// `array_to_string(a, delimiter[, null_string])` of its arguments'
+/// values, as the real system's: NULL when the array or the delimiter
+/// is; every element of every dimension in order, its text as
+/// [`array::element_text`] writes it, a NULL one left out or, when the
+/// NULL string is given and not NULL, written as it.
+pub fn to_string(args: &[Datum]) -> Datum {
+    let (Datum::Array(a), Datum::Text(delimiter)) = (&args[0], &args[1]) else {
+        return Datum::Null;
+    };
+    let null_string = match args.get(2) {
+        Some(Datum::Text(n)) => Some(n.as_str()),
+        _ => None,
+    };
+    let texts: Vec<String> = a
+        .elements
+        .iter()
+        .filter_map(|e| match e {
+            Datum::Null => null_string.map(str::to_string),
+            e => Some(array::element_text(e)),
+        })
+        .collect();
+    Datum::Text(texts.join(delimiter))
+}
+
+/// `array_position(a, x[, start])` of its arguments' values, as the real
+/// system's: NULL of a NULL array; an error of one of more than one
+/// dimension; NULL when `x` is NULL (never found, as a NULL element is
+/// not) or not found; the error of a NULL `start`. The search begins at
+/// the 1-based `start` (before 1: at 1), elements compared as the real
+/// system's datums (`-0 = 0`).
+pub fn position(args: &[Datum]) -> Result<Datum, DataflowError> {
+    let Datum::Array(a) = &args[0] else {
+        return Ok(Datum::Null);
+    };
+    if a.dims.len() > 1 {
+        return Err(DataflowError::eval(
+            "searching for elements in multidimensional arrays is not supported",
+        ));
+    }
+    let x = &args[1];
+    if *x == Datum::Null {
+        return Ok(Datum::Null);
+    }
+    let skip = match args.get(2) {
+        None => 0,
+        Some(Datum::Int32(start)) => usize::try_from(*start).unwrap_or(0).saturating_sub(1),
+        Some(_) => return Err(DataflowError::eval("initial position must not be null")),
+    };
+    let found = a
+        .elements
+        .iter()
+        .skip(skip)
+        .position(|e| Array::element_cmp(e, x).is_eq());
+    Ok(found.map_or(Datum::Null, |i| {
+        Datum::Int32(i32::try_from(i + skip + 1).expect("fewer elements than i32::MAX"))
+    }))
+}
+
+/// `a || b` (`array_cat`) of its arguments' values, as the real system's
+/// `array_array_concat`: a NULL or empty array is the other; of as many
+/// dimensions, the first dimensions' lengths added, the others equal;
+/// of one dimension fewer, an element of the other, before or after.
+pub fn cat(mut args: Vec<Datum>) -> Result<Datum, DataflowError> {
+    let b = args.pop().expect("two arguments");
+    let a = args.pop().expect("two arguments");
+    let (Datum::Array(a), Datum::Array(b)) = (&a, &b) else {
+        return Ok(if a == Datum::Null { b } else { a });
+    };
+    if a.dims.is_empty() {
+        return Ok(Datum::Array(b.clone()));
+    }
+    if b.dims.is_empty() {
+        return Ok(Datum::Array(a.clone()));
+    }
+    // The real system's detail (`Arrays of 1 and 3 dimensions are not
+    // compatible for concatenation.`) is no part of an error's text here.
+    let incompatible = || DataflowError::eval("cannot concatenate incompatible arrays");
+    let (an, bn) = (a.dims.len(), b.dims.len());
+    let (first, rest) = match an.cmp(&bn) {
+        std::cmp::Ordering::Equal if a.dims[1..] == b.dims[1..] => {
+            (a.dims[0].length + b.dims[0].length, &a.dims[1..])
+        }
+        std::cmp::Ordering::Less if a.dims[..] == b.dims[1..] => {
+            (b.dims[0].length + 1, &a.dims[..])
+        }
+        std::cmp::Ordering::Greater if a.dims[1..] == b.dims[..] => {
+            (a.dims[0].length + 1, &b.dims[..])
+        }
+        _ => return Err(incompatible()),
+    };
+    let mut lengths = vec![first];
+    lengths.extend(rest.iter().map(|d| d.length));
+    let elements = a.elements.iter().chain(&b.elements).cloned().collect();
+    Array::new(elements, &lengths)
+        .map(|a| Datum::Array(Box::new(a)))
+        .map_err(|e| DataflowError::eval(&e))
+}
+
+/// `array_remove(a, x)` of its arguments' values, as the real system's:
+/// NULL of a NULL array; the empty array as it is; an error of one of
+/// more than one dimension; else the elements not equal to `x`, compared
+/// as its datums are (a NULL `x` removes the NULL elements).
+pub fn remove(args: &[Datum]) -> Result<Datum, DataflowError> {
+    let Datum::Array(a) = &args[0] else {
+        return Ok(Datum::Null);
+    };
+    if a.dims.len() > 1 {
+        return Err(DataflowError::eval(
+            "removing elements from multidimensional arrays is not supported",
+        ));
+    }
+    if a.dims.is_empty() {
+        return Ok(args[0].clone());
+    }
+    let kept = a
+        .elements
+        .iter()
+        .filter(|e| Array::element_cmp(e, &args[1]).is_ne())
+        .cloned()
+        .collect();
+    Ok(Datum::Array(Box::new(Array::list(kept))))
+}
+
 /// A strict function of arrays of non-NULL arguments (`None`: not one).
 pub fn apply(f: ArrayFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError>> {
     let (Datum::Array(a), rest) = args.split_first()? else {
@@ -144,6 +268,82 @@ mod tests {
     fn ints(s: &str) -> Datum {
         let int = |e: &str| e.parse().map(Datum::Int32).map_err(|_| e.to_string());
         Datum::Array(Box::new(array::parse(s, int).expect("an array")))
+    }
+
+    #[test]
+    fn array_to_string_skips_or_replaces_nulls() {
+        let text = |s: &str| Datum::Text(s.into());
+        let a = ints("{{1,NULL},{3,4}}");
+        assert_eq!(to_string(&[a.clone(), text(",")]), text("1,3,4"));
+        assert_eq!(
+            to_string(&[a.clone(), text(","), Datum::Null]),
+            text("1,3,4")
+        );
+        assert_eq!(
+            to_string(&[a.clone(), text("-"), text("*")]),
+            text("1-*-3-4")
+        );
+        assert_eq!(to_string(&[a, Datum::Null]), Datum::Null);
+        assert_eq!(to_string(&[ints("{}"), text(",")]), text(""));
+        let bools = Datum::Array(Box::new(Array::list(vec![Datum::Bool(true)])));
+        assert_eq!(to_string(&[bools, text(",")]), text("t"));
+    }
+
+    #[test]
+    fn array_position_from_a_start_never_finds_null() {
+        let at = |a: &str, x: Datum, start: Option<Datum>| {
+            let mut args = vec![ints(a), x];
+            args.extend(start);
+            position(&args)
+        };
+        let int = |i| Datum::Int32(i);
+        assert_eq!(at("{1,2,1}", int(1), None), Ok(int(1)));
+        assert_eq!(at("{1,2,1}", int(1), Some(int(2))), Ok(int(3)));
+        assert_eq!(at("{1,2,1}", int(1), Some(int(-5))), Ok(int(1)));
+        assert_eq!(at("{1,2,1}", int(1), Some(int(4))), Ok(Datum::Null));
+        assert_eq!(at("{1,NULL}", Datum::Null, None), Ok(Datum::Null));
+        assert_eq!(at("{}", int(1), None), Ok(Datum::Null));
+        let null_start = at("{1}", int(1), Some(Datum::Null)).unwrap_err();
+        assert_eq!(null_start.what(), "initial position must not be null");
+        let nested = at("{{1}}", int(1), None).unwrap_err();
+        assert_eq!(
+            nested.what(),
+            "searching for elements in multidimensional arrays is not supported"
+        );
+    }
+
+    #[test]
+    fn concatenation_of_arrays_of_as_many_or_one_more_dimension() {
+        let cat2 = |a: &str, b: &str| {
+            let of = |s: &str| if s == "NULL" { Datum::Null } else { ints(s) };
+            cat(vec![of(a), of(b)]).map(|d| d.to_string())
+        };
+        let ok = |s: &str| Ok(s.to_string());
+        assert_eq!(cat2("{1,2}", "{3}"), ok("{1,2,3}"));
+        assert_eq!(cat2("{{1,2}}", "{{3,4}}"), ok("{{1,2},{3,4}}"));
+        assert_eq!(cat2("{1,2}", "{{3,4}}"), ok("{{1,2},{3,4}}"));
+        assert_eq!(cat2("{{1,2}}", "{3,4}"), ok("{{1,2},{3,4}}"));
+        assert_eq!(cat2("{}", "{{3,4}}"), ok("{{3,4}}"));
+        assert_eq!(cat2("{1}", "NULL"), ok("{1}"));
+        assert_eq!(cat2("NULL", "NULL"), ok("NULL"));
+        let incompatible = "cannot concatenate incompatible arrays";
+        for (a, b) in [("{1}", "{{{1}}}"), ("{{1,2}}", "{{3}}"), ("{1}", "{{3,4}}")] {
+            assert_eq!(cat2(a, b).unwrap_err().what(), incompatible, "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn array_remove_of_one_dimension_removes_every_equal_element() {
+        let rm = |a: &str, x: Datum| remove(&[ints(a), x]).map(|d| d.to_string());
+        assert_eq!(rm("{1,2,1}", Datum::Int32(1)), Ok("{2}".into()));
+        assert_eq!(rm("{1,NULL}", Datum::Null), Ok("{1}".into()));
+        assert_eq!(rm("{1}", Datum::Int32(1)), Ok("{}".into()));
+        assert_eq!(rm("{}", Datum::Int32(1)), Ok("{}".into()));
+        let nested = rm("{{1}}", Datum::Int32(1)).unwrap_err();
+        assert_eq!(
+            nested.what(),
+            "removing elements from multidimensional arrays is not supported"
+        );
     }
 
     #[test]

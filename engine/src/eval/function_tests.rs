@@ -335,6 +335,19 @@ fn a_literal_pattern_fails_before_the_other_arguments_are_read() {
     let replaced = replace("(", ScalarExpr::Column(0));
     assert_eq!(replaced.eval(&[Null]), Ok(Null));
     assert!(replaced.eval(&[text("a")]).is_err());
+    // regexp_match's and regexp_split_to_array's is the call's error,
+    // whatever the text would do, of a NULL one from a column too (a
+    // literal NULL makes the call NULL first).
+    for f in [TextFunc::RegexpMatch, TextFunc::RegexpSplitToArray] {
+        let call = |text_arg: ScalarExpr| {
+            let args = vec![text_arg, ScalarExpr::Literal(text("("))];
+            ScalarExpr::Call(text_func(f), args)
+        };
+        let bad = call(failing()).eval(&[]).expect_err("a bad pattern").0;
+        assert!(bad.starts_with("Evaluation error: invalid regular expression: regex parse error"));
+        assert!(call(ScalarExpr::Column(0)).eval(&[Null]).is_err());
+        assert_eq!(call(ScalarExpr::Literal(Null)).eval(&[]), Ok(Null));
+    }
     // A pattern that is not a literal is compiled per row, after the text.
     let args = vec![failing(), ScalarExpr::Column(0)];
     let matched = ScalarExpr::Call(

@@ -7,7 +7,9 @@
 //! the result, and only then does a NULL argument make a strict function
 //! NULL, so `substr(NULL, 1 / 0)` fails. `concat` and the arguments of
 //! `concat_ws` after its separator, `greatest` and `least` take NULLs:
-//! NULLs are skipped.
+//! NULLs are skipped. `string_to_array`, `array_to_string`,
+//! `array_position`, `array_remove` and `||` of arrays read a NULL in
+//! some arguments (`text.rs`, `array.rs`).
 //! Before any of that, a call with some literal operands and some not is
 //! what the real system's optimizer makes of it (`literals.rs`): NULL if
 //! it is strict and one is a literal NULL, else a literal error operand.
@@ -40,15 +42,24 @@ pub fn propagates_nulls(func: Func) -> bool {
             | Func::Greatest
             | Func::Least
             | Func::Range(RangeFunc::Create(_))
-            | Func::Array(ArrayFunc::Create { .. } | ArrayFunc::Quantified { .. })
+            | Func::Text(TextFunc::StringToArray)
+            | Func::Array(
+                ArrayFunc::Create { .. }
+                    | ArrayFunc::Quantified { .. }
+                    | ArrayFunc::ToString
+                    | ArrayFunc::Position
+                    | ArrayFunc::Cat
+                    | ArrayFunc::Remove
+            )
     )
 }
 
 /// Whether `func` can be NULL of non-NULL arguments (Materialize's
 /// `introduces_nulls`): a bound of a range (infinite or empty), a jsonb's
 /// missing key or element, `||` and `-` of jsonbs it has no answer for,
-/// `jsonb_array_length` of a non-array. Its `IS NULL` is no question of
-/// its arguments alone (`sql/expr/reduce.rs`).
+/// `jsonb_array_length` of a non-array, `regexp_match` of no match,
+/// `array_position` of none found. Its `IS NULL` is no question of its
+/// arguments alone (`sql/expr/reduce.rs`).
 pub fn introduces_nulls(func: Func) -> bool {
     use crate::plan::JsonbFunc as J;
     matches!(
@@ -70,7 +81,9 @@ pub fn introduces_nulls(func: Func) -> bool {
                     | ArrayFunc::Lower
                     | ArrayFunc::Upper
                     | ArrayFunc::Quantified { .. }
+                    | ArrayFunc::Position
             )
+            | Func::Text(TextFunc::RegexpMatch)
     )
 }
 
@@ -108,6 +121,18 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
         Func::Range(RangeFunc::Create(_)) => range::create(&evaluate_all(args, row)?),
         Func::Array(ArrayFunc::Create { nested }) => {
             array::create(evaluate_all(args, row)?, nested)
+        }
+        Func::Array(ArrayFunc::ToString) => Ok(array::to_string(&evaluate_all(args, row)?)),
+        Func::Array(ArrayFunc::Position) => array::position(&evaluate_all(args, row)?),
+        Func::Array(ArrayFunc::Cat) => array::cat(evaluate_all(args, row)?),
+        Func::Array(ArrayFunc::Remove) => array::remove(&evaluate_all(args, row)?),
+        Func::Text(TextFunc::StringToArray) => {
+            let values = evaluate_all(args, row)?;
+            let arg = |i: usize| match values.get(i) {
+                Some(Datum::Text(s)) => Some(s.as_str()),
+                _ => None,
+            };
+            Ok(arg(0).map_or(Datum::Null, |s| text::string_to_array(s, arg(1), arg(2))))
         }
         strict => {
             if let Func::Text(f) = strict {

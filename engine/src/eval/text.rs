@@ -9,7 +9,9 @@
 //! an error, a pattern over 1 MiB is refused before it is compiled, and a
 //! compiled one is bounded at 10 MiB. `regexp_replace`'s replacement is
 //! the crate's own syntax (`$1`, `${name}`), not PostgreSQL's `\1`: the
-//! real system hands it to the crate as written.
+//! real system hands it to the crate as written. `regexp_match` and
+//! `regexp_split_to_array` make a `text[]`, and so does
+//! `string_to_array`, which splits at a plain text.
 
 use std::borrow::Cow;
 
@@ -17,6 +19,7 @@ use regex::{Regex, RegexBuilder};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::plan::{ScalarExpr, TextFunc};
+use crate::repr::array::Array;
 use crate::repr::{quoted, DataflowError, Datum};
 
 /// The real system's bound on a pattern before it is compiled.
@@ -102,6 +105,12 @@ pub fn apply(f: TextFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError>
             Ok(Datum::Bool(s.starts_with(&**prefix)))
         }
         (TextFunc::Normalize, [Text(s), Text(form)]) => normalize(s, form).map(Text),
+        (TextFunc::RegexpMatch, [Text(s), Text(pattern), flags @ ..]) => {
+            build(pattern, text_flags(flags)?).map(|r| regexp_match(s, &r))
+        }
+        (TextFunc::RegexpSplitToArray, [Text(s), Text(pattern), flags @ ..]) => {
+            build(pattern, text_flags(flags)?).map(|r| regexp_split_to_array(s, &r))
+        }
         _ => return None,
     })
 }
@@ -110,9 +119,9 @@ pub fn apply(f: TextFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError>
 /// before any other operand is evaluated: the real system's optimizer
 /// compiles a literal pattern (with literal flags) once, and one that does
 /// not compile makes the whole call that error (its `reduce` of
-/// `IsRegexpMatch`), but for `regexp_replace`, whose text it reads first:
-/// NULL of a NULL text, the text's own error before the pattern's
-/// (`eval/functions.rs`).
+/// `IsRegexpMatch`, `RegexpMatch` and `RegexpSplitToArray`), but for
+/// `regexp_replace`, whose text it reads first: NULL of a NULL text, the
+/// text's own error before the pattern's (`eval/functions.rs`).
 pub fn literal_pattern_error(f: TextFunc, args: &[ScalarExpr]) -> Option<DataflowError> {
     let literal = |i: usize| match args.get(i) {
         Some(ScalarExpr::Literal(Datum::Text(s))) => Some(&**s),
@@ -124,10 +133,28 @@ pub fn literal_pattern_error(f: TextFunc, args: &[ScalarExpr]) -> Option<Dataflo
         }
         TextFunc::RegexpReplace if args.len() == 3 => (literal(1)?, ""),
         TextFunc::RegexpReplace => (literal(1)?, literal(3)?),
+        TextFunc::RegexpMatch | TextFunc::RegexpSplitToArray if args.len() == 2 => {
+            (literal(1)?, "")
+        }
+        TextFunc::RegexpMatch | TextFunc::RegexpSplitToArray => (literal(1)?, literal(2)?),
         _ => return None,
     };
-    let (_, flags) = replace_flags(flags);
+    // `g` is a flag of `regexp_replace` alone: `regexp_match`'s error.
+    let flags = match f {
+        TextFunc::RegexpReplace => replace_flags(flags).1,
+        _ => Cow::Borrowed(flags),
+    };
     build(pattern, &flags).err()
+}
+
+/// The flags of a call that takes them last and optionally: none, or one
+/// text (`None`: another argument).
+fn text_flags(flags: &[Datum]) -> Option<&str> {
+    match flags {
+        [] => Some(""),
+        [Datum::Text(f)] => Some(f),
+        _ => None,
+    }
 }
 
 /// The real system's `build_regex`: the flags read first, then the
@@ -178,6 +205,68 @@ fn regexp_replace(
     let (limit, flags) = replace_flags(flags);
     let regex = build(pattern, &flags)?;
     Ok(Datum::Text(regex.replacen(s, limit, replacement).into()))
+}
+
+/// The real system's `regexp_match_static`: of a pattern with groups, the
+/// array of the first match's groups, a group that took no part NULL; of
+/// one without, the one-element array of the first match; NULL when
+/// nothing matches.
+fn regexp_match(s: &str, regex: &Regex) -> Datum {
+    let texts = |found: Vec<Option<&str>>| {
+        let elements = found
+            .into_iter()
+            .map(|m| m.map_or(Datum::Null, |m| Datum::Text(m.into())))
+            .collect();
+        Datum::Array(Box::new(Array::list(elements)))
+    };
+    if regex.captures_len() > 1 {
+        return regex.captures(s).map_or(Datum::Null, |c| {
+            texts(c.iter().skip(1).map(|m| m.map(|m| m.as_str())).collect())
+        });
+    }
+    regex
+        .find(s)
+        .map_or(Datum::Null, |m| texts(vec![Some(m.as_str())]))
+}
+
+/// The real system's `regexp_split_to_array` (its `mz_regexp` crate): the
+/// texts between matches, a match of no length at the start or the end of
+/// the text ignored (one right after a match the crate never reports), so
+/// never an empty array.
+fn regexp_split_to_array(s: &str, regex: &Regex) -> Datum {
+    let mut last = 0;
+    let mut found = Vec::new();
+    for m in regex.find_iter(s) {
+        if m.end() > 0 && m.start() < s.len() {
+            found.push(Datum::Text(s[last..m.start()].into()));
+            last = m.end();
+        }
+    }
+    found.push(Datum::Text(s[last..].into()));
+    Datum::Array(Box::new(Array::list(found)))
+}
+
+/// `string_to_array(s, delimiter[, null_string])` of a text that is not
+/// NULL, as the real system's: an empty text is the empty array; a NULL
+/// delimiter splits into characters, an empty one leaves the text whole;
+/// a part equal to the NULL string (not NULL) is NULL, but for the whole
+/// text an empty delimiter leaves.
+pub fn string_to_array(s: &str, delimiter: Option<&str>, null_string: Option<&str>) -> Datum {
+    let parts: Vec<&str> = match delimiter {
+        _ if s.is_empty() => Vec::new(),
+        None => s.split("").filter(|p| !p.is_empty()).collect(),
+        // The text whole, never NULL, whatever the NULL string.
+        Some("") => return Datum::Array(Box::new(Array::list(vec![Datum::Text(s.into())]))),
+        Some(d) => s.split(d).collect(),
+    };
+    let elements = parts
+        .into_iter()
+        .map(|p| match null_string {
+            Some(n) if p == n => Datum::Null,
+            _ => Datum::Text(p.into()),
+        })
+        .collect();
+    Datum::Array(Box::new(Array::list(elements)))
 }
 
 fn concat(a: &str, b: &str) -> Result<Datum, DataflowError> {
@@ -267,4 +356,52 @@ fn normalize(s: &str, form: &str) -> Result<String, DataflowError> {
             )))
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(d: &Datum) -> String {
+        d.to_string()
+    }
+
+    fn split(s: &str, pattern: &str) -> String {
+        texts(&regexp_split_to_array(
+            s,
+            &build(pattern, "").expect("a pattern"),
+        ))
+    }
+
+    #[test]
+    fn regexp_split_ignores_empty_matches_at_the_ends_only() {
+        assert_eq!(split("", "\\s*"), r#"{""}"#);
+        assert_eq!(split("12 34", "\\s"), "{12,34}");
+        assert_eq!(split(" 12 34 ", "\\s"), r#"{"",12,34,""}"#);
+        assert_eq!(split("abc", ""), "{a,b,c}");
+        assert_eq!(split("12  34", "\\s*"), "{1,2,3,4}");
+        assert_eq!(split("a,b", "x"), "{\"a,b\"}");
+    }
+
+    #[test]
+    fn regexp_match_gives_groups_or_the_match_or_null() {
+        let m = |s: &str, p: &str| texts(&regexp_match(s, &build(p, "").expect("a pattern")));
+        assert_eq!(m("foobar", "o+"), "{oo}");
+        assert_eq!(m("foobar", "(f)(x)?(o)"), "{f,NULL,o}");
+        assert_eq!(m("foobar", "z"), "NULL");
+        assert_eq!(m("foobar", "(z)"), "NULL");
+        assert_eq!(m("", "^"), r#"{""}"#);
+    }
+
+    #[test]
+    fn string_to_array_of_empty_and_null_delimiters_and_null_strings() {
+        let s = |s, d, n| texts(&string_to_array(s, d, n));
+        assert_eq!(s("", Some(","), None), "{}");
+        assert_eq!(s("", None, None), "{}");
+        assert_eq!(s("a,b,,c", Some(","), None), r#"{a,b,"",c}"#);
+        assert_eq!(s("a,b,,c", Some(","), Some("")), "{a,b,NULL,c}");
+        assert_eq!(s("abc", None, Some("b")), "{a,NULL,c}");
+        assert_eq!(s("abc", Some(""), Some("abc")), "{abc}");
+        assert_eq!(s("a,b", Some(","), Some("x")), "{a,b}");
+    }
 }

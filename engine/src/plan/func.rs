@@ -107,6 +107,14 @@ pub enum TextFunc {
     /// `normalize(text, form)`: the form a string the parser made of
     /// `NFC`, `NFD`, `NFKC` or `NFKD`.
     Normalize,
+    /// `regexp_match(text, pattern[, flags])`: a `text[]` of the first
+    /// match's groups (or of the match), NULL where there is none.
+    RegexpMatch,
+    /// `regexp_split_to_array(text, pattern[, flags])`.
+    RegexpSplitToArray,
+    /// `string_to_array(text, delimiter[, null_string])`: not strict in its
+    /// delimiter (NULL splits into characters) nor its NULL string.
+    StringToArray,
 }
 
 impl TextFunc {
@@ -128,6 +136,9 @@ impl TextFunc {
             TextFunc::Initcap => "initcap",
             TextFunc::StartsWith => "starts_with",
             TextFunc::Normalize => "normalize",
+            TextFunc::RegexpMatch => "regexp_match",
+            TextFunc::RegexpSplitToArray => "regexp_split_to_array",
+            TextFunc::StringToArray => "string_to_array",
         }
     }
 }
@@ -151,6 +162,19 @@ pub enum ArrayFunc {
     /// and array `a`, `op` a comparison: SQL's OR (AND) of `x op e` over
     /// every element `e`, false (true) of an empty or NULL array.
     Quantified { op: super::BinaryOp, all: bool },
+    /// `array_to_string(a, delimiter[, null_string])`: its elements'
+    /// texts, a NULL one skipped or written as the NULL string; not
+    /// strict in the NULL string.
+    ToString,
+    /// `array_position(a, x[, start])`: the first index of `x` from
+    /// `start` on, NULL if none; not strict in `x` nor `start`.
+    Position,
+    /// `a || b` and `array_cat(a, b)` of two arrays of one type; a NULL
+    /// one is the other.
+    Cat,
+    /// `array_remove(a, x)`: `a` without the elements equal to `x` (NULL
+    /// ones of a NULL `x`); not strict in `x`.
+    Remove,
 }
 
 impl ArrayFunc {
@@ -164,6 +188,10 @@ impl ArrayFunc {
             ArrayFunc::Upper => "array_upper",
             ArrayFunc::Quantified { all: false, .. } => "any",
             ArrayFunc::Quantified { all: true, .. } => "all",
+            ArrayFunc::ToString => "array_to_string",
+            ArrayFunc::Position => "array_position",
+            ArrayFunc::Cat => "array_cat",
+            ArrayFunc::Remove => "array_remove",
         }
     }
 }

@@ -263,13 +263,21 @@ fn element_cmp(a: &Datum, b: &Datum) -> Ordering {
 /// a brace, a comma, a quote, a backslash or whitespace, with a backslash
 /// before each quote and backslash.
 fn write_element(f: &mut fmt::Formatter<'_>, d: &Datum) -> fmt::Result {
-    let text = match d {
-        Datum::Null => return f.write_str("NULL"),
+    match d {
+        Datum::Null => f.write_str("NULL"),
+        d => write_escaped(f, &element_text(d)),
+    }
+}
+
+/// The text of an element that is not NULL, unquoted, as the real
+/// system's `stringify_datum` writes it: a boolean `t` or `f` (not the
+/// `true` of its cast to text), anything else its text.
+pub fn element_text(d: &Datum) -> String {
+    match d {
         Datum::Bool(true) => "t".to_string(),
         Datum::Bool(false) => "f".to_string(),
         d => d.to_string(),
-    };
-    write_escaped(f, &text)
+    }
 }
 
 /// `text` as an element of a list (an array, a range's bound) is written:

@@ -6,6 +6,8 @@
 //! type; a subscript `a[i][j]` of `bigint` indexes; `array_length`,
 //! `array_lower` and `array_upper`; the type names `t[]` (`t[][]` and
 //! `t[2]` the same type, as the real system's parser reads them);
+//! `array_to_string`, `array_position` and `array_remove` (an operand of
+//! the element type only), `array_cat`;
 //! `x op ANY (a)` and `x op ALL (a)` of an array (`transform_ast.rs`
 //! plans them over `unnest(a)`), `op` a comparison. What
 //! the engine does not plan exactly is refused by name: slices, arrays of
@@ -16,7 +18,7 @@
 use sqlparser::ast::{AccessExpr, BinaryOperator, Expr, Subscript};
 
 use super::range::no_function;
-use super::typed::array::array_of;
+use super::typed::array::{array_of, concat};
 use super::typed::{binary, unify, Typed};
 use super::ExprContext;
 use crate::eval::castable;
@@ -34,16 +36,28 @@ fn element(t: Option<ScalarType>) -> Option<ArrayElem> {
 
 /// The functions of arrays planned here.
 pub fn is_array_function(name: &str) -> bool {
-    matches!(name, "array_length" | "array_lower" | "array_upper")
+    matches!(
+        name,
+        "array_length"
+            | "array_lower"
+            | "array_upper"
+            | "array_to_string"
+            | "array_position"
+            | "array_remove"
+            | "array_cat"
+    )
 }
 
 /// `name(args)` for a name [`is_array_function`] takes: an array and a
-/// dimension, an integer.
+/// dimension, an integer; `array_to_string` and `array_position`.
 pub fn plan_call(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
     let func = match name {
         "array_length" => ArrayFunc::Length,
         "array_lower" => ArrayFunc::Lower,
-        _ => ArrayFunc::Upper,
+        "array_upper" => ArrayFunc::Upper,
+        "array_to_string" => return to_string(args),
+        "array_cat" => return cat(args),
+        _ => return position(name, args),
     };
     match args.as_slice() {
         [a, _] if a.is_unknown() => Err(POLYMORPHIC_UNKNOWN.into()),
@@ -57,6 +71,99 @@ pub fn plan_call(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
             ))
         }
         _ => Err(no_function(name, &args)),
+    }
+}
+
+/// `array_to_string(a, delimiter[, null_string])`: an array of any type
+/// and texts (`params!(ArrayAny, String[, String])`).
+fn to_string(args: Vec<Typed>) -> Result<Typed, String> {
+    let name = "array_to_string";
+    match args.as_slice() {
+        [a, ..] if a.is_unknown() => return Err(POLYMORPHIC_UNKNOWN.into()),
+        [a, _] | [a, _, _] if element(a.typ).is_some() => {}
+        _ => return Err(no_function(name, &args)),
+    }
+    let mut exprs = vec![args[0].expr.clone()];
+    for t in &args[1..] {
+        let t = text(t.clone()).ok_or_else(|| no_function(name, &args))??;
+        exprs.push(t.expr);
+    }
+    let call = ScalarExpr::Call(Func::Array(ArrayFunc::ToString), exprs);
+    let nullable = args.iter().take(2).any(|a| a.nullable);
+    Ok(Typed::new(call, ScalarType::Text, nullable))
+}
+
+/// `array_cat(a, b)`: `||` of two arrays of one type.
+fn cat(args: Vec<Typed>) -> Result<Typed, String> {
+    let name = "array_cat";
+    match args.as_slice() {
+        [a, b] if a.is_unknown() && b.is_unknown() => Err(POLYMORPHIC_UNKNOWN.into()),
+        [a, b] => {
+            let planned = concat("function array_cat", a.clone(), b.clone());
+            planned.unwrap_or_else(|| Err(no_function(name, &args)))
+        }
+        _ => Err(no_function(name, &args)),
+    }
+}
+
+/// `array_position(a, x[, start])` and `array_remove(a, x)`: `x` of the
+/// array's element type (`params!(ArrayAnyCompatible, AnyCompatible)`),
+/// an operand of unknown type read as one; `x` of another type is
+/// refused, as the type both would be cast to is not modelled here.
+fn position(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
+    let (a, x, start) = match args.as_slice() {
+        [a, x] => (a, x, None),
+        [a, x, start] if name == "array_position" => (a, x, Some(start)),
+        _ => return Err(no_function(name, &args)),
+    };
+    if a.is_unknown() {
+        return Err(unsupported(format!(
+            "function {name} of an array of unknown type"
+        )));
+    }
+    let Some(e) = element(a.typ) else {
+        return Err(no_function(name, &args));
+    };
+    let x = match x.typ {
+        _ if x.is_unknown() => x.clone().coerce(e.scalar())?,
+        Some(t) if t == e.scalar() => x.clone(),
+        _ => {
+            return Err(unsupported(format!(
+                "function {name} of {} in {}",
+                x.type_name(),
+                a.type_name()
+            )))
+        }
+    };
+    let mut exprs = vec![a.expr.clone(), x.expr];
+    if let Some(start) = start {
+        let start = match start.typ {
+            _ if start.is_unknown() => start.clone().coerce(ScalarType::Int32)?,
+            Some(ScalarType::Int16 | ScalarType::Int32) => start.clone().cast(ScalarType::Int32),
+            _ => return Err(no_function(name, &args)),
+        };
+        exprs.push(start.expr);
+    }
+    if name == "array_remove" {
+        let call = ScalarExpr::Call(Func::Array(ArrayFunc::Remove), exprs);
+        return Ok(Typed::new(call, a.typ.expect("an array"), a.nullable));
+    }
+    let call = ScalarExpr::Call(Func::Array(ArrayFunc::Position), exprs);
+    Ok(Typed::new(call, ScalarType::Int32, true))
+}
+
+/// `t` as a text argument: a text, a `varchar` cast to one, or of unknown
+/// type read as one (`None`: another type, `Err`: a `char(n)`, refused).
+fn text(t: Typed) -> Option<Result<Typed, String>> {
+    match t.typ {
+        _ if t.is_unknown() => Some(t.coerce(ScalarType::Text)),
+        Some(ScalarType::Text) => Some(Ok(t)),
+        Some(ScalarType::VarChar(_)) => Some(Ok(t.cast(ScalarType::Text))),
+        Some(c @ ScalarType::Char(_)) => Some(Err(unsupported(format!(
+            "function array_to_string of {}",
+            c.name()
+        )))),
+        _ => None,
     }
 }
 

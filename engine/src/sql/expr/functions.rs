@@ -14,7 +14,9 @@ use super::overloads::{find_match, Overload, Param};
 use super::typed::{binary, unify, Typed};
 use super::{array, date_part, date_trunc, jsonb, range};
 use super::{function_name, plain_args, walk, ExprContext};
+use crate::eval::introduces_nulls;
 use crate::plan::{Func, ScalarExpr, TextFunc, TrimSide};
+use crate::repr::array::ArrayElem;
 use crate::repr::{quoted, unsupported, Datum, ScalarType};
 
 use Param::{Bytes, Char, Int16, Int32, Int64, Range, Text};
@@ -22,7 +24,11 @@ use Param::{Bytes, Char, Int16, Int32, Int64, Range, Text};
 const TEXT: ScalarType = ScalarType::Text;
 const INT: ScalarType = ScalarType::Int32;
 const BOOL: ScalarType = ScalarType::Bool;
+const TEXTS: ScalarType = ScalarType::Array(ArrayElem::Text);
 const REGEXP_REPLACE: Func = Func::Text(TextFunc::RegexpReplace);
+const REGEXP_MATCH: Func = Func::Text(TextFunc::RegexpMatch);
+const REGEXP_SPLIT: Func = Func::Text(TextFunc::RegexpSplitToArray);
+const STRING_TO_ARRAY: Func = Func::Text(TextFunc::StringToArray);
 
 const fn trim(side: TrimSide) -> [Overload; 2] {
     [
@@ -99,6 +105,18 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
         "regexp_replace" => &[
             (&[Text, Text, Text], Some((REGEXP_REPLACE, TEXT))),
             (&[Text, Text, Text, Text], Some((REGEXP_REPLACE, TEXT))),
+        ],
+        "regexp_match" => &[
+            (&[Text, Text], Some((REGEXP_MATCH, TEXTS))),
+            (&[Text, Text, Text], Some((REGEXP_MATCH, TEXTS))),
+        ],
+        "regexp_split_to_array" => &[
+            (&[Text, Text], Some((REGEXP_SPLIT, TEXTS))),
+            (&[Text, Text, Text], Some((REGEXP_SPLIT, TEXTS))),
+        ],
+        "string_to_array" => &[
+            (&[Text, Text], Some((STRING_TO_ARRAY, TEXTS))),
+            (&[Text, Text, Text], Some((STRING_TO_ARRAY, TEXTS))),
         ],
         _ => return float_functions::overloads(name),
     })
@@ -352,7 +370,7 @@ fn resolve(
         (Err(_), Some(refusal)) => return Err(refusal),
         (Err(e), None) => return Err(e),
     };
-    let nullable = args.iter().any(|a| a.nullable);
+    let nullable = args.iter().any(|a| a.nullable) || introduces_nulls(func);
     let mut exprs = Vec::with_capacity(args.len());
     for ((arg, literal), param) in args.into_iter().zip(literals).zip(params.iter()) {
         let arg = match literal {

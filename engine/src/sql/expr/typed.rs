@@ -301,8 +301,13 @@ pub fn widest_integer(types: impl Iterator<Item = ScalarType>) -> Option<ScalarT
 pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> {
     use BinaryOperator as B;
     // An array is compared with an array of its type (or a literal read
-    // as one); any other operator of arrays (`||`, `@>`, jsonb's `-` of
-    // a `text[]`) is refused by name.
+    // as one), or joined to one by `||`; any other operator of arrays
+    // (`@>`, jsonb's `-` of a `text[]`) is refused by name.
+    if *op == B::StringConcat {
+        if let Some(planned) = array::concat("operator ||", l.clone(), r.clone()) {
+            return planned;
+        }
+    }
     let array = |t: &Typed| matches!(t.typ, Some(ScalarType::Array(_))) && !t.is_unknown();
     if array(&l) || array(&r) {
         let comparison = matches!(op, B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq);

@@ -5,7 +5,7 @@
 //! order is not the derived one, arrays of `jsonb`, operators of arrays
 //! but the comparisons of one type, `ANY` and `ALL` of an array but of
 //! a comparison that casts no element, and the array forms it does not
-//! plan).
+//! plan); the functions that make a `text[]` of a text.
 
 use super::*;
 use crate::repr::array::ArrayElem;
@@ -142,8 +142,16 @@ fn what_the_engine_does_not_model_is_refused_by_name() {
             "unsupported: operator - of arrays",
         ),
         (
-            "SELECT ARRAY[1] || ARRAY[2]",
-            "unsupported: operator || of arrays",
+            "SELECT ARRAY[1] || ARRAY[2::bigint]",
+            "unsupported: operator || of integer[] and bigint[]",
+        ),
+        (
+            "SELECT ARRAY[1] || 2",
+            "unsupported: operator || of integer[] and integer",
+        ),
+        (
+            "SELECT array_cat(ARRAY['a'], b) FROM t",
+            "unsupported: function array_cat of text[] and text",
         ),
         (
             "SELECT ARRAY[1] = ARRAY[1::bigint]",
@@ -180,6 +188,54 @@ fn what_the_engine_does_not_model_is_refused_by_name() {
         (
             "SELECT nope = ANY ('{a}'::varchar[]) FROM t",
             "unsupported: type varchar[]",
+        ),
+    ] {
+        assert_eq!(err(sql), e, "{sql}");
+    }
+}
+
+/// The functions that make or read arrays: their types, which can be
+/// NULL of non-NULL arguments (`regexp_match` of no match,
+/// `array_position` of none found), and what is refused.
+#[test]
+fn array_functions_have_materializes_types() {
+    let sql = "SELECT regexp_match('a', 'a'), regexp_split_to_array('a', 'a'), string_to_array('a', ','), array_to_string(ARRAY[1], ','), array_position(ARRAY[1], 1), array_position(ARRAY['a'], NULL, 2), ARRAY[1] || '{2}', array_cat(NULL, ARRAY['a']), array_remove(ARRAY[1], 1)";
+    let columns = select(sql).columns;
+    let text = Array(ArrayElem::Text);
+    let int = Array(ArrayElem::Int32);
+    assert_eq!(
+        columns.iter().map(|c| c.typ).collect::<Vec<_>>(),
+        [text, text, text, Text, Int32, Int32, int, text, int]
+    );
+    let nullable: Vec<bool> = columns.iter().map(|c| c.nullable).collect();
+    assert_eq!(
+        nullable,
+        [true, false, false, false, true, true, true, true, false]
+    );
+    for (sql, e) in [
+        (
+            "SELECT array_position(ARRAY[a], 1::bigint) FROM t",
+            "unsupported: function array_position of bigint in integer[]",
+        ),
+        (
+            "SELECT array_position('{1}', 1)",
+            "unsupported: function array_position of an array of unknown type",
+        ),
+        (
+            "SELECT array_position(ARRAY[1], 1, 2::bigint)",
+            "function array_position(integer[], integer, bigint) does not exist",
+        ),
+        (
+            "SELECT array_remove(ARRAY[1], 'a'::text)",
+            "unsupported: function array_remove of text in integer[]",
+        ),
+        (
+            "SELECT array_to_string(ARRAY[1], 2)",
+            "function array_to_string(integer[], integer) does not exist",
+        ),
+        (
+            "SELECT string_to_array('a', ',', 'b', 'c')",
+            "function string_to_array(unknown, unknown, unknown, unknown) does not exist",
         ),
     ] {
         assert_eq!(err(sql), e, "{sql}");
