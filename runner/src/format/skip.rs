@@ -53,7 +53,8 @@ pub enum SkipReason {
     /// A scalar function or LIKE of the real system answers otherwise than
     /// PostgreSQL's (`replace` with an empty pattern, a strict function's
     /// arguments after a NULL one not evaluated, a LIKE pattern over 8 KiB,
-    /// a regular expression's syntax, `quote_ident` of a keyword).
+    /// a regular expression's syntax and a literal one's error of a
+    /// NULL text, `quote_ident` of a keyword).
     MzFunction,
     /// The real system types a select list's NULL or string literal as
     /// `text` before a set operation unifies its branches' columns, so
@@ -129,8 +130,9 @@ pub enum SkipReason {
     /// The real system's arrays where PostgreSQL's differ: their order
     /// (its datums', elements with NULL last, then the number of
     /// dimensions, where PostgreSQL compares dimensions first), its
-    /// refusal of a lower bound in an array's text, and its error texts
-    /// (`number of array elements ...` where sub-arrays differ).
+    /// refusal of a lower bound in an array's text, its error texts
+    /// (`number of array elements ...` where sub-arrays differ), and
+    /// `array_position` of a NULL, which it never finds.
     MzArray,
     /// The real system's order of an order-sensitive aggregate's values
     /// (`string_agg`) without an `ORDER BY` in its call, and of values tied
