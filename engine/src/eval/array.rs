@@ -102,6 +102,13 @@ pub fn quantified(
     })
 }
 
+/// The real system's errors of `array_position` and `array_remove` of an
+/// array of more than one dimension.
+const MULTIDIMENSIONAL_SEARCH: &str =
+    "searching for elements in multidimensional arrays is not supported";
+const MULTIDIMENSIONAL_REMOVAL: &str =
+    "removing elements from multidimensional arrays is not supported";
+
 /// `array_to_string(a, delimiter[, null_string])` of its arguments'
 /// values, as the real system's: NULL when the array or the delimiter
 /// is; every element of every dimension in order, its text as
@@ -133,14 +140,9 @@ pub fn to_string(args: &[Datum]) -> Datum {
 /// the 1-based `start` (before 1: at 1), elements compared as the real
 /// system's datums (`-0 = 0`).
 pub fn position(args: &[Datum]) -> Result<Datum, DataflowError> {
-    let Datum::Array(a) = &args[0] else {
+    let Some(a) = one_dimension(&args[0], MULTIDIMENSIONAL_SEARCH)? else {
         return Ok(Datum::Null);
     };
-    if a.dims.len() > 1 {
-        return Err(DataflowError::eval(
-            "searching for elements in multidimensional arrays is not supported",
-        ));
-    }
     let x = &args[1];
     if *x == Datum::Null {
         return Ok(Datum::Null);
@@ -200,19 +202,27 @@ pub fn cat(mut args: Vec<Datum>) -> Result<Datum, DataflowError> {
         .map_err(|e| DataflowError::eval(&e))
 }
 
+/// The array of a function that reads one dimension at most (`None`: a
+/// NULL), or the real system's error `multidimensional` of one of more.
+fn one_dimension<'a>(
+    d: &'a Datum,
+    multidimensional: &str,
+) -> Result<Option<&'a Array>, DataflowError> {
+    match d {
+        Datum::Array(a) if a.dims.len() > 1 => Err(DataflowError::eval(multidimensional)),
+        Datum::Array(a) => Ok(Some(a)),
+        _ => Ok(None),
+    }
+}
+
 /// `array_remove(a, x)` of its arguments' values, as the real system's:
 /// NULL of a NULL array; the empty array as it is; an error of one of
 /// more than one dimension; else the elements not equal to `x`, compared
 /// as its datums are (a NULL `x` removes the NULL elements).
 pub fn remove(args: &[Datum]) -> Result<Datum, DataflowError> {
-    let Datum::Array(a) = &args[0] else {
+    let Some(a) = one_dimension(&args[0], MULTIDIMENSIONAL_REMOVAL)? else {
         return Ok(Datum::Null);
     };
-    if a.dims.len() > 1 {
-        return Err(DataflowError::eval(
-            "removing elements from multidimensional arrays is not supported",
-        ));
-    }
     if a.dims.is_empty() {
         return Ok(args[0].clone());
     }
