@@ -136,6 +136,11 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
         }
         strict => {
             if let Func::Text(f) = strict {
+                // A literal NULL argument makes the call NULL before its
+                // literal pattern is compiled, as in Materialize's reduce.
+                if args.contains(&ScalarExpr::Literal(Datum::Null)) {
+                    return Ok(Datum::Null);
+                }
                 if let Some(e) = text::literal_pattern_error(f, args) {
                     // Materialize's reduce guards `regexp_replace`'s with
                     // `IS NULL` of its text, which it evaluates first.
