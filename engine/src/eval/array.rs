@@ -9,7 +9,7 @@
 use super::errors::int4_out_of_range;
 use crate::plan::{ArrayFunc, BinaryOp, ScalarExpr};
 use crate::repr::array::{self, Array};
-use crate::repr::{DataflowError, Datum};
+use crate::repr::{unsupported, DataflowError, Datum};
 
 /// `ARRAY[...]` of `values`: of scalars, the one-dimensional array of
 /// them (none: the empty array); of arrays (`nested`), the array of a
@@ -106,6 +106,8 @@ pub fn quantified(
 /// array of more than one dimension.
 const MULTIDIMENSIONAL_SEARCH: &str =
     "searching for elements in multidimensional arrays is not supported";
+/// The refusal of `||` of arrays whose shapes do not fit.
+const INCOMPATIBLE: &str = "|| of incompatible arrays (Materialize's error has a DETAIL)";
 const MULTIDIMENSIONAL_REMOVAL: &str =
     "removing elements from multidimensional arrays is not supported";
 
@@ -178,9 +180,10 @@ pub fn cat(mut args: Vec<Datum>) -> Result<Datum, DataflowError> {
     if b.dims.is_empty() {
         return Ok(Datum::Array(a.clone()));
     }
-    // The real system's detail (`Arrays of 1 and 3 dimensions are not
-    // compatible for concatenation.`) is no part of an error's text here.
-    let incompatible = || DataflowError::eval("cannot concatenate incompatible arrays");
+    // The real system's error (`cannot concatenate incompatible arrays`)
+    // has a detail (`Arrays of 1 and 3 dimensions are not compatible for
+    // concatenation.`), which an error here cannot carry: refused.
+    let incompatible = || DataflowError::eval(&unsupported(INCOMPATIBLE));
     let (an, bn) = (a.dims.len(), b.dims.len());
     let (first, rest) = match an.cmp(&bn) {
         std::cmp::Ordering::Equal if a.dims[1..] == b.dims[1..] => {
@@ -336,7 +339,7 @@ mod tests {
         assert_eq!(cat2("{}", "{{3,4}}"), ok("{{3,4}}"));
         assert_eq!(cat2("{1}", "NULL"), ok("{1}"));
         assert_eq!(cat2("NULL", "NULL"), ok("NULL"));
-        let incompatible = "cannot concatenate incompatible arrays";
+        let incompatible = unsupported(INCOMPATIBLE);
         for (a, b) in [("{1}", "{{{1}}}"), ("{{1,2}}", "{{3}}"), ("{1}", "{{3,4}}")] {
             assert_eq!(cat2(a, b).unwrap_err().what(), incompatible, "{a} {b}");
         }
