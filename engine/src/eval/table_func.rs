@@ -75,16 +75,7 @@ fn series<N: Copy + Default + PartialOrd + 'static>(
     if step == zero {
         return Err(DataflowError::eval(ZERO_STEP));
     }
-    let down = step < zero;
-    let mut next = Some(start);
-    Ok(std::iter::from_fn(move || {
-        let value = next.filter(|v| match down {
-            true => *v >= stop,
-            false => *v <= stop,
-        })?;
-        next = add(value, step);
-        Some(value)
-    }))
+    Ok(stepping(start, stop, step < zero, move |v| add(*v, step)))
 }
 
 /// `generate_series_ts`: the timestamps from `start` by `step` (its months
@@ -100,19 +91,35 @@ fn timestamps(
     if micros == 0 {
         return Err(DataflowError::eval(ZERO_STEP));
     }
-    let down = micros < 0;
-    let mut next = Some(start);
-    Ok(std::iter::from_fn(move || {
-        let value = next.take().filter(|v| match down {
+    let step = Datum::Interval(step);
+    Ok(stepping(
+        start,
+        stop,
+        micros < 0,
+        move |value| match interval::binary(BinaryOp::Add, value, &step) {
+            Some(Ok(moved)) => Some(moved),
+            _ => None,
+        },
+    ))
+}
+
+/// The values from `start`, each the one before moved by `next`, while not
+/// past `stop` (below it when `down`); ending where `next` has none.
+fn stepping<T: PartialOrd>(
+    start: T,
+    stop: T,
+    down: bool,
+    next: impl Fn(&T) -> Option<T>,
+) -> impl Iterator<Item = T> {
+    let mut value = Some(start);
+    std::iter::from_fn(move || {
+        let current = value.take().filter(|v| match down {
             true => *v >= stop,
             false => *v <= stop,
         })?;
-        next = match interval::binary(BinaryOp::Add, &value, &Datum::Interval(step)) {
-            Some(Ok(moved)) => Some(moved),
-            _ => None,
-        };
-        Some(value)
-    }))
+        value = next(&current);
+        Some(current)
+    })
 }
 
 #[cfg(test)]
