@@ -78,9 +78,11 @@ pub enum Datum {
     /// A `jsonb` (`repr::jsonb`), last for the same reason; boxed, as it
     /// nests.
     Jsonb(Box<jsonb::Jsonb>),
-    /// An array (`repr::array`), last for the same reason; boxed, as its
-    /// elements are datums.
+    /// An array (`repr::array`), after them for the same reason; boxed,
+    /// as its elements are datums.
     Array(Box<array::Array>),
+    /// A `time`, a time of day (`repr::time`), last for the same reason.
+    Time(time::Time),
 }
 
 impl Datum {
@@ -106,6 +108,7 @@ impl Datum {
                 | (Datum::UInt32(_), ScalarType::UInt32)
                 | (Datum::UInt64(_), ScalarType::UInt64)
                 | (Datum::Jsonb(_), ScalarType::Jsonb)
+                | (Datum::Time(_), ScalarType::Time)
         ) || matches!((self, typ), (Datum::Range(r), ScalarType::Range(k)) if r.is_of(k))
             || matches!((self, typ), (Datum::Array(a), ScalarType::Array(e))
                 if a.elements.iter().all(|d| *d == Datum::Null || d.is_of(e.scalar())))
@@ -154,6 +157,7 @@ impl fmt::Display for Datum {
             Datum::UInt64(u) => write!(f, "{u}"),
             Datum::Jsonb(j) => write!(f, "{j}"),
             Datum::Array(a) => write!(f, "{a}"),
+            Datum::Time(t) => write!(f, "{t}"),
         }
     }
 }
@@ -208,6 +212,8 @@ pub enum ScalarType {
     /// `int[]`, `text[]`, ...: an array of its element type, of any
     /// number of dimensions (`repr::array`).
     Array(array::ArrayElem),
+    /// `time`, `time without time zone`: microseconds since midnight.
+    Time,
 }
 
 impl ScalarType {
@@ -234,6 +240,7 @@ impl ScalarType {
             ScalarType::UInt64 => "uint8",
             ScalarType::Jsonb => "jsonb",
             ScalarType::Array(e) => e.internal_name(),
+            ScalarType::Time => "time",
         }
     }
 

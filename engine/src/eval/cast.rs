@@ -42,7 +42,8 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Date
         | ScalarType::Timestamp
         | ScalarType::TimestampTz
-        | ScalarType::Interval => {
+        | ScalarType::Interval
+        | ScalarType::Time => {
             unreachable!("read above")
         }
         ScalarType::Float32 => F32::parse(s).map(Datum::Float32),

@@ -7,7 +7,10 @@
 //! and those of a `timestamp with time zone` under the session time zone
 //! UTC, where it is the `timestamp` of the same instant
 //! (`cast_timestamp_to_timestamp_tz`, `cast_timestamp_tz_to_timestamp`,
-//! `cast_date_to_timestamp_tz`, `cast_timestamp_tz_to_date`).
+//! `cast_date_to_timestamp_tz`, `cast_timestamp_tz_to_date`), and those
+//! of a `time` (`timestamp.rs`, `interval.rs`, `time.rs`): a timestamp's
+//! time of day, an interval's microseconds wrapped around midnight (its
+//! months and days dropped), and a `time` as an interval of microseconds.
 //! A cast to a string is its rendering (`cast.rs`). `date_trunc` is
 //! `repr::time::units`'s, and `extract` and `date_part` are
 //! `repr::time::parts`'s (`apply`), but for the error of a literal unknown
@@ -16,9 +19,10 @@
 
 use super::interval;
 use crate::plan::{BinaryOp, Func, ScalarExpr};
+use crate::repr::interval::Interval;
 use crate::repr::time::parts::{extract_date, interval_part, timestamp_part, Exact};
 use crate::repr::time::units::{date_trunc, DateTimeUnits};
-use crate::repr::time::{parse_date, parse_timestamp, parse_timestamptz};
+use crate::repr::time::{parse_date, parse_time, parse_timestamp, parse_timestamptz, Time};
 use crate::repr::{DataflowError, Datum, ScalarType, F64};
 
 /// `date - date` and the operators over an interval (`None` for any
@@ -30,14 +34,15 @@ pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, Datafl
     }
 }
 
-/// A string read as a `date`, `timestamp` or `interval` (`None` for
-/// other types).
+/// A string read as a `date`, `timestamp`, `timestamptz`, `interval` or
+/// `time` (`None` for other types).
 pub fn parse(s: &str, to: ScalarType) -> Option<Result<Datum, String>> {
     match to {
         ScalarType::Date => Some(parse_date(s).map(Datum::Date)),
         ScalarType::Timestamp => Some(parse_timestamp(s).map(Datum::Timestamp)),
         ScalarType::TimestampTz => Some(parse_timestamptz(s).map(Datum::TimestampTz)),
         ScalarType::Interval => Some(interval::parse(s)),
+        ScalarType::Time => Some(parse_time(s).map(Datum::Time)),
         _ => None,
     }
 }
@@ -50,26 +55,32 @@ pub fn parse(s: &str, to: ScalarType) -> Option<Result<Datum, String>> {
 /// a row is refused, so that no input outside `repr::time`'s forms can
 /// reach a dataflow.
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
-    use ScalarType::{Date, Interval, Text, Timestamp, TimestampTz};
+    use ScalarType::{Date, Interval, Text, Time, Timestamp, TimestampTz};
     let instant = |t| matches!(t, Date | Timestamp | TimestampTz);
     (instant(from) && instant(to))
         || matches!(
             (from, to),
-            (Date | Timestamp | TimestampTz | Interval, Text)
+            (Date | Timestamp | TimestampTz | Interval | Time, Text)
+                | (Timestamp | TimestampTz | Interval, Time)
+                | (Time, Interval)
         )
 }
 
-/// Whether `t` is a `date`, a `timestamp`, a `timestamptz` or an
-/// `interval`.
+/// Whether `t` is a `date`, a `timestamp`, a `timestamptz`, an
+/// `interval` or a `time`.
 pub fn is_time(t: ScalarType) -> bool {
     matches!(
         t,
-        ScalarType::Date | ScalarType::Timestamp | ScalarType::TimestampTz | ScalarType::Interval
+        ScalarType::Date
+            | ScalarType::Timestamp
+            | ScalarType::TimestampTz
+            | ScalarType::Interval
+            | ScalarType::Time
     )
 }
 
-/// The casts between a `date`, a `timestamp` and a `timestamptz`, and of
-/// each to its own type (`None` for others).
+/// The casts between a `date`, a `timestamp` and a `timestamptz`, of each
+/// to its own type, and those of a `time` (`None` for others).
 pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
     use ScalarType::{Date, Timestamp, TimestampTz};
     match (d, to) {
@@ -80,7 +91,20 @@ pub fn cast(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
         (Datum::Timestamp(t) | Datum::TimestampTz(t), TimestampTz) => {
             Some(Ok(Datum::TimestampTz(*t)))
         }
-        (Datum::Date(_), Date) | (Datum::Interval(_), ScalarType::Interval) => Some(Ok(d.clone())),
+        (Datum::Date(_), Date)
+        | (Datum::Interval(_), ScalarType::Interval)
+        | (Datum::Time(_), ScalarType::Time) => Some(Ok(d.clone())),
+        // The time of day of the instant (in UTC for a `timestamptz`).
+        (Datum::Timestamp(t) | Datum::TimestampTz(t), ScalarType::Time) => {
+            Some(Ok(Datum::Time(Time::wrapping(t.micros().into()))))
+        }
+        // Its microseconds around midnight, the months and days dropped.
+        (Datum::Interval(i), ScalarType::Time) => {
+            Some(Ok(Datum::Time(Time::wrapping(i.micros.into()))))
+        }
+        (Datum::Time(t), ScalarType::Interval) => {
+            Some(Ok(Datum::Interval(Interval::new(0, 0, t.micros()))))
+        }
         _ => None,
     }
 }

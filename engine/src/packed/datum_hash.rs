@@ -9,7 +9,7 @@ use crate::repr::array::Array;
 use crate::repr::interval::Interval;
 use crate::repr::jsonb::Jsonb;
 use crate::repr::range::Range;
-use crate::repr::time::{Date, DateTime};
+use crate::repr::time::{Date, DateTime, Time};
 use crate::repr::{Numeric, F32, F64};
 
 /// Hashes as `Datum`'s derived `Hash` does (variant, then field).
@@ -36,6 +36,7 @@ impl Hash for DatumRef<'_> {
             TimestampTz(DateTime),
             Jsonb(Jsonb),
             Array(Array),
+            Time(Time),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -57,6 +58,7 @@ impl Hash for DatumRef<'_> {
             DatumRef::TimestampTz(t) => AsDatum::TimestampTz(t),
             DatumRef::Jsonb(j) => AsDatum::Jsonb(j.unpack()),
             DatumRef::Array(a) => AsDatum::Array(a.unpack()),
+            DatumRef::Time(t) => AsDatum::Time(t),
         };
         datum.hash(state)
     }

@@ -18,8 +18,9 @@
 //! `TimestampTz` as `Timestamp`; `Jsonb` and the length of the rest (4
 //! bytes) and its value, node by node (`jsonb_ref.rs`); `Array` and the
 //! length of the rest (4 bytes), its dimensions and elements
-//! (`array_ref.rs`). Integers are little-endian. The encoding
-//! of a row is unique, so equal bytes are equal rows.
+//! (`array_ref.rs`); `Time` and its microseconds (8 bytes). Integers are
+//! little-endian. The encoding of a row is unique, so equal bytes are
+//! equal rows.
 //!
 //! The order (`Ord`) and hash (`Hash`) are the `Vec<Datum>`'s it encodes,
 //! decoded datum by datum: arrangements sort, peeks and imports read, and
@@ -48,7 +49,7 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::repr::interval::Interval;
-use crate::repr::time::{Date, DateTime};
+use crate::repr::time::{Date, DateTime, Time};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
 use array_ref::ArrayRef;
 use jsonb_ref::JsonbRef;
@@ -77,6 +78,7 @@ const UINT64: u8 = 16;
 const TIMESTAMPTZ: u8 = 17;
 const JSONB: u8 = 18;
 const ARRAY: u8 = 20;
+const TIME: u8 = 21;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -250,7 +252,7 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Float64(_) => 8,
         Datum::Int16(_) => 2,
         Datum::Date(_) => 4,
-        Datum::Timestamp(_) | Datum::TimestampTz(_) => 8,
+        Datum::Timestamp(_) | Datum::TimestampTz(_) | Datum::Time(_) => 8,
         Datum::Interval(_) => 16,
         Datum::Range(r) => 4 + 1 + r.finite_bounds().map(encoded_len).sum::<usize>(),
         Datum::UInt16(_) | Datum::UInt32(_) | Datum::UInt64(_) => {
@@ -322,6 +324,10 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&[if tz { TIMESTAMPTZ } else { TIMESTAMP }]);
                 put(&t.micros().to_le_bytes());
             }
+            Datum::Time(t) => {
+                put(&[TIME]);
+                put(&t.micros().to_le_bytes());
+            }
             Datum::Interval(i) => {
                 put(&[INTERVAL]);
                 put(&i.months.to_le_bytes());
@@ -389,6 +395,7 @@ enum DatumRef<'a> {
     TimestampTz(DateTime),
     Jsonb(JsonbRef<'a>),
     Array(ArrayRef<'a>),
+    Time(Time),
 }
 
 impl DatumRef<'_> {
@@ -417,6 +424,7 @@ impl DatumRef<'_> {
             DatumRef::TimestampTz(t) => Datum::TimestampTz(t),
             DatumRef::Jsonb(j) => Datum::Jsonb(Box::new(j.unpack())),
             DatumRef::Array(a) => Datum::Array(Box::new(a.unpack())),
+            DatumRef::Time(t) => Datum::Time(t),
         }
     }
 }
@@ -478,6 +486,9 @@ impl<'a> Iterator for Datums<'a> {
             UINT64 => DatumRef::UInt64(u64::from_le_bytes(self.take())),
             JSONB => DatumRef::Jsonb(JsonbRef(self.prefixed())),
             ARRAY => DatumRef::Array(ArrayRef(self.prefixed())),
+            TIME => DatumRef::Time(
+                Time::from_micros(i64::from_le_bytes(self.take())).expect("a packed time"),
+            ),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

@@ -121,6 +121,7 @@ fn datums() -> Vec<Datum> {
     .into_iter()
     .chain(JSONB_EDGES.iter().map(|s| jsonb_datum(s)))
     .chain(array_edges())
+    .chain([Time::MIN, Time::from_micros(1).expect("a time"), Time::MAX].map(Datum::Time))
     .collect()
 }
 
@@ -296,6 +297,8 @@ fn datum() -> impl Strategy<Value = Datum> {
         any::<u32>().prop_map(Datum::UInt32),
         any::<u64>().prop_map(Datum::UInt64),
         jsonb_value().prop_map(|j| Datum::Jsonb(Box::new(j))),
+        (Time::MIN.micros()..=Time::MAX.micros())
+            .prop_map(|t| Datum::Time(Time::from_micros(t).expect("a time"))),
         // Arrays of a few small integers or NULLs, one or two dimensions.
         (
             prop::collection::vec(prop::option::of(-2i32..2), 0..5),

@@ -31,6 +31,8 @@ mod tag {
     pub const FLOAT32: u8 = 8;
     pub const FLOAT64: u8 = 9;
     pub const DATE: u8 = 10;
+    /// A time as its seconds since midnight and nanoseconds (4 bytes each).
+    pub const TIME: u8 = 11;
     /// A timestamp as its date (year, day of the year) and time (seconds
     /// since midnight, nanoseconds), when `CHEAP_TIMESTAMP` cannot hold it.
     pub const TIMESTAMP: u8 = 12;
@@ -150,6 +152,13 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
                 }
             }
         },
+        Datum::Time(t) => {
+            let (seconds, micros) = (t.micros() / 1_000_000, t.micros() % 1_000_000);
+            let part = |v: i64| u32::try_from(v).expect("a part of a day");
+            bytes.push(tag::TIME);
+            bytes.extend_from_slice(&part(seconds).to_le_bytes());
+            bytes.extend_from_slice(&part(micros * 1000).to_le_bytes());
+        }
         Datum::Interval(i) => {
             bytes.push(tag::INTERVAL);
             bytes.extend_from_slice(&i.months.to_le_bytes());
@@ -352,6 +361,12 @@ mod tests {
         let mut bytes = vec![14, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
         bytes.extend_from_slice(&2i64.to_le_bytes());
         assert_eq!(encode(&[Datum::Interval(iv)]), bytes);
+        // A time as its seconds since midnight and nanoseconds.
+        let t = crate::repr::time::Time::from_micros(3_600_000_001).expect("a time");
+        let mut bytes = vec![11];
+        bytes.extend_from_slice(&3600u32.to_le_bytes());
+        bytes.extend_from_slice(&1000u32.to_le_bytes());
+        assert_eq!(encode(&[Datum::Time(t)]), bytes);
     }
 
     /// Shorter rows first, then bytes: zero, the positives of one byte,

@@ -22,13 +22,15 @@
 //! `UTC` (the engine has no zone database), a zone of another form than
 //! `zone` reads (`unsupported: <type> input format`), and a leap second
 //! (`23:59:60`) in a `timestamp`. `infinity` is an error, as in the real
-//! system, which has no infinite dates or timestamps.
+//! system, which has no infinite dates or timestamps. A `time`, a time of
+//! day alone, is `of_day`'s.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::{quoted, unsupported};
+pub use of_day::{parse_time, Time};
 
 /// Days from 0000-03-01 to 2000-01-01: the shift from `days_from_civil`'s
 /// epoch to PostgreSQL's.
@@ -352,6 +354,7 @@ pub fn parse_timestamptz(s: &str) -> Result<DateTime, String> {
 }
 
 mod fields;
+mod of_day;
 pub mod parts;
 #[cfg(test)]
 mod tests;

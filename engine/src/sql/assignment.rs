@@ -65,8 +65,21 @@ pub(super) fn assignment(column: &Column, t: Typed, site: Site) -> Result<Scalar
             ScalarType::Date | ScalarType::Timestamp | ScalarType::TimestampTz
         )
     };
+    // A `time` column takes a timestamp's or an interval's time of day,
+    // and an `interval` column a `time`, by their assignment or implicit
+    // casts.
+    let of_day = |typ: ScalarType| {
+        matches!(
+            (typ, column.typ),
+            (
+                ScalarType::Timestamp | ScalarType::TimestampTz | ScalarType::Interval,
+                ScalarType::Time
+            ) | (ScalarType::Time, ScalarType::Interval)
+        )
+    };
     let t = match t.typ {
         Some(typ) if instant(typ) && instant(column.typ) && !t.is_unknown() => t.cast(column.typ),
+        Some(typ) if of_day(typ) && !t.is_unknown() => t.cast(column.typ),
         Some(typ) if integer(typ) && integer(column.typ) => t.cast(column.typ),
         Some(typ) if typ.is_unsigned() && numbers(column.typ) => t.cast(column.typ),
         Some(typ) if typ.is_float() && numbers(column.typ) => t.cast(column.typ),

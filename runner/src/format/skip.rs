@@ -78,7 +78,8 @@ pub enum SkipReason {
     MzNames,
     /// The real system's `date` and `timestamp` where PostgreSQL's differ:
     /// a timestamp's range starts at 4714-12-31 BC, a fraction's seventh
-    /// digit rounds half up, `24:00:00` is no time of day.
+    /// digit rounds half up, `24:00:00` is no time of day, `time` is
+    /// named `time`.
     MzDates,
     /// Whether a row reports an error, where the real system's optimizer
     /// rewrites an expression before evaluating it and PostgreSQL does

@@ -7,7 +7,8 @@
 //! a date `Y-M-D`, `Y M-D` or `Y M D` (any punctuation a space), or six to
 //! eight digits (`YYYYMMDD`, `YYYMMDD`, `YYMMDD` with a year from 1970 to
 //! 2069), then after an optional `T` a time of day from its hour (`H:M`,
-//! `H:M:S`, `H:M:S.F`), the fields' bounds checked, with its texts.
+//! `H:M:S`, `H:M:S.F`), the fields' bounds checked, with its texts; and
+//! a `time` string, that time of day alone (`build_parsed_datetime_time`).
 
 use super::super::interval::fields::{Fields, Value};
 use super::super::interval::parse::{determine_format, fill, Format, Part};
@@ -46,10 +47,7 @@ pub(super) fn timestamp(value: &str, bc: bool) -> Result<Parsed, String> {
     }
     time(&mut fields, &mut tokens)?;
     let (second, nanos) = bounds(&fields)?;
-    if !tokens.is_empty() {
-        let rest: String = tokens.iter().map(ToString::to_string).collect();
-        return Err(format!("have unprocessed tokens {}", rest.trim_end()));
-    }
+    processed(&tokens)?;
     let (Some(year), Some(month), Some(day)) =
         (fields.get(Year), fields.get(Month), fields.get(Day))
     else {
@@ -78,6 +76,33 @@ pub(super) fn timestamp(value: &str, bc: bool) -> Result<Parsed, String> {
         second,
         nanos,
     })
+}
+
+/// `value` (a `time` string) read as the real system's
+/// `build_parsed_datetime_time`, then `compute_time`: the hour, minute,
+/// second and nanoseconds (a second's worth more in a leap second), or the
+/// detail of its error text.
+pub(super) fn time_of_day(value: &str) -> Result<(u32, u32, u32, u32), String> {
+    let mut tokens = tokenize(value)?;
+    let mut fields = Fields::default();
+    time(&mut fields, &mut tokens)?;
+    let (second, nanos) = bounds(&fields)?;
+    processed(&tokens)?;
+    let unit = |f: Field| {
+        fields.get(f).map_or(0, |v| {
+            u32::try_from(v.unit).expect("a field within its bounds")
+        })
+    };
+    Ok((unit(Hour), unit(Minute), second, nanos))
+}
+
+/// The error of tokens left after a value, as the real system words it.
+fn processed(tokens: &Part) -> Result<(), String> {
+    if tokens.is_empty() {
+        return Ok(());
+    }
+    let rest: String = tokens.iter().map(ToString::to_string).collect();
+    Err(format!("have unprocessed tokens {}", rest.trim_end()))
 }
 
 /// The real system's `fill_pdt_date`: six to eight digits, or the first

@@ -9,7 +9,7 @@
 //! evaluated per row (`repr::time::parts`), an unknown one the error
 //! `unit 'x' not recognized` as data, a literal one on every row
 //! (`eval::time::literal_unit_error`).
-//! Refused by name: a `time` (a type the engine does not have), a string
+//! Refused by name: a `time` (whose parts are not computed here), a string
 //! literal or NULL (which overload the real system resolves it to is not
 //! settled here), and any other type; and `extract(a, b)` written as a
 //! call, the real system's syntax error (its parser reads `extract(` only

@@ -127,7 +127,9 @@ fn category_of(t: ScalarType) -> Category {
         ScalarType::Float32 | ScalarType::Float64 => Category::Numeric,
         ScalarType::Text | ScalarType::Char(_) | ScalarType::VarChar(_) => Category::String,
         ScalarType::Bool => Category::Boolean,
-        ScalarType::Date | ScalarType::Timestamp | ScalarType::TimestampTz => Category::DateTime,
+        ScalarType::Date | ScalarType::Timestamp | ScalarType::TimestampTz | ScalarType::Time => {
+            Category::DateTime
+        }
         ScalarType::Interval => Category::Timespan,
         ScalarType::Range(_) => Category::Range,
         ScalarType::Jsonb => Category::UserDefined,

@@ -22,6 +22,7 @@ use unsigned::unsigned_type;
 pub mod array;
 mod interval;
 pub mod jsonb;
+mod of_day;
 pub mod range;
 pub mod text;
 mod time;
@@ -432,6 +433,7 @@ pub fn negate(t: Typed, negated: bool) -> Typed {
 pub fn unify(values: Vec<Typed>, what: &str) -> Result<Vec<Typed>, String> {
     let values = time::timestamps(values);
     let known = values.iter().filter(|v| !v.is_unknown());
+    of_day::refuse_beside_interval(known.clone().map(|v| v.typ), what)?;
     unsigned::refuse_mixed(known.filter_map(|v| v.typ), what)?;
     let operands: Vec<Operand> = values.iter().map(Typed::operand).collect();
     if let Some(to) = unified(&operands, what) {

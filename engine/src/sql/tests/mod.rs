@@ -28,6 +28,7 @@ mod statements;
 mod subqueries;
 mod subscribe;
 mod table_functions;
+mod times;
 mod unsigned;
 mod values;
 mod windows;
@@ -157,6 +158,11 @@ struct Select {
     as_of: Option<Timestamp>,
     finishing: Finishing,
     simple: Option<SimpleSelect>,
+}
+
+/// The types of the columns `sql` selects.
+fn types(sql: &str) -> Vec<ScalarType> {
+    select(sql).columns.iter().map(|c| c.typ).collect()
 }
 
 fn select(sql: &str) -> Select {

@@ -66,7 +66,7 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
         (Type::Real | Type::Text, Datum::Float64(f)) => format!("{:.3}", f.get()),
         // Any other value is its text encoding in a `T` column (the
         // runner's `encode_text`: `format_date`, `format_timestamp`,
-        // `format_timestamptz`, `format_interval`, `format_range`,
+        // `format_timestamptz`, `format_time`, `format_interval`, `format_range`,
         // `format_jsonb`, `format_array`), and one
         // the runner cannot format in an `I` or `R` column.
         (
@@ -74,6 +74,7 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
             Datum::Date(_)
             | Datum::Timestamp(_)
             | Datum::TimestampTz(_)
+            | Datum::Time(_)
             | Datum::Interval(_)
             | Datum::Range(_)
             | Datum::Jsonb(_)

@@ -109,6 +109,7 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
                         | Datum::Date(_)
                         | Datum::Timestamp(_)
                         | Datum::TimestampTz(_)
+                        | Datum::Time(_)
                         | Datum::Interval(_)
                         | Datum::Range(_)
                         | Datum::Jsonb(_)

@@ -17,14 +17,15 @@
 
 use sqlparser::ast::{BinaryOperator, DataType, TimezoneInfo};
 
-use super::{interval, Typed};
+use super::{interval, of_day, Typed};
 use crate::plan::{BinaryOp, ScalarExpr};
 use crate::repr::{unsupported, ScalarType};
 
-/// The type a time type name means: `date`, `timestamp` and
-/// `timestamptz` without a precision, and `interval` without fields or a
+/// The type a time type name means: `date`, `timestamp`, `timestamptz`
+/// and `time` without a precision, and `interval` without fields or a
 /// precision (`None` for other names; `timestamp(3)`, `timestamptz(3)`,
-/// `time` and `interval second(3)` are refused by `scalar_type`).
+/// `time(3)`, `time with time zone` and `interval second(3)` are refused
+/// by `scalar_type`).
 pub fn time_type(t: &DataType) -> Option<ScalarType> {
     match t {
         DataType::Date => Some(ScalarType::Date),
@@ -38,6 +39,9 @@ pub fn time_type(t: &DataType) -> Option<ScalarType> {
             fields: None,
             precision: None,
         } => Some(ScalarType::Interval),
+        DataType::Time(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
+            Some(ScalarType::Time)
+        }
         _ => None,
     }
 }
@@ -69,8 +73,12 @@ pub fn binary(
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod
     );
     if !arithmetic {
+        of_day::refuse_beside_interval([lt, rt], &format!("operator {op}"))?;
         let (l, r) = implicit_timestamps(l, r);
         return Ok(Operands::Plain(l, r));
+    }
+    if let Some(planned) = of_day::arithmetic(op, plan_op, l.clone(), r.clone())? {
+        return Ok(Operands::Planned(planned));
     }
     use ScalarType::Date;
     match (lt, rt) {
