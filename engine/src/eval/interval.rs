@@ -93,7 +93,7 @@ pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, Datafl
 
 /// An interval's days and microseconds as microseconds (its
 /// `duration_as_chrono`: a day is 24 hours).
-fn duration(i: &Interval) -> i128 {
+pub(super) fn duration(i: &Interval) -> i128 {
     i128::from(i.days) * 86_400_000_000 + i128::from(i.micros)
 }
 

@@ -10,7 +10,9 @@
 //! `cast_date_to_timestamp_tz`, `cast_timestamp_tz_to_date`), and those
 //! of a `time` (`timestamp.rs`, `interval.rs`, `time.rs`): a timestamp's
 //! time of day, an interval's microseconds wrapped around midnight (its
-//! months and days dropped), and a `time` as an interval of microseconds.
+//! months and days dropped), and a `time` as an interval of microseconds;
+//! and the arithmetic of a `time` (`add_time_interval`,
+//! `sub_time_interval`, `sub_time`, `add_date_time`).
 //! A cast to a string is its rendering (`cast.rs`). `date_trunc` is
 //! `repr::time::units`'s, and `extract` and `date_part` are
 //! `repr::time::parts`'s (`apply`), but for the error of a literal unknown
@@ -20,18 +22,40 @@
 use super::interval;
 use crate::plan::{BinaryOp, Func, ScalarExpr};
 use crate::repr::interval::Interval;
-use crate::repr::time::parts::{extract_date, interval_part, timestamp_part, Exact};
+use crate::repr::time::parts::{extract_date, interval_part, time_part, timestamp_part, Exact};
 use crate::repr::time::units::{date_trunc, DateTimeUnits};
-use crate::repr::time::{parse_date, parse_time, parse_timestamp, parse_timestamptz, Time};
+use crate::repr::time::{
+    parse_date, parse_time, parse_timestamp, parse_timestamptz, DateTime, Time,
+};
 use crate::repr::{DataflowError, Datum, ScalarType, F64};
 
-/// `date - date` and the operators over an interval (`None` for any
-/// other operator or operands).
+/// `date - date`, the arithmetic of a `time`, and the operators over an
+/// interval (`None` for any other operator or operands).
 pub fn binary(op: BinaryOp, l: &Datum, r: &Datum) -> Option<Result<Datum, DataflowError>> {
-    match (op, l, r) {
-        (BinaryOp::Sub, Datum::Date(a), Datum::Date(b)) => Some(Ok(Datum::Int32(a.minus(*b)))),
-        _ => interval::binary(op, l, r),
-    }
+    use BinaryOp::{Add, Sub};
+    use Datum::{Date, Interval as I, Time as T};
+    let micros = |t: &Time| i128::from(t.micros());
+    Some(Ok(match (op, l, r) {
+        (Sub, Date(a), Date(b)) => Datum::Int32(a.minus(*b)),
+        // `add_time_interval` and `sub_time_interval`: the days and
+        // microseconds, wrapped around midnight; the months ignored.
+        (Add, T(t), I(i)) | (Add, I(i), T(t)) => {
+            T(Time::wrapping(micros(t) + interval::duration(i)))
+        }
+        (Sub, T(t), I(i)) => T(Time::wrapping(micros(t) - interval::duration(i))),
+        // `sub_time`: an interval of microseconds only.
+        (Sub, T(a), T(b)) => I(Interval::new(0, 0, a.micros() - b.micros())),
+        // `add_date_time`: the date's midnight and the time, within a
+        // timestamp's range.
+        (Add, Date(d), T(t)) | (Add, T(t), Date(d)) => {
+            return Some(
+                DateTime::from_micros(d.midnight_micros() + t.micros())
+                    .map(Datum::Timestamp)
+                    .ok_or_else(|| DataflowError::eval("timestamp out of range")),
+            )
+        }
+        _ => return interval::binary(op, l, r),
+    }))
 }
 
 /// A string read as a `date`, `timestamp`, `timestamptz`, `interval` or
@@ -162,6 +186,8 @@ fn part(func: Func, unit: DateTimeUnits, value: &Datum) -> Option<Result<Datum, 
             timestamp_part(unit, *ts).map(numeric)
         }
         (Func::Extract, Datum::Interval(iv)) => interval_part(unit, *iv).map(numeric),
+        (Func::Extract, Datum::Time(t)) => time_part(unit, *t).map(numeric),
+        (Func::DatePart, Datum::Time(t)) => time_part(unit, *t).map(float),
         (Func::DatePart, Datum::Timestamp(ts) | Datum::TimestampTz(ts)) => {
             timestamp_part(unit, *ts).map(float)
         }

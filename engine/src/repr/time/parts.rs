@@ -1,7 +1,8 @@
 //! `extract` and `date_part` as the real system computes them: the part a
 //! unit names of a `date` (`extract_date_inner`, `repr/src/adt/timestamp.rs`'s
 //! `DateLike`), of a `timestamp` or `timestamp with time zone` (in UTC,
-//! `date_part_timestamp_inner`, `TimeLike` and `TimestampLike`) and of an
+//! `date_part_timestamp_inner`, `TimeLike` and `TimestampLike`), of a
+//! `time` (`date_part_time_inner`) and of an
 //! `interval` (`date_part_interval_inner`, `repr/src/adt/interval.rs`), read
 //! for the facts. Each is computed once, over a number type that is either
 //! `f64` (for `date_part`, a `double precision`, in the real system's order
@@ -13,7 +14,7 @@
 //! There is no `julian` or `isoyear`: `unit 'julian' not recognized`.
 
 use super::units::DateTimeUnits;
-use super::{civil_from_days, days_from_civil, Date, DateTime, MICROS_PER_DAY};
+use super::{civil_from_days, days_from_civil, Date, DateTime, Time, MICROS_PER_DAY};
 use crate::repr::interval::Interval;
 use crate::repr::numeric::Numeric;
 
@@ -197,6 +198,25 @@ pub fn timestamp_part<D: Decimal>(unit: DateTimeUnits, ts: DateTime) -> Result<D
         Microseconds => seconds(1_000_000, 3),
         _ => date_part(unit, days).ok_or_else(|| not_yet_supported(unit))?,
     })
+}
+
+/// The part `unit` of a `time` (`date_part_time_inner`): its epoch (the
+/// seconds since midnight), hour, minute and seconds as a timestamp's;
+/// a unit of a date `not supported for type time`.
+pub fn time_part<D: Decimal>(unit: DateTimeUnits, t: Time) -> Result<D, String> {
+    use DateTimeUnits::*;
+    let at = DateTime::from_micros(t.micros()).expect("a time of 2000-01-01");
+    match unit {
+        Epoch => {
+            let seconds = t.micros() / 1_000_000;
+            let minutes = D::int(seconds - seconds % 60);
+            let second = timestamp_part::<D>(Second, at)?;
+            Ok(minutes.plus(second))
+        }
+        Hour | Minute | Second | Milliseconds | Microseconds => timestamp_part(unit, at),
+        Timezone | TimezoneHour | TimezoneMinute => Err(not_yet_supported(unit)),
+        _ => Err(not_supported_for(unit, "time")),
+    }
 }
 
 /// The part `unit` of an interval (`date_part_interval_inner`): its months

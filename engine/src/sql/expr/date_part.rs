@@ -2,16 +2,16 @@
 //! system's parser reads as that call, the unit a string) and of
 //! `date_part(unit, x)`, as its overloads have them (`sql/src/func.rs`,
 //! read for the facts): `extract` of a `date`, `timestamp`, `timestamp
-//! with time zone` or `interval`, a `numeric`; `date_part` of a
+//! with time zone`, `interval` or `time`, a `numeric`; `date_part` of a
 //! `timestamp`, `timestamp with time zone` or `interval`, a `double
 //! precision`, and of a `date` by its implicit cast to a `timestamp with
 //! time zone`, the overload its resolution prefers. The unit is a `text`
 //! evaluated per row (`repr::time::parts`), an unknown one the error
 //! `unit 'x' not recognized` as data, a literal one on every row
 //! (`eval::time::literal_unit_error`).
-//! Refused by name: a `time` (whose parts are not computed here), a string
-//! literal or NULL (which overload the real system resolves it to is not
-//! settled here), and any other type; and `extract(a, b)` written as a
+//! Of a `time` either takes its own overload.
+//! Refused by name: a string literal or NULL (which overload the real
+//! system resolves it to is not settled here), and any other type; and `extract(a, b)` written as a
 //! call, the real system's syntax error (its parser reads `extract(` only
 //! as `EXTRACT(unit FROM x)`), which sqlparser reads as a call.
 
@@ -33,7 +33,8 @@ pub fn plan_call(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
             ScalarType::Date
             | ScalarType::Timestamp
             | ScalarType::TimestampTz
-            | ScalarType::Interval,
+            | ScalarType::Interval
+            | ScalarType::Time,
         ) => value,
         other => return Err(refused_type(name, other)),
     };

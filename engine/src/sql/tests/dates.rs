@@ -134,10 +134,6 @@ fn every_other_part_of_time_is_refused_by_name() {
             "unsupported: function date_part of 1 arguments",
         ),
         (
-            "SELECT EXTRACT(year FROM TIME '10:00')",
-            "unsupported: function extract of time",
-        ),
-        (
             "SELECT date_trunc('day', DATE '2020-01-01')",
             "unsupported: function date_trunc of date",
         ),

@@ -1,11 +1,12 @@
-//! `time` in the planner: the types of its literals, casts and
-//! unifications, and what of it is refused by name (a time beside an
-//! interval, which the real system casts to one implicitly; its
-//! arithmetic; `time(p)` and `time with time zone`; a leap second and
-//! nanoseconds, which the engine's microseconds cannot hold).
+//! `time` in the planner: the types of its literals, casts, arithmetic
+//! and unifications, and what of it is refused by name (a time beside an
+//! interval, which the real system casts to one implicitly; arithmetic
+//! but the real system's exact overloads; `time(p)`, `time with time
+//! zone` and `time[]`; a leap second and nanoseconds, which the engine's
+//! microseconds cannot hold).
 
 use super::*;
-use ScalarType::{Interval, Text, Time};
+use ScalarType::{Float64, Interval, Numeric, Text, Time, Timestamp};
 
 /// A time no constant folding reaches.
 const T: &str = "(CASE WHEN c THEN TIME '10:00' END)";
@@ -20,6 +21,11 @@ fn literals_casts_and_unifications_have_materializes_types() {
     assert_eq!(types(&sql), [Time, Time, ScalarType::Bool]);
     let sql = format!("SELECT min({T}::interval::time) FROM t GROUP BY c");
     assert_eq!(types(&sql), [Time]);
+    let sql = format!("SELECT {T} + INTERVAL '1 hour', INTERVAL '1 hour' + {T}, {T} - INTERVAL '1 hour', {T} - {T}, DATE '2020-01-01' + {T}, {T} + DATE '2020-01-01', extract(hour FROM {T}), date_part('hour', {T}) FROM t");
+    assert_eq!(
+        types(&sql),
+        [Time, Time, Time, Interval, Timestamp, Timestamp, Numeric, Float64]
+    );
     let sql = format!("SELECT {T}::timestamp FROM t");
     assert_eq!(
         err(&sql),
@@ -64,6 +70,28 @@ fn every_other_part_of_time_is_refused_by_name() {
             "unsupported: cast from date to time",
         ),
         ("SELECT sum(TIME '10:00')", "unsupported: sum of time"),
+        (
+            "SELECT TIME '10:00' + TIME '01:00'",
+            "unsupported: operator + of time and time",
+        ),
+        (
+            "SELECT TIMESTAMP '2020-01-01' + TIME '01:00'",
+            "unsupported: operator + of timestamp without time zone and time",
+        ),
+        (
+            "SELECT INTERVAL '1 hour' - TIME '01:00'",
+            "unsupported: operator - of interval and time",
+        ),
+        (
+            "SELECT date_trunc('hour', TIME '01:00')",
+            "unsupported: function date_trunc of time",
+        ),
+        ("SELECT ARRAY[TIME '01:00']", "unsupported: type time[]"),
+        ("SELECT '{01:00}'::time[]", "unsupported: type time[]"),
+        (
+            "SELECT TIME '01:00' + '1 hour'",
+            "unsupported: operator + of time and unknown",
+        ),
     ] {
         assert_eq!(err(sql), e, "{sql}");
     }

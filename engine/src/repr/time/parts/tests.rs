@@ -1,4 +1,4 @@
-//! The parts of dates, timestamps and intervals at their edges: BC years,
+//! The parts of dates, timestamps, times and intervals at their edges: BC years,
 //! ISO weeks across a new year, leap years, negative intervals, each
 //! computed by hand (or by Python's `datetime`) from the real system's
 //! formulas in `parts.rs`.
@@ -6,7 +6,7 @@
 use super::{extract_date, interval_part, timestamp_part, Exact};
 use crate::repr::interval::Interval;
 use crate::repr::time::units::DateTimeUnits;
-use crate::repr::time::{parse_date, parse_timestamp};
+use crate::repr::time::{parse_date, parse_timestamp, Time};
 
 fn unit(name: &str) -> DateTimeUnits {
     DateTimeUnits::parse(name).expect("a unit")
@@ -193,4 +193,29 @@ fn date_part_computes_in_floats_in_the_real_systems_order() {
     let iv = Interval::new(14, 3, 1_500_000);
     let epoch: f64 = interval_part(unit("epoch"), iv).expect("a part");
     assert_eq!(epoch, ((365.25 + 60.0 + 3.0) * 24.0 * 60.0 * 60.0) + 1.5);
+}
+
+#[test]
+fn every_unit_of_a_time() {
+    let of_time = |name: &str, t: &str| {
+        let t = crate::repr::time::parse_time(t).expect("a time");
+        shown(super::time_part::<Exact>(unit(name), t))
+    };
+    assert_eq!(of_time("epoch", "11:12:42.666"), "40362.666");
+    assert_eq!(of_time("epoch", "00:00"), "0");
+    assert_eq!(of_time("hour", "23:59:59.999999"), "23");
+    assert_eq!(of_time("minute", "23:59:59.999999"), "59");
+    assert_eq!(of_time("second", "23:59:59.999999"), "59.999999");
+    assert_eq!(of_time("ms", "00:00:01.5"), "1500");
+    assert_eq!(of_time("us", "00:00:01.5"), "1500000");
+    assert_eq!(
+        of_time("dow", "10:00"),
+        "unit 'dow' not supported for type time"
+    );
+    assert_eq!(
+        of_time("timezone_hour", "10:00"),
+        "'timezone_hour' timestamp units not yet supported"
+    );
+    let float = super::time_part::<f64>(unit("epoch"), Time::MAX);
+    assert_eq!(float, Ok(86_399.999_999));
 }
