@@ -2,11 +2,12 @@
 //! evaluates them (its `expr/src/scalar/func.rs` and
 //! `func/impls/jsonb.rs`, read for the facts). Where it answers otherwise
 //! than PostgreSQL (`-` of a scalar is NULL, `jsonb_array_length` of a
-//! non-array is NULL, `||` of two scalars is NULL), its answer is given.
+//! non-array is NULL, `||` of two scalars is NULL, `jsonb_each` of a
+//! non-object no rows), its answer is given.
 
-use crate::plan::JsonbFunc;
+use crate::plan::{JsonbFunc, TableFunc};
 use crate::repr::jsonb::{Jsonb, Pretty};
-use crate::repr::{DataflowError, Datum, ScalarType};
+use crate::repr::{DataflowError, Datum, Row, ScalarType};
 
 /// The types a `jsonb` casts to besides the strings: those of its numbers
 /// and its booleans.
@@ -172,5 +173,35 @@ fn strip_nulls(j: &Jsonb) -> Jsonb {
         ),
         Jsonb::Array(elements) => Jsonb::Array(elements.iter().map(strip_nulls).collect()),
         other => other.clone(),
+    }
+}
+
+/// The rows of a jsonb table function of `j`, as the real system's
+/// `jsonb_each` and its siblings (`expr/src/relation/func.rs`) give them:
+/// an object's entries in key order, an array's elements in order, and
+/// no rows for any other kind of value (PostgreSQL's error). The text
+/// forms make each value `->>`'s text, `null` a NULL.
+pub fn table_rows(f: &TableFunc, j: &Jsonb) -> Vec<Row> {
+    let text = |v: &Jsonb| found_text(Some(v));
+    let key = |k: &String| Datum::Text(k.clone());
+    let no_entries = Vec::new();
+    let entries = match j {
+        Jsonb::Object(entries) => entries,
+        _ => &no_entries,
+    };
+    let elements = match j {
+        Jsonb::Array(elements) => elements.as_slice(),
+        _ => &[],
+    };
+    match f {
+        TableFunc::JsonbEach => entries
+            .iter()
+            .map(|(k, v)| vec![key(k), jsonb(v.clone())])
+            .collect(),
+        TableFunc::JsonbEachText => entries.iter().map(|(k, v)| vec![key(k), text(v)]).collect(),
+        TableFunc::JsonbObjectKeys => entries.iter().map(|(k, _)| vec![key(k)]).collect(),
+        TableFunc::JsonbArrayElements => elements.iter().map(|e| vec![jsonb(e.clone())]).collect(),
+        TableFunc::JsonbArrayElementsText => elements.iter().map(|e| vec![text(e)]).collect(),
+        _ => Vec::new(),
     }
 }

@@ -2,9 +2,10 @@
 //! `TableFunc::eval` (`src/expr/src/relation/func.rs`) gives them: no rows
 //! when any value is NULL, `generate_series` stepping from its start while
 //! it has not passed its stop (and stopping, not failing, where the next
-//! value would leave its type), `unnest` every element of an array.
+//! value would leave its type), `unnest` every element of an array, the
+//! jsonb functions what `eval/jsonb.rs` gives.
 
-use super::interval;
+use super::{interval, jsonb};
 use crate::plan::{BinaryOp, TableFunc};
 use crate::repr::interval::Interval;
 use crate::repr::{DataflowError, Datum, Row};
@@ -48,6 +49,14 @@ impl TableFunc {
             (TableFunc::UnnestArray, [Datum::Array(a)]) => {
                 Box::new(a.elements.clone().into_iter().map(one))
             }
+            (
+                TableFunc::JsonbEach
+                | TableFunc::JsonbEachText
+                | TableFunc::JsonbObjectKeys
+                | TableFunc::JsonbArrayElements
+                | TableFunc::JsonbArrayElementsText,
+                [Datum::Jsonb(j)],
+            ) => Box::new(jsonb::table_rows(self, j).into_iter()),
             (TableFunc::WithOrdinality(inner), _) => {
                 Box::new(inner.rows(datums)?.zip(1..).map(|(mut row, n)| {
                     row.push(Datum::Int64(n));
@@ -184,5 +193,36 @@ mod tests {
         assert_eq!(count(t(0), t(1), zero), Err(DataflowError::eval(ZERO_STEP)));
         let max = crate::repr::time::DateTime::MAX.micros();
         assert_eq!(count(t(max), t(max), day), Ok(1));
+    }
+
+    #[test]
+    fn jsonb_functions_take_their_kind_and_text_a_null_as_null() {
+        let j = |t: &str| Datum::Jsonb(Box::new(crate::repr::jsonb::parse(t).unwrap()));
+        let text = |t: &str| Datum::Text(t.into());
+        let object = j(r#"{"b": null, "a": [1]}"#);
+        assert_eq!(
+            rows(TableFunc::JsonbEach, std::slice::from_ref(&object)),
+            Ok(vec![vec![text("a"), j("[1]")], vec![text("b"), j("null")]])
+        );
+        assert_eq!(
+            rows(TableFunc::JsonbEachText, std::slice::from_ref(&object)),
+            Ok(vec![vec![text("a"), text("[1]")], vec![text("b"), Null]])
+        );
+        let array = j(r#"["s", null]"#);
+        assert_eq!(
+            rows(
+                TableFunc::JsonbArrayElementsText,
+                std::slice::from_ref(&array)
+            ),
+            Ok(vec![vec![text("s")], vec![Null]])
+        );
+        for (f, wrong) in [
+            (TableFunc::JsonbEach, &array),
+            (TableFunc::JsonbObjectKeys, &j("1")),
+            (TableFunc::JsonbArrayElements, &object),
+            (TableFunc::JsonbArrayElementsText, &j("null")),
+        ] {
+            assert_eq!(rows(f, std::slice::from_ref(wrong)), Ok(vec![]));
+        }
     }
 }

@@ -17,6 +17,17 @@ pub enum TableFunc {
     GenerateSeriesTimestampTz,
     /// `unnest(array)`: each element, in order, every dimension's.
     UnnestArray,
+    /// `jsonb_each(j)`: an object's keys and values, in key order.
+    JsonbEach,
+    /// `jsonb_each_text(j)`: as `JsonbEach`, each value as `->>` gives it.
+    JsonbEachText,
+    /// `jsonb_object_keys(j)`: an object's keys, in order.
+    JsonbObjectKeys,
+    /// `jsonb_array_elements(j)`: an array's elements, in order.
+    JsonbArrayElements,
+    /// `jsonb_array_elements_text(j)`: as `JsonbArrayElements`, each
+    /// element as `->>` gives it.
+    JsonbArrayElementsText,
     /// `WITH ORDINALITY`: the inner function's rows, each followed by its
     /// place among them (a `bigint` from 1).
     WithOrdinality(Box<TableFunc>),
@@ -27,6 +38,7 @@ impl TableFunc {
     pub fn output_arity(&self) -> usize {
         match self {
             TableFunc::WithOrdinality(inner) => inner.output_arity() + 1,
+            TableFunc::JsonbEach | TableFunc::JsonbEachText => 2,
             _ => 1,
         }
     }

@@ -4,12 +4,17 @@
 //! an array), `jsonb_strip_nulls` (a jsonb) and `jsonb_pretty` (a text).
 //! An argument of unknown type is read as a jsonb; another type is the
 //! function's `does not exist`.
+//!
+//! The table functions `jsonb_each`, `jsonb_each_text`,
+//! `jsonb_object_keys`, `jsonb_array_elements` and
+//! `jsonb_array_elements_text` are planned here as their `TableFunc`,
+//! with the real system's column names and types.
 
 use super::range::no_function;
 use super::typed::jsonb::{call, is_jsonb};
 use super::typed::Typed;
-use crate::plan::JsonbFunc;
-use crate::repr::ScalarType;
+use crate::plan::{JsonbFunc, ScalarExpr, TableFunc};
+use crate::repr::{Column, ScalarType};
 
 /// The functions planned here.
 const FUNCTIONS: &[(&str, JsonbFunc, ScalarType)] = &[
@@ -38,12 +43,71 @@ pub fn plan_call(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
         .iter()
         .find(|(n, _, _)| *n == name)
         .expect("a jsonb function");
-    let arg = match args.as_slice() {
-        [a] if a.is_unknown() => a.clone().coerce(ScalarType::Jsonb)?,
-        [a] if is_jsonb(a) => a.clone(),
-        _ => return Err(no_function(name, &args)),
-    };
+    let arg = one_jsonb(name, args)?;
     let mut planned = call(func, vec![arg], typ);
     planned.nullable |= func == JsonbFunc::ArrayLength;
     Ok(planned)
+}
+
+/// The one argument of a function of one jsonb, an unknown read as one.
+fn one_jsonb(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
+    match args.as_slice() {
+        [a] if a.is_unknown() => a.clone().coerce(ScalarType::Jsonb),
+        [a] if is_jsonb(a) => Ok(a.clone()),
+        _ => Err(no_function(name, &args)),
+    }
+}
+
+/// A column of a jsonb table function's rows.
+fn column(name: &str, typ: ScalarType, nullable: bool) -> Column {
+    let name = name.into();
+    Column {
+        name,
+        typ,
+        nullable,
+    }
+}
+
+/// The jsonb table function `name`, with its columns as the real system's
+/// `sql/src/func.rs` names them and `TableFunc::output_type` types them
+/// (`None` for another name).
+fn table_function(name: &str) -> Option<(TableFunc, Vec<Column>)> {
+    use ScalarType::{Jsonb, Text};
+    let key = || column("key", Text, false);
+    Some(match name {
+        "jsonb_each" => (
+            TableFunc::JsonbEach,
+            vec![key(), column("value", Jsonb, false)],
+        ),
+        "jsonb_each_text" => (
+            TableFunc::JsonbEachText,
+            vec![key(), column("value", Text, true)],
+        ),
+        "jsonb_object_keys" => (TableFunc::JsonbObjectKeys, vec![column(name, Text, false)]),
+        "jsonb_array_elements" => (
+            TableFunc::JsonbArrayElements,
+            vec![column("value", Jsonb, false)],
+        ),
+        "jsonb_array_elements_text" => (
+            TableFunc::JsonbArrayElementsText,
+            vec![column("value", Text, true)],
+        ),
+        _ => return None,
+    })
+}
+
+/// Whether `name` is a jsonb table function planned here.
+pub fn is_jsonb_table_function(name: &str) -> bool {
+    table_function(name).is_some()
+}
+
+/// The call `name(args)` of a jsonb table function: the function, its
+/// one argument (an unknown read as a jsonb) and its columns.
+pub fn plan_table_call(
+    name: &str,
+    args: Vec<Typed>,
+) -> Result<(TableFunc, Vec<ScalarExpr>, Vec<Column>), String> {
+    let (func, columns) = table_function(name).expect("a jsonb table function");
+    let arg = one_jsonb(name, args)?;
+    Ok((func, vec![arg.expr], columns))
 }

@@ -51,6 +51,7 @@ use aggregate_call::aggregate_call;
 use call_syntax::special_form;
 pub(super) use float::value_as_float;
 use functions::is_scalar_function;
+pub(super) use jsonb::{is_jsonb_table_function, plan_table_call as plan_jsonb_table_call};
 use names::not_a_column;
 pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;

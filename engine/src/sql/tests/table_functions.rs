@@ -64,6 +64,23 @@ fn unnest_gives_the_element_type_and_the_alias_names_it() {
 }
 
 #[test]
+fn jsonb_functions_name_and_type_their_columns_as_materialize() {
+    let s = select("SELECT * FROM jsonb_each_text('{}') WITH ORDINALITY");
+    assert_eq!(names(&s.columns), ["key", "value", "ordinality"]);
+    assert_eq!(s.columns[1].typ, ScalarType::Text);
+    assert!(!s.columns[0].nullable && s.columns[1].nullable);
+    let s = select("SELECT * FROM jsonb_array_elements('[]') AS e");
+    assert_eq!(names(&s.columns), ["value"]);
+    assert_eq!(s.columns[0].typ, ScalarType::Jsonb);
+    let s = select("SELECT * FROM jsonb_object_keys('{}') AS k");
+    assert_eq!(names(&s.columns), ["k"]);
+    assert_eq!(
+        err("SELECT * FROM jsonb_each('{}'::text)"),
+        "function jsonb_each(text) does not exist"
+    );
+}
+
+#[test]
 fn what_is_not_planned_as_materialize_is_refused() {
     for sql in [
         "SELECT * FROM t LEFT JOIN generate_series(1, t.a) ON true",
@@ -75,7 +92,7 @@ fn what_is_not_planned_as_materialize_is_refused() {
         "SELECT * FROM generate_series(1)",
         "SELECT * FROM unnest('{1}')",
         "SELECT * FROM unnest(ARRAY[1], ARRAY[2])",
-        "SELECT * FROM jsonb_each('{}')",
+        "SELECT * FROM json_each('{}')",
         "SELECT generate_series(1, 2)",
     ] {
         let e = err(sql);

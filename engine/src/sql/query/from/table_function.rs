@@ -1,5 +1,5 @@
-//! A table function in FROM (`generate_series`, `unnest`, `WITH
-//! ORDINALITY`), planned as Materialize plans one (`plan_table_function`
+//! A table function in FROM (`generate_series`, `unnest`, the jsonb ones
+//! `sql/expr/jsonb.rs` plans, `WITH ORDINALITY`), planned as Materialize plans one (`plan_table_function`
 //! in `sql/src/plan/query.rs`, its lowering in `lowering.rs`): its
 //! arguments may name the columns of the FROM items before it (it is
 //! implicitly LATERAL), and then it is a `FlatMap` over the FROM so far,
@@ -12,7 +12,9 @@ use sqlparser::ast::{
     Expr, FunctionArg, FunctionArgExpr, ObjectName, TableAlias, TableFunctionArgs,
 };
 
-use super::super::super::expr::{ExprContext, Outer, OuterRefused, Typed};
+use super::super::super::expr::{
+    is_jsonb_table_function, plan_jsonb_table_call, ExprContext, Outer, OuterRefused, Typed,
+};
 use super::super::super::{ident, unqualified_name};
 use super::super::filter_plan;
 use super::From;
@@ -62,7 +64,8 @@ impl From {
         outer: Option<&dyn Outer>,
     ) -> Result<Call, String> {
         let function = unqualified_name(name)?;
-        if !matches!(function.as_str(), "generate_series" | "unnest") {
+        let known = matches!(function.as_str(), "generate_series" | "unnest");
+        if !known && !is_jsonb_table_function(&function) {
             return Err(unsupported(format!("function {function}")));
         }
         let exprs = args
@@ -94,11 +97,11 @@ impl From {
             .iter()
             .map(|e| cx.plan(e))
             .collect::<Result<Vec<_>, _>>()?;
-        let (func, exprs, column) = match function {
+        let (func, exprs, mut columns) = match function {
             "generate_series" => generate_series(args)?,
-            _ => unnest(args)?,
+            "unnest" => unnest(args)?,
+            _ => plan_jsonb_table_call(function, args)?,
         };
-        let mut columns = vec![column];
         let func = match ordinality {
             false => func,
             true => {
@@ -119,6 +122,9 @@ impl From {
     }
 }
 
+/// A planned function: the function, its arguments and its columns.
+type Planned = (TableFunc, Vec<ScalarExpr>, Vec<Column>);
+
 /// `TableFunctionArgs` without a `SETTINGS` clause, which is refused.
 pub(super) fn plain_args(args: &TableFunctionArgs) -> Result<&[FunctionArg], String> {
     match args.settings {
@@ -130,7 +136,7 @@ pub(super) fn plain_args(args: &TableFunctionArgs) -> Result<&[FunctionArg], Str
 /// `generate_series(start, stop [, step])` of `integer`s or `bigint`s (the
 /// widest of its arguments; the step 1 when not given), or of
 /// `timestamp`s or `timestamptz`s by an `interval`.
-fn generate_series(args: Vec<Typed>) -> Result<(TableFunc, Vec<ScalarExpr>, Column), String> {
+fn generate_series(args: Vec<Typed>) -> Result<Planned, String> {
     let n = args.len();
     if !(2..=3).contains(&n) {
         return Err(unsupported(format!("generate_series of {n} arguments")));
@@ -177,7 +183,7 @@ fn generate_series(args: Vec<Typed>) -> Result<(TableFunc, Vec<ScalarExpr>, Colu
 
 /// `generate_series(start, stop, step)` of timestamps: both bounds of one
 /// of the two types (a string literal read as it), the step an interval.
-fn timestamps(args: Vec<Typed>) -> Result<(TableFunc, Vec<ScalarExpr>, Column), String> {
+fn timestamps(args: Vec<Typed>) -> Result<Planned, String> {
     let bounds = args.iter().take(2).filter(|a| !a.is_unknown());
     let types: Vec<_> = bounds.filter_map(|a| a.typ).collect();
     let (typ, func) = match types.as_slice() {
@@ -201,17 +207,17 @@ fn timestamps(args: Vec<Typed>) -> Result<(TableFunc, Vec<ScalarExpr>, Column), 
     Ok((func, exprs, series_column(typ)))
 }
 
-/// The column `generate_series` gives: never NULL.
-fn series_column(typ: ScalarType) -> Column {
-    Column {
+/// The columns `generate_series` gives: one, never NULL.
+fn series_column(typ: ScalarType) -> Vec<Column> {
+    vec![Column {
         name: "generate_series".into(),
         typ,
         nullable: false,
-    }
+    }]
 }
 
 /// `unnest(array)`: a row per element, of the element type.
-fn unnest(args: Vec<Typed>) -> Result<(TableFunc, Vec<ScalarExpr>, Column), String> {
+fn unnest(args: Vec<Typed>) -> Result<Planned, String> {
     let [array] = <[Typed; 1]>::try_from(args)
         .map_err(|_| unsupported("unnest of other than one argument"))?;
     let Some(ScalarType::Array(elem)) = array.typ.filter(|_| !array.is_unknown()) else {
@@ -226,7 +232,7 @@ fn unnest(args: Vec<Typed>) -> Result<(TableFunc, Vec<ScalarExpr>, Column), Stri
         typ: elem.scalar(),
         nullable: true,
     };
-    Ok((TableFunc::UnnestArray, vec![array.expr], column))
+    Ok((TableFunc::UnnestArray, vec![array.expr], vec![column]))
 }
 
 impl Call {
