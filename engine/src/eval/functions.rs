@@ -7,7 +7,8 @@
 //! the result, and only then does a NULL argument make a strict function
 //! NULL, so `substr(NULL, 1 / 0)` fails. `concat` and the arguments of
 //! `concat_ws` after its separator, `greatest` and `least` take NULLs:
-//! NULLs are skipped. `string_to_array`, `array_to_string`,
+//! NULLs are skipped; `jsonb_build_array` and `jsonb_build_object` make
+//! them JSON `null`s. `string_to_array`, `array_to_string`,
 //! `array_position`, `array_remove` and `||` of arrays read a NULL in
 //! some arguments (`text.rs`, `array.rs`).
 //! Before any of that, a call with some literal operands and some not is
@@ -24,8 +25,9 @@ use super::numeric_functions;
 use super::range;
 use super::text;
 use super::time;
+use super::to_jsonb;
 use super::unsigned;
-use crate::plan::{ArrayFunc, Func, RangeFunc, ScalarExpr, TextFunc, TrimSide};
+use crate::plan::{ArrayFunc, Func, JsonbFunc, RangeFunc, ScalarExpr, TextFunc, TrimSide};
 use crate::repr::{DataflowError, Datum};
 
 /// The real system's bound on the text a string function makes
@@ -38,6 +40,7 @@ pub fn propagates_nulls(func: Func) -> bool {
     !matches!(
         func,
         Func::Concat
+            | Func::Jsonb(JsonbFunc::BuildArray | JsonbFunc::BuildObject)
             | Func::ConcatWs
             | Func::Greatest
             | Func::Least
@@ -119,6 +122,9 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
             Ok(found.unwrap_or(Datum::Null))
         }
         Func::Range(RangeFunc::Create(_)) => range::create(&evaluate_all(args, row)?),
+        Func::Jsonb(f @ (JsonbFunc::BuildArray | JsonbFunc::BuildObject)) => {
+            to_jsonb::build(f, &evaluate_all(args, row)?).expect("a jsonb builder")
+        }
         Func::Array(ArrayFunc::Create { nested }) => {
             array::create(evaluate_all(args, row)?, nested)
         }
@@ -182,6 +188,7 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
     let family = match func {
         Func::Float(f) => float_functions::apply(f, args),
         Func::Range(f) => range::apply(f, args),
+        Func::Jsonb(JsonbFunc::From) => to_jsonb::build(JsonbFunc::From, args),
         Func::Jsonb(f) => jsonb::apply(f, args),
         Func::Text(f) => text::apply(f, args),
         Func::Array(f) => array::apply(f, args),

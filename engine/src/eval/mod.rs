@@ -32,6 +32,7 @@ mod table_func;
 mod tests;
 mod text;
 mod time;
+mod to_jsonb;
 mod unsigned;
 mod window;
 

@@ -222,6 +222,12 @@ pub enum JsonbFunc {
     ArrayLength,
     StripNulls,
     Pretty,
+    /// `to_jsonb(x)` of a value of any type (`eval/to_jsonb.rs`).
+    From,
+    /// `jsonb_build_array(x, ...)`: not strict, a NULL is `null`.
+    BuildArray,
+    /// `jsonb_build_object(key, value, ...)`, its keys texts: not strict.
+    BuildObject,
 }
 
 impl JsonbFunc {
@@ -238,6 +244,9 @@ impl JsonbFunc {
             JsonbFunc::ArrayLength => "jsonb_array_length",
             JsonbFunc::StripNulls => "jsonb_strip_nulls",
             JsonbFunc::Pretty => "jsonb_pretty",
+            JsonbFunc::From => "to_jsonb",
+            JsonbFunc::BuildArray => "jsonb_build_array",
+            JsonbFunc::BuildObject => "jsonb_build_object",
         }
     }
 }

@@ -5,6 +5,9 @@
 //! An argument of unknown type is read as a jsonb; another type is the
 //! function's `does not exist`.
 //!
+//! `to_jsonb`, `jsonb_build_array` and `jsonb_build_object` take values
+//! of any type but `char`.
+//!
 //! The table functions `jsonb_each`, `jsonb_each_text`,
 //! `jsonb_object_keys`, `jsonb_array_elements` and
 //! `jsonb_array_elements_text` are planned here as their `TableFunc`,
@@ -14,7 +17,7 @@ use super::range::no_function;
 use super::typed::jsonb::{call, is_jsonb};
 use super::typed::Typed;
 use crate::plan::{JsonbFunc, ScalarExpr, TableFunc};
-use crate::repr::{Column, ScalarType};
+use crate::repr::{unsupported, Column, ScalarType};
 
 /// The functions planned here.
 const FUNCTIONS: &[(&str, JsonbFunc, ScalarType)] = &[
@@ -32,13 +35,23 @@ const FUNCTIONS: &[(&str, JsonbFunc, ScalarType)] = &[
     ("jsonb_pretty", JsonbFunc::Pretty, ScalarType::Text),
 ];
 
+/// The functions of values of any type that make a jsonb.
+const BUILDERS: &[(&str, JsonbFunc)] = &[
+    ("to_jsonb", JsonbFunc::From),
+    ("jsonb_build_array", JsonbFunc::BuildArray),
+    ("jsonb_build_object", JsonbFunc::BuildObject),
+];
+
 /// Whether `name` is a jsonb function planned here.
 pub fn is_jsonb_function(name: &str) -> bool {
-    FUNCTIONS.iter().any(|(n, _, _)| *n == name)
+    FUNCTIONS.iter().any(|(n, _, _)| *n == name) || BUILDERS.iter().any(|(n, _)| *n == name)
 }
 
 /// `name(args)`, for a `name` [`is_jsonb_function`] takes.
 pub fn plan_call(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
+    if let Some(&(_, func)) = BUILDERS.iter().find(|(n, _)| *n == name) {
+        return build(name, func, args);
+    }
     let &(_, func, typ) = FUNCTIONS
         .iter()
         .find(|(n, _, _)| *n == name)
@@ -47,6 +60,39 @@ pub fn plan_call(name: &str, args: Vec<Typed>) -> Result<Typed, String> {
     let mut planned = call(func, vec![arg], typ);
     planned.nullable |= func == JsonbFunc::ArrayLength;
     Ok(planned)
+}
+
+/// `to_jsonb(x)`, `jsonb_build_array(x, ...)` or
+/// `jsonb_build_object(k, v, ...)`, as the real system's `func.rs` plans
+/// them: a value of unknown type is a `text` (its `type_as_any`), a key
+/// is cast to `text` (`typeconv::to_string`), and `eval/to_jsonb.rs`
+/// converts each value by its kind. A `char` is refused by name: the real
+/// system pads it first, a conversion not made here.
+fn build(name: &str, func: JsonbFunc, args: Vec<Typed>) -> Result<Typed, String> {
+    if func == JsonbFunc::From && args.len() != 1 {
+        return Err(no_function(name, &args));
+    }
+    if func == JsonbFunc::BuildObject && !args.len().is_multiple_of(2) {
+        return Err("argument list must have even number of elements".into());
+    }
+    let mut planned = Vec::with_capacity(args.len());
+    for (i, arg) in args.into_iter().enumerate() {
+        if matches!(arg.typ, Some(ScalarType::Char(_))) && !arg.is_unknown() {
+            return Err(unsupported(format!("{name} of char")));
+        }
+        let arg = match arg.is_unknown() {
+            true => arg.coerce(ScalarType::Text)?,
+            false => arg,
+        };
+        let key = func == JsonbFunc::BuildObject && i % 2 == 0;
+        planned.push(match key {
+            true => arg.cast(ScalarType::Text),
+            false => arg,
+        });
+    }
+    let mut built = call(func, planned, ScalarType::Jsonb);
+    built.nullable &= func == JsonbFunc::From;
+    Ok(built)
 }
 
 /// The one argument of a function of one jsonb, an unknown read as one.

@@ -82,6 +82,18 @@ fn what_the_engine_does_not_model_is_refused_by_name() {
             "unsupported: cast from jsonb to date",
         ),
         ("SELECT '1'::json", "unsupported: type json"),
+        (
+            "SELECT to_jsonb('a'::char(3))",
+            "unsupported: to_jsonb of char",
+        ),
+        (
+            "SELECT jsonb_build_array(1, 'a'::char)",
+            "unsupported: jsonb_build_array of char",
+        ),
+        (
+            "SELECT jsonb_build_object('a'::char(2), 1)",
+            "unsupported: jsonb_build_object of char",
+        ),
     ] {
         assert_eq!(err(sql), e, "{sql}");
     }
