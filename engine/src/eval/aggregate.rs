@@ -122,7 +122,9 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
             .cloned()
             .unwrap_or(Datum::Null)),
         AggregateFunc::ArrayAgg => array_agg(values),
-        AggregateFunc::StringAgg => unreachable!("string_agg is ordered_aggregate's"),
+        AggregateFunc::StringAgg | AggregateFunc::JsonbAgg | AggregateFunc::JsonbObjectAgg => {
+            unreachable!("{func:?} is ordered_aggregate's")
+        }
     }
 }
 
@@ -145,6 +147,8 @@ pub fn empty_aggregate(func: AggregateFunc) -> Datum {
         | AggregateFunc::Min
         | AggregateFunc::Max
         | AggregateFunc::ArrayAgg
-        | AggregateFunc::StringAgg => Datum::Null,
+        | AggregateFunc::StringAgg
+        | AggregateFunc::JsonbAgg
+        | AggregateFunc::JsonbObjectAgg => Datum::Null,
     }
 }

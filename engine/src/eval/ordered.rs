@@ -1,14 +1,17 @@
-//! The order-sensitive aggregates over one group: `string_agg`, and
-//! `array_agg` with an `ORDER BY` in its call. Each row gives its value,
+//! The order-sensitive aggregates over one group: `string_agg`,
+//! `jsonb_agg`, `jsonb_object_agg`, and `array_agg` with an `ORDER BY` in
+//! its call. Each row gives its value,
 //! its further arguments and its ORDER BY keys; the rows are sorted as
 //! Materialize's `order_aggregate_datums` sorts them (by the keys, then by
 //! the value and arguments, NULL after every value) and their values
-//! joined as its `string_agg` and `array_concat` join them
+//! joined as its `string_agg`, `jsonb_agg`, `dict_agg` and `array_concat`
+//! join them
 //! (`expr/src/relation/func.rs`).
 
 use super::errors::type_error;
 use crate::plan::{compare_rows, AggregateFunc, OrderColumn, Ties};
 use crate::repr::array::Array;
+use crate::repr::jsonb::Jsonb;
 use crate::repr::{DataflowError, Datum, Row};
 
 /// Applies the order-sensitive `func` to one group's rows, each
@@ -68,6 +71,32 @@ pub fn ordered_aggregate(
                 elements.extend(std::iter::repeat_n(row[0].clone(), copies(m)?));
             }
             Ok(Datum::Array(Box::new(Array::list(elements))))
+        }
+        AggregateFunc::JsonbAgg => {
+            // A NULL is a row the FILTER dropped: its value is else a jsonb.
+            let mut elements = Vec::new();
+            for (row, m) in rows {
+                match &row[0] {
+                    Datum::Null => continue,
+                    Datum::Jsonb(j) => elements.extend(std::iter::repeat_n(*j.clone(), copies(m)?)),
+                    d => return Err(type_error("jsonb_agg", d)),
+                }
+            }
+            Ok(Datum::Jsonb(Box::new(Jsonb::Array(elements))))
+        }
+        AggregateFunc::JsonbObjectAgg => {
+            // Materialize's `dict_agg`: a NULL key (or a row the FILTER
+            // dropped) is left out, and of a key the last value in order
+            // is kept, as `Jsonb::object` keeps it.
+            let mut entries = Vec::new();
+            for (row, _) in rows {
+                match (&row[0], &row[1]) {
+                    (Datum::Text(k), Datum::Jsonb(v)) => entries.push((k.clone(), *v.clone())),
+                    (Datum::Null, _) | (_, Datum::Null) => continue,
+                    (d, _) => return Err(type_error("jsonb_object_agg", d)),
+                }
+            }
+            Ok(Datum::Jsonb(Box::new(Jsonb::object(entries))))
         }
         _ => unreachable!("{func:?} is not order-sensitive"),
     }
@@ -130,5 +159,27 @@ mod tests {
         let agg = ordered_aggregate(AggregateFunc::ArrayAgg, &order, 1, rows);
         let expected = Array::list(vec![Int32(1), Int32(1), Int32(5), Null]);
         assert_eq!(agg, Ok(Datum::Array(Box::new(expected))));
+    }
+
+    #[test]
+    fn jsonb_object_agg_keeps_the_last_value_of_a_key_and_drops_null_keys() {
+        let j = |t: &str| Datum::Jsonb(Box::new(crate::repr::jsonb::parse(t).unwrap()));
+        let rows = vec![
+            (vec![text("a"), j("1"), Int32(2)], 1),
+            (vec![text("a"), j("2"), Int32(1)], 3),
+            (vec![Null, j("3"), Int32(0)], 1),
+            (vec![text("b"), Null, Int32(0)], 1),
+        ];
+        let order = [OrderColumn::new(2, false)];
+        let agg = ordered_aggregate(AggregateFunc::JsonbObjectAgg, &order, 2, rows.clone());
+        assert_eq!(agg, Ok(j(r#"{"a":1}"#)));
+        // Without an ORDER BY, ties by key then value: the greatest value.
+        let agg = ordered_aggregate(AggregateFunc::JsonbObjectAgg, &[], 2, rows);
+        assert_eq!(agg, Ok(j(r#"{"a":2}"#)));
+        let values = vec![(vec![j("1")], 2), (vec![Null], 1), (vec![j("null")], 1)];
+        let agg = ordered_aggregate(AggregateFunc::JsonbAgg, &[], 1, values);
+        assert_eq!(agg, Ok(j("[1,1,null]")));
+        let agg = ordered_aggregate(AggregateFunc::JsonbAgg, &[], 1, vec![(vec![Null], 1)]);
+        assert_eq!(agg, Ok(j("[]")));
     }
 }

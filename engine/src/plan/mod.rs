@@ -133,6 +133,9 @@ pub enum AggregateFunc {
     /// after its own row's separator but the first, as Materialize's
     /// `StringAgg` (`eval/ordered.rs`).
     StringAgg,
+    /// Materialize's `JsonbAgg` and `JsonbObjectAgg` (`eval/ordered.rs`).
+    JsonbAgg,
+    JsonbObjectAgg,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -149,8 +152,9 @@ pub struct Aggregate {
 impl Aggregate {
     /// Whether it reads more than its value (`eval::ordered_aggregate`).
     pub fn is_ordered(&self) -> bool {
+        use AggregateFunc::{JsonbAgg as J, JsonbObjectAgg as O, StringAgg as S};
         let Ordered { args, order_by } = &self.ordered;
-        self.func == AggregateFunc::StringAgg || !args.is_empty() || !order_by.is_empty()
+        matches!(self.func, S | J | O) || !args.is_empty() || !order_by.is_empty()
     }
 
     /// `func` of `expr`, without further arguments or an ORDER BY.

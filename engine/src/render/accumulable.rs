@@ -190,7 +190,9 @@ fn finish(key: &Row, sums: &[i128], aggregates: &[Aggregate]) -> Result<Row, Dat
             AggregateFunc::Min
             | AggregateFunc::Max
             | AggregateFunc::ArrayAgg
-            | AggregateFunc::StringAgg => {
+            | AggregateFunc::StringAgg
+            | AggregateFunc::JsonbAgg
+            | AggregateFunc::JsonbObjectAgg => {
                 unreachable!("min and max do not accumulate")
             }
         });

@@ -5,6 +5,7 @@
 use sqlparser::ast::{BinaryOperator, CastKind, DataType, Expr, OrderByExpr, UnaryOperator, Value};
 
 use super::aggregate_call::{direction, BoolAgg, Call};
+use super::jsonb::{aggregated_key, aggregated_value};
 use super::typed::{literal, Typed};
 use super::ExprContext;
 use crate::plan::{Aggregate, AggregateFunc, BinaryOp, FloatWidth, Ordered, ScalarExpr, SortKey};
@@ -149,6 +150,16 @@ impl ExprContext<'_> {
                 ordered.args.push(filtered(args.remove(0).expr, &filter));
                 ordered.order_by = order_by;
                 (arg, Some(ScalarType::Text), true)
+            }
+            AggregateFunc::JsonbAgg => {
+                ordered.order_by = order_by;
+                (aggregated_value(name, arg)?, Some(ScalarType::Jsonb), true)
+            }
+            AggregateFunc::JsonbObjectAgg => {
+                let value = aggregated_value(name, args.remove(0))?;
+                ordered.args.push(filtered(value.expr, &filter));
+                ordered.order_by = order_by;
+                (aggregated_key(name, arg)?, Some(ScalarType::Jsonb), true)
             }
             AggregateFunc::Min | AggregateFunc::Max => {
                 if arg.is_unknown() {
@@ -327,5 +338,7 @@ fn function_of(func: AggregateFunc) -> &'static str {
         AggregateFunc::Max => "max",
         AggregateFunc::ArrayAgg => "array_agg",
         AggregateFunc::StringAgg => "string_agg",
+        AggregateFunc::JsonbAgg => "jsonb_agg",
+        AggregateFunc::JsonbObjectAgg => "jsonb_object_agg",
     }
 }

@@ -53,6 +53,8 @@ pub fn aggregate_call(f: &Function) -> Result<Call<'_>, String> {
         "array_agg" => (AggregateFunc::ArrayAgg, None, 1),
         "avg" => (AggregateFunc::Avg, None, 1),
         "string_agg" => (AggregateFunc::StringAgg, None, 2),
+        "jsonb_agg" => (AggregateFunc::JsonbAgg, None, 1),
+        "jsonb_object_agg" => (AggregateFunc::JsonbObjectAgg, None, 2),
         "bool_and" => (AggregateFunc::Sum, Some(BoolAgg::And), 1),
         "bool_or" => (AggregateFunc::Sum, Some(BoolAgg::Or), 1),
         // The real system has hundreds of functions; these are all here.

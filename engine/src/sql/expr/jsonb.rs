@@ -16,8 +16,8 @@
 use super::range::no_function;
 use super::typed::jsonb::{call, is_jsonb};
 use super::typed::Typed;
-use crate::plan::{JsonbFunc, ScalarExpr, TableFunc};
-use crate::repr::{unsupported, Column, ScalarType};
+use crate::plan::{Func, JsonbFunc, ScalarExpr, TableFunc};
+use crate::repr::{self, unsupported, Column, Datum, ScalarType};
 
 /// The functions planned here.
 const FUNCTIONS: &[(&str, JsonbFunc, ScalarType)] = &[
@@ -77,13 +77,7 @@ fn build(name: &str, func: JsonbFunc, args: Vec<Typed>) -> Result<Typed, String>
     }
     let mut planned = Vec::with_capacity(args.len());
     for (i, arg) in args.into_iter().enumerate() {
-        if matches!(arg.typ, Some(ScalarType::Char(_))) && !arg.is_unknown() {
-            return Err(unsupported(format!("{name} of char")));
-        }
-        let arg = match arg.is_unknown() {
-            true => arg.coerce(ScalarType::Text)?,
-            false => arg,
-        };
+        let arg = any_value(name, arg)?;
         let key = func == JsonbFunc::BuildObject && i % 2 == 0;
         planned.push(match key {
             true => arg.cast(ScalarType::Text),
@@ -93,6 +87,34 @@ fn build(name: &str, func: JsonbFunc, args: Vec<Typed>) -> Result<Typed, String>
     let mut built = call(func, planned, ScalarType::Jsonb);
     built.nullable &= func == JsonbFunc::From;
     Ok(built)
+}
+
+/// A value of `jsonb_agg` or `jsonb_object_agg`, as Materialize's
+/// `func.rs` plans it: `coalesce(to_jsonb(x), 'null')`, a value of
+/// unknown type a text, a `char` refused as `to_jsonb`'s.
+pub fn aggregated_value(name: &str, x: Typed) -> Result<Typed, String> {
+    let x = any_value(name, x)?;
+    let json_null = ScalarExpr::Literal(Datum::Jsonb(Box::new(repr::jsonb::Jsonb::Null)));
+    let converted = ScalarExpr::Call(Func::Jsonb(JsonbFunc::From), vec![x.expr]);
+    let value = ScalarExpr::Coalesce(vec![converted, json_null]);
+    Ok(Typed::new(value, ScalarType::Jsonb, false))
+}
+
+/// A key of `jsonb_object_agg`: cast to a text (`typeconv::to_string`).
+pub fn aggregated_key(name: &str, key: Typed) -> Result<Typed, String> {
+    Ok(any_value(name, key)?.cast(ScalarType::Text))
+}
+
+/// An argument of a function of any type making a jsonb: one of unknown
+/// type a text (Materialize's `type_as_any`), a `char` refused.
+fn any_value(name: &str, arg: Typed) -> Result<Typed, String> {
+    if matches!(arg.typ, Some(ScalarType::Char(_))) && !arg.is_unknown() {
+        return Err(unsupported(format!("{name} of char")));
+    }
+    match arg.is_unknown() {
+        true => arg.coerce(ScalarType::Text),
+        false => Ok(arg),
+    }
 }
 
 /// The one argument of a function of one jsonb, an unknown read as one.
