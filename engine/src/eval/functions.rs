@@ -70,6 +70,7 @@ pub fn introduces_nulls(func: Func) -> bool {
         Func::Range(RangeFunc::Lower | RangeFunc::Upper)
             | Func::Jsonb(
                 J::GetField
+                    | J::GetPath
                     | J::GetFieldText
                     | J::GetElement
                     | J::GetElementText

@@ -98,6 +98,7 @@ pub fn apply(f: JsonbFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError
             }
             _ => Datum::Null,
         },
+        (F::GetPath, [Datum::Jsonb(j), path @ ..]) => found(get_path(j, path)),
         (F::TypeOf, [Datum::Jsonb(j)]) => Datum::Text(j.type_name().to_string()),
         (F::ArrayLength, [Datum::Jsonb(j)]) => match &**j {
             Jsonb::Array(elements) => match i32::try_from(elements.len()) {
@@ -114,6 +115,32 @@ pub fn apply(f: JsonbFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError
         _ => return None,
     };
     Some(Ok(result))
+}
+
+/// `j #> path` as the real system's `jsonb_get_path`: each key an
+/// object's field, or an array's element at the key read as a `bigint`
+/// (blanks trimmed, a negative one from the end); a scalar has none.
+fn get_path<'a>(mut j: &'a Jsonb, path: &[Datum]) -> Option<&'a Jsonb> {
+    for key in path {
+        let Datum::Text(key) = key else {
+            return None;
+        };
+        j = match j {
+            Jsonb::Object(_) => j.field(key)?,
+            Jsonb::Array(elements) => {
+                let i: i64 = key.trim().parse().ok()?;
+                let at = match usize::try_from(i) {
+                    Ok(at) => at,
+                    Err(_) => elements
+                        .len()
+                        .checked_sub(usize::try_from(i.unsigned_abs()).ok()?)?,
+                };
+                elements.get(at)?
+            }
+            _ => return None,
+        };
+    }
+    Some(j)
 }
 
 /// Whether `a` contains `b` (PostgreSQL's containment, as the real system
@@ -203,5 +230,26 @@ pub fn table_rows(f: &TableFunc, j: &Jsonb) -> Vec<Row> {
         TableFunc::JsonbArrayElements => elements.iter().map(|e| vec![jsonb(e.clone())]).collect(),
         TableFunc::JsonbArrayElementsText => elements.iter().map(|e| vec![text(e)]).collect(),
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_reads_keys_as_indexes_of_arrays_and_stops_at_scalars() {
+        let j = crate::repr::jsonb::parse(r#"{"a": [10, {"b": true}]}"#).unwrap();
+        let path = |keys: &[&str]| {
+            let keys: Vec<Datum> = keys.iter().map(|k| Datum::Text(k.to_string())).collect();
+            get_path(&j, &keys).map(Jsonb::to_string)
+        };
+        assert_eq!(path(&["a", " 1 ", "b"]), Some("true".into()));
+        assert_eq!(path(&["a", "-2"]), Some("10".into()));
+        assert_eq!(path(&["a", "-3"]), None);
+        assert_eq!(path(&["a", "-9223372036854775808"]), None);
+        assert_eq!(path(&["a", "0", "0"]), None);
+        assert_eq!(path(&["a", "x"]), None);
+        assert_eq!(get_path(&j, &[Datum::Null]), None);
     }
 }

@@ -222,6 +222,8 @@ pub enum JsonbFunc {
     ArrayLength,
     StripNulls,
     Pretty,
+    /// `j[k1][k2]...`: `j #> ARRAY[k1, k2, ...]`, its keys texts.
+    GetPath,
     /// `to_jsonb(x)` of a value of any type (`eval/to_jsonb.rs`).
     From,
     /// `jsonb_build_array(x, ...)`: not strict, a NULL is `null`.
@@ -244,6 +246,7 @@ impl JsonbFunc {
             JsonbFunc::ArrayLength => "jsonb_array_length",
             JsonbFunc::StripNulls => "jsonb_strip_nulls",
             JsonbFunc::Pretty => "jsonb_pretty",
+            JsonbFunc::GetPath => "#>",
             JsonbFunc::From => "to_jsonb",
             JsonbFunc::BuildArray => "jsonb_build_array",
             JsonbFunc::BuildObject => "jsonb_build_object",

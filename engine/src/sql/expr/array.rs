@@ -17,6 +17,7 @@
 
 use sqlparser::ast::{AccessExpr, BinaryOperator, Expr, Subscript};
 
+use super::jsonb;
 use super::range::no_function;
 use super::typed::array::{array_of, concat};
 use super::typed::{binary, unify, Typed};
@@ -257,7 +258,16 @@ impl ExprContext<'_> {
         let array = self.plan(root)?.typed();
         let e = match array.typ {
             Some(ScalarType::Array(e)) => e,
-            Some(ScalarType::Jsonb) => return Err(unsupported("subscript of jsonb")),
+            Some(ScalarType::Jsonb) => {
+                // Every position is checked for a slice before any is planned.
+                let indexes = chain.iter().map(|access| match access {
+                    AccessExpr::Subscript(Subscript::Index { index }) => Ok(index),
+                    _ => Err("jsonb subscript does not support slices".to_string()),
+                });
+                let indexes = indexes.collect::<Result<Vec<_>, _>>()?;
+                let keys = self.plan_all(indexes)?;
+                return jsonb::subscript(array, keys);
+            }
             t => {
                 let name = t.map_or("text".into(), ScalarType::name);
                 return Err(format!("cannot subscript type {name}"));

@@ -14,7 +14,7 @@
 //! with the real system's column names and types.
 
 use super::range::no_function;
-use super::typed::jsonb::{call, is_jsonb};
+use super::typed::jsonb::{call, is_jsonb, path_key};
 use super::typed::Typed;
 use crate::plan::{Func, JsonbFunc, ScalarExpr, TableFunc};
 use crate::repr::{self, unsupported, Column, Datum, ScalarType};
@@ -87,6 +87,16 @@ fn build(name: &str, func: JsonbFunc, args: Vec<Typed>) -> Result<Typed, String>
     let mut built = call(func, planned, ScalarType::Jsonb);
     built.nullable &= func == JsonbFunc::From;
     Ok(built)
+}
+
+/// `j[k1][k2]...`, planned as Materialize plans it: `j #> ARRAY[k1, k2,
+/// ...]` of the keys as texts (`JsonbFunc::GetPath`).
+pub fn subscript(root: Typed, keys: Vec<Typed>) -> Result<Typed, String> {
+    let keys = keys.into_iter().map(path_key);
+    let exprs = std::iter::once(Ok(root.expr)).chain(keys);
+    let exprs = exprs.collect::<Result<Vec<_>, String>>()?;
+    let path = ScalarExpr::Call(Func::Jsonb(JsonbFunc::GetPath), exprs);
+    Ok(Typed::new(path, ScalarType::Jsonb, true))
 }
 
 /// A value of `jsonb_agg` or `jsonb_object_agg`, as Materialize's

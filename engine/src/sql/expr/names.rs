@@ -5,7 +5,7 @@
 //! the name an expression gives its output column when it has no alias;
 //! and what a name that is no column is (`not_a_column`).
 
-use sqlparser::ast::{Expr, Value};
+use sqlparser::ast::{AccessExpr, Expr, Value};
 
 use super::super::ident;
 use super::aggregate_call::aggregate_call;
@@ -125,6 +125,14 @@ fn invent(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> Option<(Strin
         // `TRUE` is `'t'::boolean` to the real system, named as a cast is.
         Expr::Value(v) if matches!(v.value, Value::Boolean(_)) => high("bool".into()),
         Expr::Exists { .. } => high("exists".into()),
+        // A subscript (`a[1]`, `j['k']`) is named as what it subscripts.
+        Expr::CompoundFieldAccess { root, access_chain }
+            if access_chain
+                .iter()
+                .all(|a| matches!(a, AccessExpr::Subscript(_))) =>
+        {
+            invent(root, subquery)
+        }
         Expr::Subquery(_) => high(subquery(e)?),
         // A CASE is named by its ELSE, a cast by what it casts, when that
         // has a high quality name; else `case`, or the type's internal name.

@@ -131,10 +131,6 @@ fn what_the_engine_does_not_model_is_refused_by_name() {
             "SELECT greatest(ARRAY[a], ARRAY[2]) FROM t",
             "unsupported: function greatest of integer[]",
         ),
-        (
-            "SELECT (b::jsonb)['a'] FROM t",
-            "unsupported: subscript of jsonb",
-        ),
         ("SELECT [1, 2]", "unsupported: expression array"),
         ("SELECT '{}'::jsonb[]", "unsupported: type jsonb[]"),
         (

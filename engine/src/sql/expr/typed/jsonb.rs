@@ -50,6 +50,23 @@ fn key(t: Typed) -> Result<Key, String> {
     })
 }
 
+/// A key of a jsonb subscript as Materialize's `plan_subscript_jsonb`
+/// plans it: a text (or what casts to one implicitly), or an integer
+/// made its text; any other type is its error, an unsigned integer
+/// refused by name.
+pub fn path_key(t: Typed) -> Result<ScalarExpr, String> {
+    if matches!(
+        t.typ,
+        Some(ScalarType::UInt16 | ScalarType::UInt32 | ScalarType::UInt64)
+    ) {
+        return Err(unsupported(format!("jsonb subscript of {}", t.type_name())));
+    }
+    match key(t)? {
+        Key::Text(k) | Key::Index(k) => Ok(k.cast(ScalarType::Text).expr),
+        Key::Other => Err("jsonb subscript type must be coercible to integer or text".into()),
+    }
+}
+
 /// `l op r` when `l` (or, beside `@>`, `<@` and `||`, `r`) is a jsonb, or
 /// `op` is an operator only jsonb has here.
 pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Routed {
