@@ -5,8 +5,8 @@
 //! boolean, a number of any type a `numeric` (a float by its cast, so
 //! an infinity is that cast's error), a `numeric` NaN the string `"NaN"`,
 //! a `jsonb` itself, an array its elements nested by dimension, and any
-//! other value the string of its text (a date, a timestamp, an interval,
-//! a range, a text). A NULL is SQL NULL of `to_jsonb`, JSON `null` inside
+//! other value the string of its text (a date, a time, a timestamp, an
+//! interval, a range, a text). A NULL is SQL NULL of `to_jsonb`, JSON `null` inside
 //! an array or as a built value.
 
 use super::cast::cast;
@@ -38,6 +38,7 @@ pub fn convert(d: &Datum) -> Result<Jsonb, DataflowError> {
         | Datum::Float32(_)
         | Datum::Float64(_) => convert(&via(ScalarType::Numeric)?)?,
         Datum::Date(_)
+        | Datum::Time(_)
         | Datum::Timestamp(_)
         | Datum::TimestampTz(_)
         | Datum::Interval(_)
