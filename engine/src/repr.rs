@@ -7,6 +7,7 @@ pub mod decimal;
 mod float;
 pub mod interval;
 pub mod jsonb;
+pub mod list;
 mod numeric;
 pub mod range;
 pub mod result_order;
@@ -83,6 +84,8 @@ pub enum Datum {
     Array(Box<array::Array>),
     /// A `time`, a time of day (`repr::time`), last for the same reason.
     Time(time::Time),
+    /// A list (`repr::list`): its elements, last for the same reason.
+    List(Vec<Datum>),
 }
 
 impl Datum {
@@ -112,6 +115,8 @@ impl Datum {
         ) || matches!((self, typ), (Datum::Range(r), ScalarType::Range(k)) if r.is_of(k))
             || matches!((self, typ), (Datum::Array(a), ScalarType::Array(e))
                 if a.elements.iter().all(|d| *d == Datum::Null || d.is_of(e.scalar())))
+            || matches!((self, typ), (Datum::List(l), ScalarType::List(t))
+                if l.iter().all(|d| *d == Datum::Null || d.is_of(t.element())))
     }
 
     /// SQL's comparison of two values of one type, which `=`, `<`, ORDER
@@ -125,6 +130,7 @@ impl Datum {
             (Datum::Float32(a), Datum::Float32(b)) => a.sql_cmp(*b),
             (Datum::Float64(a), Datum::Float64(b)) => a.sql_cmp(*b),
             (Datum::Array(a), Datum::Array(b)) => a.sql_cmp(b),
+            (Datum::List(a), Datum::List(b)) => list::sql_cmp(a, b),
             (Datum::Interval(a), Datum::Interval(b))
                 if crate::mutation::interval_compare_as_duration() =>
             {
@@ -158,6 +164,7 @@ impl fmt::Display for Datum {
             Datum::Jsonb(j) => write!(f, "{j}"),
             Datum::Array(a) => write!(f, "{a}"),
             Datum::Time(t) => write!(f, "{t}"),
+            Datum::List(l) => list::write(f, l),
         }
     }
 }
@@ -214,6 +221,9 @@ pub enum ScalarType {
     Array(array::ArrayElem),
     /// `time`, `time without time zone`: microseconds since midnight.
     Time,
+    /// `int list`, `int list list`, ...: a list of its element type
+    /// (`repr::list`).
+    List(list::ListType),
 }
 
 impl ScalarType {
@@ -241,6 +251,7 @@ impl ScalarType {
             ScalarType::Jsonb => "jsonb",
             ScalarType::Array(e) => e.internal_name(),
             ScalarType::Time => "time",
+            ScalarType::List(_) => "list",
         }
     }
 
@@ -271,6 +282,7 @@ impl ScalarType {
         match self {
             ScalarType::Char(n) => chars::Kind::Char.name(n),
             ScalarType::VarChar(n) => chars::Kind::VarChar.name(n),
+            ScalarType::List(l) => l.name().into(),
             other => other.base_name().into(),
         }
     }

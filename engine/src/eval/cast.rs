@@ -1,10 +1,11 @@
 //! Casts between the engine's scalar types and strings read as a type,
-//! with the real system's texts; an array's to and from a string and
-//! between element types, element by element.
+//! with the real system's texts; an array's and a list's to and from a
+//! string and between element types, element by element.
 
 use super::errors::value_out_of_range;
 use super::{float, int16, jsonb, numeric, time, unsigned};
 use crate::repr::array::{self, Array, ArrayElem};
+use crate::repr::list::{self, ListType};
 use crate::repr::{range, Datum, ScalarType, F32, F64};
 
 /// A string read as a value of type `to`, with the real system's texts.
@@ -50,6 +51,7 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Float64 => F64::parse(s).map(Datum::Float64),
         ScalarType::Jsonb => crate::repr::jsonb::parse(s).map(|j| Datum::Jsonb(Box::new(j))),
         ScalarType::Array(e) => parse_array(s, e),
+        ScalarType::List(t) => parse_list(s, t),
     }
 }
 
@@ -85,6 +87,11 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     // An array casts to and from a string, and to an array whose
     // elements its elements cast to.
     match (from, to) {
+        (List(a), List(b)) => return castable(a.element(), b.element()),
+        // Materialize's `CastArrayToListOneDim`, of an array of the list's
+        // element type (it casts no element).
+        (Array(e), List(t)) => return t.layers == 1 && t.elem == e,
+        (List(_), _) | (_, List(_)) => return from == Text || to == Text,
         (Array(a), Array(b)) => return castable_elements(a, b),
         (Array(_), _) | (_, Array(_)) => return from == Text || to == Text,
         _ => {}
@@ -114,6 +121,9 @@ pub fn castable(from: ScalarType, to: ScalarType) -> bool {
 /// `d` converted to `to` (a cast the planner checked with [`castable`]).
 pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
     if let Some(converted) = cast_array(&d, to) {
+        return converted;
+    }
+    if let Some(converted) = cast_list(&d, to) {
         return converted;
     }
     if let Some(converted) = float::cast(&d, to) {
@@ -186,4 +196,32 @@ pub fn cast_array(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
 /// `s` read as an array of `e`.
 pub fn parse_array(s: &str, e: ArrayElem) -> Result<Datum, String> {
     array::parse(s, |x| parse_as(x, e.scalar())).map(|a| Datum::Array(Box::new(a)))
+}
+
+/// `s` read as a list of type `t`.
+pub fn parse_list(s: &str, t: ListType) -> Result<Datum, String> {
+    let element = t.element();
+    let nested = matches!(element, ScalarType::List(_));
+    list::parse(s, nested, |e| parse_as(e, element)).map(Datum::List)
+}
+
+/// `d` cast to `to` where either is a list (`None`: neither is).
+pub fn cast_list(d: &Datum, to: ScalarType) -> Option<Result<Datum, String>> {
+    match (d, to) {
+        (Datum::Text(s), ScalarType::List(t)) => Some(parse_list(s, t)),
+        (Datum::List(l), ScalarType::List(t)) => {
+            let element = t.element();
+            let cast: Result<Vec<Datum>, String> =
+                l.iter().map(|x| cast(x.clone(), element)).collect();
+            Some(cast.map(Datum::List))
+        }
+        (Datum::List(_), to) if to.is_string() => Some(parse_as(&d.to_string(), to)),
+        (Datum::Array(a), ScalarType::List(_)) => Some(match a.dims.len() {
+            0 | 1 => Ok(Datum::List(a.elements.clone())),
+            n => Err(format!(
+                "casting multi-dimensional array to list; got array with {n} dimensions not yet supported"
+            )),
+        }),
+        _ => None,
+    }
 }

@@ -20,6 +20,7 @@ use super::errors::{int4_out_of_range, int8_out_of_range_of};
 use super::float_functions;
 use super::int16;
 use super::jsonb;
+use super::list;
 use super::literals::literal_operands;
 use super::numeric_functions;
 use super::range;
@@ -27,7 +28,7 @@ use super::text;
 use super::time;
 use super::to_jsonb;
 use super::unsigned;
-use crate::plan::{ArrayFunc, Func, JsonbFunc, RangeFunc, ScalarExpr, TextFunc, TrimSide};
+use crate::plan::{ArrayFunc, Func, JsonbFunc, ListFunc, RangeFunc, ScalarExpr, TextFunc, TrimSide};
 use crate::repr::{DataflowError, Datum};
 
 /// The real system's bound on the text a string function makes
@@ -53,6 +54,13 @@ pub fn propagates_nulls(func: Func) -> bool {
                     | ArrayFunc::Position
                     | ArrayFunc::Cat
                     | ArrayFunc::Remove
+            )
+            | Func::List(
+                ListFunc::Create
+                    | ListFunc::Append
+                    | ListFunc::Prepend
+                    | ListFunc::Cat
+                    | ListFunc::Remove
             )
     )
 }
@@ -87,6 +95,7 @@ pub fn introduces_nulls(func: Func) -> bool {
                     | ArrayFunc::Quantified { .. }
                     | ArrayFunc::Position
             )
+            | Func::List(ListFunc::Index)
             | Func::Text(TextFunc::RegexpMatch)
     )
 }
@@ -133,6 +142,10 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
         Func::Array(ArrayFunc::Position) => array::position(&evaluate_all(args, row)?),
         Func::Array(ArrayFunc::Cat) => array::cat(evaluate_all(args, row)?),
         Func::Array(ArrayFunc::Remove) => array::remove(&evaluate_all(args, row)?),
+        Func::List(f) if !propagates_nulls(func) => {
+            let values = evaluate_all(args, row)?;
+            list::call(f, values).ok_or_else(|| invalid(f.name()))
+        }
         Func::Text(TextFunc::StringToArray) => {
             let values = evaluate_all(args, row)?;
             let arg = |i: usize| match values.get(i) {
@@ -193,6 +206,7 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
         Func::Jsonb(f) => jsonb::apply(f, args),
         Func::Text(f) => text::apply(f, args),
         Func::Array(f) => array::apply(f, args),
+        Func::List(f) => list::apply(f, args),
         Func::Bitwise(op) => unsigned::bitwise(op, args).map(Ok),
         Func::DateTrunc | Func::Extract | Func::DatePart => time::apply(func, args),
         _ => None,

@@ -20,6 +20,7 @@ mod functions;
 mod int16;
 mod interval;
 mod jsonb;
+mod list;
 mod literals;
 mod numeric;
 mod numeric_functions;

@@ -10,7 +10,7 @@ use crate::repr::interval::Interval;
 use crate::repr::jsonb::Jsonb;
 use crate::repr::range::Range;
 use crate::repr::time::{Date, DateTime, Time};
-use crate::repr::{Numeric, F32, F64};
+use crate::repr::{Datum, Numeric, F32, F64};
 
 /// Hashes as `Datum`'s derived `Hash` does (variant, then field).
 impl Hash for DatumRef<'_> {
@@ -37,6 +37,7 @@ impl Hash for DatumRef<'_> {
             Jsonb(Jsonb),
             Array(Array),
             Time(Time),
+            List(Vec<Datum>),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -59,6 +60,7 @@ impl Hash for DatumRef<'_> {
             DatumRef::Jsonb(j) => AsDatum::Jsonb(j.unpack()),
             DatumRef::Array(a) => AsDatum::Array(a.unpack()),
             DatumRef::Time(t) => AsDatum::Time(t),
+            DatumRef::List(l) => AsDatum::List(l.unpack()),
         };
         datum.hash(state)
     }

@@ -18,9 +18,10 @@
 //! `TimestampTz` as `Timestamp`; `Jsonb` and the length of the rest (4
 //! bytes) and its value, node by node (`jsonb_ref.rs`); `Array` and the
 //! length of the rest (4 bytes), its dimensions and elements
-//! (`array_ref.rs`); `Time` and its microseconds (8 bytes). Integers are
-//! little-endian. The encoding of a row is unique, so equal bytes are
-//! equal rows.
+//! (`array_ref.rs`); `Time` and its microseconds (8 bytes); `List` and
+//! the length of the rest (4 bytes), its elements as a row's datums
+//! (`list_ref.rs`). Integers are little-endian. The encoding of a row is
+//! unique, so equal bytes are equal rows.
 //!
 //! The order (`Ord`) and hash (`Hash`) are the `Vec<Datum>`'s it encodes,
 //! decoded datum by datum: arrangements sort, peeks and imports read, and
@@ -34,6 +35,7 @@ mod array_ref;
 mod container;
 mod datum_hash;
 mod jsonb_ref;
+mod list_ref;
 mod offsets;
 mod range_ref;
 mod updates;
@@ -53,6 +55,7 @@ use crate::repr::time::{Date, DateTime, Time};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
 use array_ref::ArrayRef;
 use jsonb_ref::JsonbRef;
+use list_ref::ListRef;
 use range_ref::RangeRef;
 
 /// Bytes kept inline: a `PackedRow` is as large as a `Vec`.
@@ -79,6 +82,7 @@ const TIMESTAMPTZ: u8 = 17;
 const JSONB: u8 = 18;
 const ARRAY: u8 = 20;
 const TIME: u8 = 21;
+const LIST: u8 = 22;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -260,6 +264,7 @@ fn encoded_len(datum: &Datum) -> usize {
         }
         Datum::Jsonb(j) => 4 + jsonb_ref::encoded_len(j),
         Datum::Array(a) => 4 + array_ref::encoded_len_of(a),
+        Datum::List(l) => 4 + l.iter().map(encoded_len).sum::<usize>(),
     }
 }
 
@@ -367,6 +372,15 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                     .to_le_bytes());
                 put(&value);
             }
+            Datum::List(l) => {
+                let mut value = vec![0u8; encoded_len(datum) - 1 - 4];
+                write(l.iter(), &mut value);
+                put(&[LIST]);
+                put(&u32::try_from(value.len())
+                    .expect("a short list")
+                    .to_le_bytes());
+                put(&value);
+            }
         }
     }
 }
@@ -396,6 +410,7 @@ enum DatumRef<'a> {
     Jsonb(JsonbRef<'a>),
     Array(ArrayRef<'a>),
     Time(Time),
+    List(ListRef<'a>),
 }
 
 impl DatumRef<'_> {
@@ -425,6 +440,7 @@ impl DatumRef<'_> {
             DatumRef::Jsonb(j) => Datum::Jsonb(Box::new(j.unpack())),
             DatumRef::Array(a) => Datum::Array(Box::new(a.unpack())),
             DatumRef::Time(t) => Datum::Time(t),
+            DatumRef::List(l) => Datum::List(l.unpack()),
         }
     }
 }
@@ -489,6 +505,7 @@ impl<'a> Iterator for Datums<'a> {
             TIME => DatumRef::Time(
                 Time::from_micros(i64::from_le_bytes(self.take())).expect("a packed time"),
             ),
+            LIST => DatumRef::List(ListRef(self.prefixed())),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }

@@ -122,6 +122,7 @@ fn datums() -> Vec<Datum> {
     .chain(JSONB_EDGES.iter().map(|s| jsonb_datum(s)))
     .chain(array_edges())
     .chain([Time::MIN, Time::from_micros(1).expect("a time"), Time::MAX].map(Datum::Time))
+    .chain(list_edges())
     .collect()
 }
 
@@ -146,6 +147,22 @@ fn array_edges() -> Vec<Datum> {
             &[2],
         ),
         Datum::Array(Box::new(shifted)),
+    ]
+}
+
+/// Lists: empty, of NULL, a prefix of another, nested and ragged, of
+/// texts to escape.
+fn list_edges() -> Vec<Datum> {
+    let int = |i: i32| Datum::Int32(i);
+    vec![
+        Datum::List(vec![]),
+        Datum::List(vec![Datum::Null]),
+        Datum::List(vec![int(1)]),
+        Datum::List(vec![int(1), Datum::Null]),
+        Datum::List(vec![int(1), int(2)]),
+        Datum::List(vec![Datum::List(vec![]), Datum::List(vec![int(1), int(2)])]),
+        Datum::List(vec![Datum::List(vec![int(1)]), Datum::Null]),
+        Datum::List(vec![Datum::Text("a,b".into()), Datum::Text(String::new())]),
     ]
 }
 
@@ -316,6 +333,15 @@ fn datum() -> impl Strategy<Value = Datum> {
                 };
                 Datum::Array(Box::new(Array::new(elements, &lengths).expect("an array")))
             }),
+        // Lists of a few small integers or NULLs, some nested.
+        prop::collection::vec(prop::option::of(-2i32..2), 0..4).prop_map(|elements| {
+            let d = |e: Option<i32>| e.map_or(Datum::Null, Datum::Int32);
+            Datum::List(elements.into_iter().map(d).collect())
+        }),
+        prop::collection::vec(prop::collection::vec(-1i32..1, 0..3), 0..3).prop_map(|lists| {
+            let inner = |l: Vec<i32>| Datum::List(l.into_iter().map(Datum::Int32).collect());
+            Datum::List(lists.into_iter().map(inner).collect())
+        }),
     ]
 }
 

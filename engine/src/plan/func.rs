@@ -68,6 +68,8 @@ pub enum Func {
     Text(TextFunc),
     /// A function or operator of arrays (`ArrayFunc`).
     Array(ArrayFunc),
+    /// A function or operator of lists (`ListFunc`).
+    List(ListFunc),
     /// `date_trunc(text, timestamp)` and `date_trunc(text, timestamptz)`:
     /// the unit a text evaluated per row (`repr::time::units`).
     DateTrunc,
@@ -192,6 +194,43 @@ impl ArrayFunc {
             ArrayFunc::Position => "array_position",
             ArrayFunc::Cat => "array_cat",
             ArrayFunc::Remove => "array_remove",
+        }
+    }
+}
+
+/// The real system's functions and operators of lists (`eval/list.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ListFunc {
+    /// `LIST[a, b, ...]`: the list of them, NULLs kept; not strict.
+    Create,
+    /// `l[i][j]...` of `bigint` indexes: NULL out of range.
+    Index,
+    /// `l[a:b][c:d]...` of `bigint` bounds, two a slice.
+    Slice,
+    /// `list_length(l)`.
+    Length,
+    /// `list_append(l, x)` and `l || x`; not strict.
+    Append,
+    /// `list_prepend(x, l)` and `x || l`; not strict.
+    Prepend,
+    /// `list_cat(a, b)` and `a || b`; not strict.
+    Cat,
+    /// `list_remove(l, x)`; not strict in `x`.
+    Remove,
+}
+
+impl ListFunc {
+    /// The name the real system gives the function.
+    pub fn name(self) -> &'static str {
+        match self {
+            ListFunc::Create => "list_create",
+            ListFunc::Index => "list_index",
+            ListFunc::Slice => "list_slice_linear",
+            ListFunc::Length => "list_length",
+            ListFunc::Append => "list_append",
+            ListFunc::Prepend => "list_prepend",
+            ListFunc::Cat => "list_cat",
+            ListFunc::Remove => "list_remove",
         }
     }
 }
@@ -484,6 +523,7 @@ impl Func {
             Func::Jsonb(f) => f.name(),
             Func::Text(f) => f.name(),
             Func::Array(f) => f.name(),
+            Func::List(f) => f.name(),
             Func::DateTrunc => "date_trunc",
             Func::Extract => "extract",
             Func::DatePart => "date_part",

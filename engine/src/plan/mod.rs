@@ -18,8 +18,8 @@ pub use finishing::{
     compare_rows, datum_order, with_top_k, Finishing, OrderColumn, Ordered, SortKey, Ties,
 };
 pub use func::{
-    ArrayFunc, Bitwise, FloatFunc, FloatWidth, Func, JsonbFunc, NumericFunc, RangeFunc, TextFunc,
-    TrimSide,
+    ArrayFunc, Bitwise, FloatFunc, FloatWidth, Func, JsonbFunc, ListFunc, NumericFunc, RangeFunc,
+    TextFunc, TrimSide,
 };
 pub use resolver::Resolver;
 pub use table_func::TableFunc;

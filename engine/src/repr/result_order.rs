@@ -186,6 +186,12 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
             bytes.extend_from_slice(&(inner.len() as u64).to_le_bytes());
             bytes.extend_from_slice(&inner);
         }
+        // A list is the real system's list datum, as a jsonb array's.
+        Datum::List(l) => {
+            let mut inner = Vec::new();
+            l.iter().for_each(|e| push(&mut inner, e));
+            push_lengthed(bytes, &inner, tag::LIST_TINY);
+        }
     }
 }
 

@@ -25,6 +25,7 @@ pub mod constraints;
 mod drop;
 mod expr;
 mod forms;
+mod list_syntax;
 mod materialized;
 mod mutation;
 mod mutually_recursive;

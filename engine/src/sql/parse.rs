@@ -2,7 +2,8 @@
 //! syntax it does not know, handled on tokens (never on raw text, so string
 //! literals and comments can contain anything): a trailing `AS OF <int>`,
 //! `CREATE DEFAULT INDEX ON <relation>`, the postfix `ISNULL` (which
-//! sqlparser would read as a column alias), `SET`/`RESET`/`SHOW` of the time
+//! sqlparser would read as a column alias), `LIST[...]` and the list type
+//! names `T LIST` (`list_syntax`), `SET`/`RESET`/`SHOW` of the time
 //! zone (`session`); and Materialize's lexer's limit
 //! on an identifier's length. `WITH MUTUALLY RECURSIVE`, which it does not
 //! parse, is rewritten on tokens into its `WITH RECURSIVE`
@@ -19,7 +20,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
-use super::{mutually_recursive, session, values};
+use super::{list_syntax, mutually_recursive, session, values};
 use crate::plan::Statement;
 use crate::recursion::{grow_sqlparser, recursion_limit_error, with_stack, RECURSION_LIMIT};
 use crate::repr::{unsupported, Timestamp};
@@ -140,7 +141,7 @@ fn tokenize(sql: &str) -> Result<Vec<TokenWithSpan>, String> {
     let significant = |t: &TokenWithSpan| !matches!(t.token, Token::Whitespace(_) | Token::EOF);
     let tokens: Vec<TokenWithSpan> = tokens.into_iter().filter(significant).collect();
     identifier_lengths(&tokens)?;
-    Ok(postfix_isnull(tokens))
+    Ok(list_syntax::rewrite(postfix_isnull(tokens)))
 }
 
 /// The longest identifier Materialize's lexer reads, in bytes.

@@ -140,6 +140,9 @@ pub enum SkipReason {
     /// under one: its datums' order, NULL last, where PostgreSQL keeps the
     /// order the rows come in.
     MzAggregateOrder,
+    /// The real system's `list` type (`LIST[...]`, `int list`, its
+    /// subscripts, slices and functions), which PostgreSQL does not have.
+    MzList,
 }
 
 impl SkipReason {
@@ -178,6 +181,7 @@ impl SkipReason {
         (SkipReason::MzJsonb, "mz-jsonb"),
         (SkipReason::MzArray, "mz-array"),
         (SkipReason::MzAggregateOrder, "mz-aggregate-order"),
+        (SkipReason::MzList, "mz-list"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -213,6 +217,7 @@ impl SkipReason {
                 | SkipReason::MzJsonb
                 | SkipReason::MzArray
                 | SkipReason::MzAggregateOrder
+                | SkipReason::MzList
         )
     }
 

@@ -40,7 +40,7 @@ struct Dimension {
 }
 
 struct Reader<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    chars: Chars<'a>,
     dims: Vec<Dimension>,
     current: usize,
     sealed: bool,
@@ -106,11 +106,11 @@ impl<'a> Reader<'a> {
                     self.commit(true)?
                 }
                 '"' => {
-                    let e = self.quoted()?;
+                    let e = quoted(&mut self.chars)?;
                     self.insert(Some(e))?
                 }
                 _ => {
-                    let e = self.unquoted()?;
+                    let e = unquoted(&mut self.chars)?;
                     self.insert(e)?
                 }
             }
@@ -185,69 +185,72 @@ impl<'a> Reader<'a> {
             self.stage()
         }
     }
+}
 
-    /// A quoted element, its escapes taken.
-    fn quoted(&mut self) -> Result<String, String> {
-        self.chars.next();
-        let mut s = String::new();
-        loop {
-            match self.chars.next() {
-                Some('\\') => match self.chars.next() {
-                    Some(c) => s.push(c),
-                    None => return Err("unterminated quoted string".into()),
-                },
-                Some('"') => return Ok(s),
+/// The characters of a text being read.
+pub(in crate::repr) type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
+
+/// A quoted element, its escapes taken.
+pub(in crate::repr) fn quoted(chars: &mut Chars) -> Result<String, String> {
+    chars.next();
+    let mut s = String::new();
+    loop {
+        match chars.next() {
+            Some('\\') => match chars.next() {
                 Some(c) => s.push(c),
                 None => return Err("unterminated quoted string".into()),
-            }
+            },
+            Some('"') => return Ok(s),
+            Some(c) => s.push(c),
+            None => return Err("unterminated quoted string".into()),
         }
     }
+}
 
-    /// A bare element up to its `,` or `}`, trailing whitespace trimmed;
-    /// `None` for NULL.
-    fn unquoted(&mut self) -> Result<Option<String>, String> {
-        let special = |c: char| matches!(c, '{' | '}' | ',' | '\\' | '"');
-        let mut s = String::new();
-        let mut escaped = false;
-        let mut trimmed = 0;
-        loop {
-            match self.chars.peek().copied() {
-                Some('\\') => {
-                    self.chars.next();
-                    match self.chars.next() {
-                        Some(c) => {
-                            escaped = true;
-                            s.push(c);
-                            trimmed = s.len();
-                        }
-                        None => return Err("unterminated element".into()),
-                    }
-                }
-                Some(',' | '}') if s.is_empty() => {
-                    return Err("malformed literal; missing element".into())
-                }
-                Some(',' | '}') => break,
-                Some(c) if special(c) => {
-                    return Err(format!(
-                        "malformed literal; must escape special character '{c}'"
-                    ))
-                }
-                Some(c) => {
-                    self.chars.next();
-                    s.push(c);
-                    if !c.is_ascii_whitespace() {
+/// A bare element up to its `,` or `}`, trailing whitespace trimmed;
+/// `None` for NULL.
+pub(in crate::repr) fn unquoted(chars: &mut Chars) -> Result<Option<String>, String> {
+    let special = |c: char| matches!(c, '{' | '}' | ',' | '\\' | '"');
+    let mut s = String::new();
+    let mut escaped = false;
+    let mut trimmed = 0;
+    loop {
+        match chars.peek().copied() {
+            Some('\\') => {
+                chars.next();
+                match chars.next() {
+                    Some(c) => {
+                        escaped = true;
+                        s.push(c);
                         trimmed = s.len();
                     }
+                    None => return Err("unterminated element".into()),
                 }
-                None => return Err("unterminated element".into()),
             }
+            Some(',' | '}') if s.is_empty() => {
+                return Err("malformed literal; missing element".into())
+            }
+            Some(',' | '}') => break,
+            Some(c) if special(c) => {
+                return Err(format!(
+                    "malformed literal; must escape special character '{c}'"
+                ))
+            }
+            Some(c) => {
+                chars.next();
+                s.push(c);
+                if !c.is_ascii_whitespace() {
+                    trimmed = s.len();
+                }
+            }
+            None => return Err("unterminated element".into()),
         }
-        s.truncate(trimmed);
-        Ok(match s.eq_ignore_ascii_case("NULL") && !escaped {
-            true => None,
-            false => Some(s),
-        })
     }
+    s.truncate(trimmed);
+    Ok(match s.eq_ignore_ascii_case("NULL") && !escaped {
+        true => None,
+        false => Some(s),
+    })
 }
 
 const NON_RECTILINEAR: &str =

@@ -166,8 +166,8 @@ impl ExprContext<'_> {
                     return Err(unsupported(format!("{name} of an unknown-typed argument")));
                 }
                 // The engine's aggregates take the derived order, not an
-                // array's SQL order (NULL elements last).
-                if let Some(t @ ScalarType::Array(_)) = arg.typ {
+                // array's or a list's SQL order (NULL elements last).
+                if let Some(t @ (ScalarType::Array(_) | ScalarType::List(_))) = arg.typ {
                     return Err(unsupported(format!("{name} of {}", t.name())));
                 }
                 let typ = arg.typ;

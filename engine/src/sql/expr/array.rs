@@ -258,6 +258,7 @@ impl ExprContext<'_> {
         let array = self.plan(root)?.typed();
         let e = match array.typ {
             Some(ScalarType::Array(e)) => e,
+            Some(ScalarType::List(t)) => return self.list_subscript(array, t, chain),
             Some(ScalarType::Jsonb) => {
                 // Every position is checked for a slice before any is planned.
                 let indexes = chain.iter().map(|access| match access {
@@ -413,16 +414,17 @@ fn with_operand(e: ScalarExpr, x: &ScalarExpr) -> ScalarExpr {
     }
 }
 
-/// The refusal of `LIST[...]` and `MAP[...]`, Materialize's constructors
-/// of its list and map types, which sqlparser reads as a subscript of a
-/// column named `list` or `map`: the words are keywords of Materialize's
-/// parser, never a column, unless quoted.
+/// The refusal of `MAP[...]`, Materialize's constructor of its map type,
+/// which sqlparser reads as a subscript of a column named `map`: the word
+/// is a keyword of Materialize's parser, never a column, unless quoted.
+/// (`LIST[...]` is rewritten before sqlparser reads it: `list.rs`.)
 pub fn constructor(root: &Expr) -> Option<String> {
     match root {
-        Expr::Identifier(id) if id.quote_style.is_none() => ["list", "map"]
-            .into_iter()
-            .find(|k| id.value.eq_ignore_ascii_case(k))
-            .map(|k| unsupported(format!("{}[...] (the {k} type)", k.to_uppercase()))),
+        Expr::Identifier(id)
+            if id.quote_style.is_none() && id.value.eq_ignore_ascii_case("map") =>
+        {
+            Some(unsupported("MAP[...] (the map type)"))
+        }
         _ => None,
     }
 }

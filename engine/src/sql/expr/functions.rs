@@ -6,13 +6,15 @@
 //! type, `concat` and `concat_ws` of any types). An overload the engine
 //! does not implement is refused by name, as is every function not here.
 
+use std::borrow::Cow;
+
 use sqlparser::ast::{BinaryOperator, CaseWhen, Expr, Function, Value};
 
 use super::call_syntax::{extract_unit, special_form};
 use super::float_functions::{self, plan_argument, take_literal, NumericLiteral};
 use super::overloads::{find_match, Overload, Param};
 use super::typed::{binary, unify, Typed};
-use super::{array, date_part, date_trunc, jsonb, range};
+use super::{array, date_part, date_trunc, jsonb, list, range};
 use super::{function_name, plain_args, walk, ExprContext};
 use crate::eval::introduces_nulls;
 use crate::plan::{Func, ScalarExpr, TextFunc, TrimSide};
@@ -140,6 +142,7 @@ pub fn is_scalar_function(name: &str) -> bool {
         || range::is_range_function(name)
         || jsonb::is_jsonb_function(name)
         || array::is_array_function(name)
+        || list::is_list_function(name)
         || matches!(name, "date_trunc" | "date_part")
 }
 
@@ -212,6 +215,9 @@ impl ExprContext<'_> {
                 if array::is_array_function(name) {
                     return array::plan_call(name, planned);
                 }
+                if list::is_list_function(name) {
+                    return list::plan_call(name, planned);
+                }
                 match name {
                     "date_trunc" => return date_trunc::plan_call(planned),
                     "date_part" => return date_part::plan_call(name, planned),
@@ -261,15 +267,16 @@ impl ExprContext<'_> {
         }
         let t = self.plan(arg)?;
         let name = match t.typ {
-            _ if t.is_unknown() => "unknown",
+            _ if t.is_unknown() => "unknown".into(),
             Some(t) if t.chars().is_some() => {
                 return Err(unsupported(format!("function pg_typeof: of {}", t.name())))
             }
-            Some(t) => t.base_name(),
-            None => "unknown",
+            Some(t @ ScalarType::List(_)) => t.name(),
+            Some(t) => t.base_name().into(),
+            None => "unknown".into(),
         };
         Ok(Typed::new(
-            ScalarExpr::Literal(Datum::Text(name.into())),
+            ScalarExpr::Literal(Datum::Text(name.into_owned())),
             TEXT,
             false,
         ))
@@ -393,7 +400,7 @@ fn choose(name: &str, args: &[Typed]) -> Result<(&'static [Param], Func, ScalarT
         Ok(i) => &overloads[i],
         Err(0) => return Err(no_function(name, &types)),
         Err(_) => {
-            let names: Vec<&str> = types.iter().map(|t| type_name(*t)).collect();
+            let names: Vec<Cow<str>> = types.iter().map(|t| type_name(*t)).collect();
             return Err(format!(
                 "function {name}({}) is not unique",
                 names.join(", ")
@@ -418,8 +425,13 @@ fn argument_type(t: &Typed) -> Option<ScalarType> {
     }
 }
 
-fn type_name(t: Option<ScalarType>) -> &'static str {
-    t.map_or("unknown", ScalarType::base_name)
+/// A type's name in a function's signature: without its length, a list
+/// type's with its element type's (`text list`).
+fn type_name(t: Option<ScalarType>) -> Cow<'static, str> {
+    match t {
+        Some(t @ ScalarType::List(_)) => t.name(),
+        t => t.map_or("unknown", ScalarType::base_name).into(),
+    }
 }
 
 /// The refusal of a call of `name` with an argument of a type whose
@@ -431,9 +443,9 @@ fn type_name(t: Option<ScalarType>) -> &'static str {
 /// does not model).
 fn refuse_unmodelled(name: &str, args: &[Typed]) -> Result<(), String> {
     let floats = float_functions::takes_floats(name);
-    // An array's SQL order is not its derived order, which `greatest`
-    // and `least` take.
-    let array = |t: &ScalarType| matches!(t, ScalarType::Array(_));
+    // An array's and a list's SQL order is not its derived order, which
+    // `greatest` and `least` take.
+    let array = |t: &ScalarType| matches!(t, ScalarType::Array(_) | ScalarType::List(_));
     let unmodelled = |t: &ScalarType| t.chars().is_some() || (t.is_float() && !floats) || array(t);
     refuse_unsigned(name, args)?;
     match args.iter().find_map(|a| a.typ.filter(unmodelled)) {
@@ -452,6 +464,6 @@ fn refuse_unsigned(name: &str, args: &[Typed]) -> Result<(), String> {
 
 /// The real system's text for a call no overload takes.
 fn no_function(name: &str, types: &[Option<ScalarType>]) -> String {
-    let names: Vec<&str> = types.iter().map(|t| type_name(*t)).collect();
+    let names: Vec<Cow<str>> = types.iter().map(|t| type_name(*t)).collect();
     format!("function {name}({}) does not exist", names.join(", "))
 }

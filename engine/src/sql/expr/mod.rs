@@ -21,6 +21,7 @@ mod float_functions;
 mod functions;
 mod grouped;
 mod jsonb;
+mod list;
 mod names;
 mod numeric;
 mod overloads;
@@ -231,6 +232,7 @@ impl<'a> ExprContext<'a> {
                 };
                 Ok(Typed::new(expr, ScalarType::Bool, false))
             }
+            Expr::Function(f) if list::is_constructor(f) => self.list(f, None),
             Expr::Function(f) if f.over.is_some() => self.window(f),
             Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
             Expr::Function(f) if is_scalar_function(&function_name(f)) => self.function(f),
@@ -402,6 +404,9 @@ impl<'a> ExprContext<'a> {
         // array type (`ARRAY[]::int[]`, `ARRAY['1']::int[]`).
         let t = match (expr, to) {
             (Expr::Array(a), ScalarType::Array(e)) if a.named => self.array(&a.elem, Some(e))?,
+            (Expr::Function(f), ScalarType::List(t)) if list::is_constructor(f) => {
+                self.list(f, Some(t))?
+            }
             _ => self.plan(expr)?,
         };
         let t = t.coerce(to)?;

@@ -11,7 +11,7 @@ use super::super::ident;
 use super::aggregate_call::aggregate_call;
 use super::scope::Found;
 use super::typed::scalar_type;
-use super::{function_name, is_scalar_function, special_form, ExprContext, Typed};
+use super::{function_name, is_scalar_function, list, special_form, ExprContext, Typed};
 use crate::plan::ScalarExpr;
 use crate::repr::unsupported;
 
@@ -108,6 +108,7 @@ fn invent(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> Option<(Strin
         Expr::Identifier(name) => high(ident(name)),
         Expr::CompoundIdentifier(parts) => high(ident(parts.last()?)),
         Expr::Nested(inner) => invent(inner, subquery),
+        Expr::Function(f) if list::is_constructor(f) => high("list".into()),
         Expr::Function(f)
             if aggregate_call(f).is_ok()
                 || f.over.is_some()

@@ -132,7 +132,7 @@ fn category_of(t: ScalarType) -> Category {
         }
         ScalarType::Interval => Category::Timespan,
         ScalarType::Range(_) => Category::Range,
-        ScalarType::Jsonb => Category::UserDefined,
+        ScalarType::Jsonb | ScalarType::List(_) => Category::UserDefined,
         ScalarType::Array(_) => Category::Array,
     }
 }

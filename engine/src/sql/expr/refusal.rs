@@ -12,13 +12,13 @@ use sqlparser::ast::{
 use super::aggregate_call::aggregate_call;
 use super::call_syntax::{special_args, special_refusal};
 use super::float::numeric_literal;
-use super::time;
 use super::typed::jsonb::is_jsonb_operator;
 use super::typed::range::is_range_operator;
 use super::typed::text::is_text_operator;
 use super::typed::{int_literal, literal, scalar_type};
 use super::window::window_exprs;
 use super::{forms, function_name, is_scalar_function, like_operator, plain_args, RESERVED};
+use super::{list, time};
 use crate::recursion::grown;
 use crate::repr::{unsupported, UNSUPPORTED};
 
@@ -141,6 +141,7 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
         },
         Expr::Function(f) => {
             let args = match function_name(f).as_str() {
+                _ if list::is_constructor(f) => plain_args(f),
                 "coalesce" => plain_args(f),
                 name if is_scalar_function(name) => plain_args(f),
                 _ => aggregate_call(f).map(|call| call.exprs().collect()),

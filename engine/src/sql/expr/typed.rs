@@ -23,6 +23,7 @@ pub mod array;
 mod interval;
 pub mod jsonb;
 mod of_day;
+pub mod list;
 pub mod range;
 pub mod text;
 mod time;
@@ -231,6 +232,9 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
     if let Some(array) = array::array_type(t, scalar_type) {
         return array;
     }
+    if let Some(list) = list::list_type(t, scalar_type) {
+        return list;
+    }
     match t {
         DataType::SmallInt(None) | DataType::Int2(None) => Ok(ScalarType::Int16),
         DataType::Int(_) | DataType::Integer(_) | DataType::Int4(_) => Ok(ScalarType::Int32),
@@ -308,6 +312,12 @@ pub fn binary(op: &BinaryOperator, l: Typed, r: Typed) -> Result<Typed, String> 
         if let Some(planned) = array::concat("operator ||", l.clone(), r.clone()) {
             return planned;
         }
+        if let Some(planned) = list::concat("operator ||", l.clone(), r.clone()) {
+            return planned;
+        }
+    }
+    if let Some(refused) = list::refused_operator(op, &l, &r) {
+        return Err(refused);
     }
     let array = |t: &Typed| matches!(t.typ, Some(ScalarType::Array(_))) && !t.is_unknown();
     if array(&l) || array(&r) {

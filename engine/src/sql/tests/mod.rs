@@ -15,6 +15,7 @@ mod forms;
 mod functions;
 mod intervals;
 mod jsonb;
+mod lists;
 mod materialized;
 mod numerics;
 mod properties;

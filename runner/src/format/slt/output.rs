@@ -113,7 +113,8 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
                         | Datum::Interval(_)
                         | Datum::Range(_)
                         | Datum::Jsonb(_)
-                        | Datum::Array(_),
+                        | Datum::Array(_)
+                        | Datum::List(_),
                     ) => Some(Type::Text),
                     Some(Datum::Bool(_)) => Some(Type::Bool),
                     _ => None,
