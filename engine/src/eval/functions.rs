@@ -28,7 +28,9 @@ use super::text;
 use super::time;
 use super::to_jsonb;
 use super::unsigned;
-use crate::plan::{ArrayFunc, Func, JsonbFunc, ListFunc, RangeFunc, ScalarExpr, TextFunc, TrimSide};
+use crate::plan::{
+    ArrayFunc, Func, JsonbFunc, ListFunc, RangeFunc, ScalarExpr, TextFunc, TrimSide,
+};
 use crate::repr::{DataflowError, Datum};
 
 /// The real system's bound on the text a string function makes

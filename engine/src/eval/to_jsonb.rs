@@ -4,7 +4,8 @@
 //! (`expr/src/scalar/func/variadic.rs`) build one: a boolean a JSON
 //! boolean, a number of any type a `numeric` (a float by its cast, so
 //! an infinity is that cast's error), a `numeric` NaN the string `"NaN"`,
-//! a `jsonb` itself, an array its elements nested by dimension, and any
+//! a `jsonb` itself, an array its elements nested by dimension, a list
+//! its elements (a nested list a nested array), and any
 //! other value the string of its text (a date, a time, a timestamp, an
 //! interval, a range, a text). A NULL is SQL NULL of `to_jsonb`, JSON `null` inside
 //! an array or as a built value.
@@ -29,6 +30,7 @@ pub fn convert(d: &Datum) -> Result<Jsonb, DataflowError> {
         Datum::Numeric(n) => Jsonb::Number(*n),
         Datum::Text(s) => Jsonb::String(s.clone()),
         Datum::Array(a) => nested(a, &a.elements, 0)?.0,
+        Datum::List(l) => Jsonb::Array(l.iter().map(convert).collect::<Result<_, _>>()?),
         Datum::Int16(_)
         | Datum::Int32(_)
         | Datum::Int64(_)
