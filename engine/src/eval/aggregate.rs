@@ -56,35 +56,14 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
             // them exactly.
             let mut sum: Option<i128> = None;
             for (d, m) in non_null() {
-                let i = match d {
-                    Datum::Int16(i) => i64::from(*i),
-                    Datum::Int32(i) => i64::from(*i),
-                    Datum::Int64(i) => *i,
-                    d => return Err(type_error("sum", d)),
-                };
-                let term = i128::from(i) * i128::from(*m);
-                sum = Some(
-                    sum.unwrap_or(0)
-                        .checked_add(term)
-                        .ok_or_else(sum_out_of_range)?,
-                );
+                add_integer(&mut sum, integer("sum", d)?, *m)?;
             }
-            sum.map_or(Ok(Datum::Null), |s| match func {
-                AggregateFunc::SumInt64 => Ok(Datum::Numeric(Numeric::from_i128(s))),
-                _ => i64::try_from(s)
-                    .map(Datum::Int64)
-                    .map_err(|_| sum_out_of_range()),
-            })
+            integer_sum(func, sum)
         }
         AggregateFunc::Avg => {
             let (mut sum, mut n) = (0i128, 0i128);
             for (d, m) in non_null() {
-                let i = match d {
-                    Datum::Int16(i) => i64::from(*i),
-                    Datum::Int32(i) => i64::from(*i),
-                    Datum::Int64(i) => *i,
-                    d => return Err(type_error("avg", d)),
-                };
+                let i = integer("avg", d)?;
                 let m = i128::from(*m);
                 sum = i128::from(i)
                     .checked_mul(m)
@@ -126,6 +105,36 @@ pub fn aggregate(func: AggregateFunc, values: &[(Datum, i64)]) -> Result<Datum, 
             unreachable!("{func:?} is ordered_aggregate's")
         }
     }
+}
+
+/// An integer's value, for `name`'s sum; another type is a type error.
+pub(super) fn integer(name: &str, d: &Datum) -> Result<i64, DataflowError> {
+    match d {
+        Datum::Int16(i) => Ok(i64::from(*i)),
+        Datum::Int32(i) => Ok(i64::from(*i)),
+        Datum::Int64(i) => Ok(*i),
+        d => Err(type_error(name, d)),
+    }
+}
+
+/// Adds `i`, `m` times, to an integer sum accumulated wide, so that only
+/// the total can overflow, whatever order the values come in.
+pub(super) fn add_integer(sum: &mut Option<i128>, i: i64, m: i64) -> Result<(), DataflowError> {
+    let term = i128::from(i) * i128::from(m);
+    let total = sum.unwrap_or(0).checked_add(term);
+    *sum = Some(total.ok_or_else(sum_out_of_range)?);
+    Ok(())
+}
+
+/// An integer sum's value: of `bigint`s (`SumInt64`) a `numeric`, of
+/// `smallint`s or `integer`s a `bigint`; NULL when nothing was added.
+pub(super) fn integer_sum(func: AggregateFunc, sum: Option<i128>) -> Result<Datum, DataflowError> {
+    sum.map_or(Ok(Datum::Null), |s| match func {
+        AggregateFunc::SumInt64 => Ok(Datum::Numeric(Numeric::from_i128(s))),
+        _ => i64::try_from(s)
+            .map(Datum::Int64)
+            .map_err(|_| sum_out_of_range()),
+    })
 }
 
 /// `sum / n` (`n > 0`) as the real system's `avg` of integers gives it:

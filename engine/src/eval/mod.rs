@@ -36,6 +36,7 @@ mod time;
 mod to_jsonb;
 mod unsigned;
 mod window;
+mod window_aggregate;
 
 pub use aggregate::{aggregate, average, empty_aggregate};
 pub use cast::{cast, castable, parse_as};

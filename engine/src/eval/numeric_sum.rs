@@ -107,6 +107,29 @@ impl NumericSum {
     }
 }
 
+/// The sum of `values` added one at a time in their order, each addition
+/// rounded to the datum context, as the real system's `sum_numeric`
+/// (`AggregateFunc::eval`) adds the values of a window's frame; NULLs are
+/// skipped, none but NULLs is NULL, and an infinity (a partial sum past
+/// 10^39) is refused as `finish` refuses it.
+pub fn in_order<'a>(values: impl IntoIterator<Item = &'a Datum>) -> Result<Datum, DataflowError> {
+    let mut cx = cx_datum();
+    let mut sum = Dec::zero();
+    let mut empty = true;
+    for d in values {
+        if let Datum::Numeric(n) = d {
+            empty = false;
+            cx.add(&mut sum, &n.to_dec());
+        }
+    }
+    if empty {
+        return Ok(Datum::Null);
+    }
+    Numeric::from_dec(&sum)
+        .map(Datum::Numeric)
+        .ok_or_else(|| sum_beyond_numeric(sum.is_negative()))
+}
+
 /// The refusal of a sum past 10^39, which the real system answers as an
 /// infinity (its `numeric` holds one; the engine's does not).
 pub fn sum_beyond_numeric(negative: bool) -> DataflowError {
@@ -150,6 +173,31 @@ mod tests {
             Ok(format!("{}85", "9".repeat(35)))
         );
         assert_eq!(sum(&[]), Ok("NULL".into()));
+    }
+
+    #[test]
+    fn in_order_rounds_each_addition_where_the_exact_sum_does_not() {
+        let big = format!("1{}", "0".repeat(37));
+        let minus = format!("-{big}");
+        let in_order = |values: &[&str]| {
+            let values: Vec<Datum> = values.iter().map(|v| n(v)).collect();
+            in_order(values.iter()).map(|d| d.to_string())
+        };
+        // 10^37 + 0.05 is rounded to 39 digits before 10^37 leaves again.
+        assert_eq!(in_order(&[&big, "0.05", &minus]), Ok("0.1".into()));
+        assert_eq!(in_order(&[&big, &minus, "0.05"]), Ok("0.05".into()));
+        assert_eq!(
+            sum(&[(&big, 1), ("0.05", 1), (&minus, 1)]),
+            Ok("0.05".into())
+        );
+        assert_eq!(in_order(&[]), Ok("NULL".into()));
+        assert_eq!(in_order(&["NaN", "1"]), Ok("NaN".into()));
+        let nines = "9".repeat(39);
+        assert_eq!(
+            in_order(&[&nines, &nines, &format!("-{nines}")]),
+            Err(sum_beyond_numeric(false)),
+            "an infinity once past 10^39, whatever follows"
+        );
     }
 
     #[test]

@@ -2,10 +2,12 @@
 //! them (`order_aggregate_datums`: the window's ORDER BY, then the row
 //! itself), and each call's value for each row, restated from
 //! src/expr/src/relation/func.rs (`row_number`, `rank`, `dense_rank`,
-//! `lag_lead_inner_respect_nulls`, `first_value_inner`, `last_value_inner`).
+//! `lag_lead_inner_respect_nulls`, `first_value_inner`, `last_value_inner`;
+//! an aggregate's in `window_aggregate.rs`).
 
 use std::cmp::Ordering;
 
+use super::window_aggregate::window_aggregate;
 use crate::plan::{
     compare_rows, datum_order, Frame, FrameBound, FrameUnits, OrderColumn, Window, WindowCall,
     WindowFunc,
@@ -30,7 +32,7 @@ pub fn window_partition(window: &Window, rows: &[(&Row, Diff)]) -> Result<Vec<Ro
         .calls
         .iter()
         .map(|call| call_values(window, call, &sorted))
-        .collect();
+        .collect::<Result<_, _>>()?;
     Ok(sorted
         .iter()
         .enumerate()
@@ -57,8 +59,12 @@ fn in_partition(order: &[OrderColumn], width: usize, a: &Row, b: &Row) -> Orderi
         .then_with(|| a.cmp(b))
 }
 
-/// One call's value for each of the sorted rows.
-fn call_values(window: &Window, call: &WindowCall, sorted: &[&Row]) -> Vec<Datum> {
+/// One call's value for each of the sorted rows; an aggregate's can fail.
+fn call_values(
+    window: &Window,
+    call: &WindowCall,
+    sorted: &[&Row],
+) -> Result<Vec<Datum>, DataflowError> {
     let arg = |i: usize| -> Vec<&Datum> { sorted.iter().map(|r| &r[call.args[i]]).collect() };
     // Rows are peers when their ORDER BY values are equal (as rows).
     let peers = |i: usize, j: usize| {
@@ -69,7 +75,14 @@ fn call_values(window: &Window, call: &WindowCall, sorted: &[&Row]) -> Vec<Datum
         key(sorted[i]) == key(sorted[j])
     };
     let n = sorted.len();
-    match call.func {
+    // Each row's last peer, where `RANGE ... CURRENT ROW` ends.
+    let mut last_peer: Vec<usize> = (0..n).collect();
+    for i in (0..n.saturating_sub(1)).rev() {
+        if peers(i, i + 1) {
+            last_peer[i] = last_peer[i + 1];
+        }
+    }
+    Ok(match call.func {
         WindowFunc::RowNumber => (1..=n).map(|i| Datum::Int64(i as i64)).collect(),
         WindowFunc::Rank | WindowFunc::DenseRank => {
             let dense = call.func == WindowFunc::DenseRank;
@@ -105,13 +118,12 @@ fn call_values(window: &Window, call: &WindowCall, sorted: &[&Row]) -> Vec<Datum
                 .collect()
         }
         WindowFunc::FirstValue => first_values(&arg(0), &window.frame),
-        WindowFunc::LastValue => {
-            let last_peer: Vec<usize> = (0..n)
-                .map(|i| (i..n).take_while(|j| peers(i, *j)).last().unwrap_or(i))
-                .collect();
-            last_values(&arg(0), &last_peer, &window.frame)
+        WindowFunc::LastValue => last_values(&arg(0), &last_peer, &window.frame),
+        WindowFunc::Aggregate(func) => {
+            let ordered = !window.order_by.is_empty();
+            window_aggregate(func, &window.frame, ordered, &arg(0), &last_peer)?
         }
-    }
+    })
 }
 
 /// `first_value` of each row under `frame` (`first_value_inner`).

@@ -7,10 +7,11 @@
 //! `RelationPlan::Window` is that reduce, over columns a `Map` before it
 //! computed (the partition key, the order keys, the arguments).
 
-use super::OrderColumn;
+use super::{AggregateFunc, OrderColumn};
 
 /// The window functions the engine computes (Materialize's
-/// `ScalarWindowFunc` and `ValueWindowFunc`).
+/// `ScalarWindowFunc` and `ValueWindowFunc`, and an aggregate over a
+/// window, its `AggregateFunc::WindowAggregate`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WindowFunc {
     RowNumber,
@@ -20,17 +21,29 @@ pub enum WindowFunc {
     Lead,
     FirstValue,
     LastValue,
+    /// `count`, `sum`, `min` or `max` over the frame of each row (an
+    /// `avg` is planned as its `sum` over its `count`).
+    Aggregate(AggregateFunc),
+}
+
+/// The calls Materialize fuses into one reduce when they share their
+/// window (`transform_hir::fuse_window_functions`): value window functions
+/// with each other, aggregates with each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fusion {
+    Value,
+    Aggregate,
 }
 
 impl WindowFunc {
-    /// Whether Materialize fuses calls of it that share their window into
-    /// one reduce (`transform_hir::fuse_window_functions`: the value window
-    /// functions; a scalar one always has a reduce of its own).
-    pub fn fuses(self) -> bool {
-        !matches!(
-            self,
-            WindowFunc::RowNumber | WindowFunc::Rank | WindowFunc::DenseRank
-        )
+    /// The calls it fuses with, if any (a scalar window function always
+    /// has a reduce of its own).
+    pub fn fusion(self) -> Option<Fusion> {
+        match self {
+            WindowFunc::RowNumber | WindowFunc::Rank | WindowFunc::DenseRank => None,
+            WindowFunc::Aggregate(_) => Some(Fusion::Aggregate),
+            _ => Some(Fusion::Value),
+        }
     }
 }
 
@@ -59,6 +72,24 @@ pub struct Frame {
     pub units: FrameUnits,
     pub start: FrameBound,
     pub end: FrameBound,
+}
+
+impl Frame {
+    /// Whether an aggregate over this frame is evaluated afresh over the
+    /// frame's values in the partition's order, as Materialize's
+    /// `window_aggr_inner` does for the whole partition (`UNBOUNDED` at
+    /// both ends, or the default frame without `ORDER BY`) and for a frame
+    /// with an offset; the other frames it accumulates one row at a time
+    /// (its `OneByOneAggr`, a dataflow sum for `sum` and `count`).
+    pub fn evaluated(&self, ordered: bool) -> bool {
+        use FrameBound::*;
+        match (self.units, self.start, self.end) {
+            (_, UnboundedPreceding, UnboundedFollowing) => true,
+            (FrameUnits::Range, _, _) => !ordered,
+            (_, UnboundedPreceding, CurrentRow) | (_, CurrentRow, UnboundedFollowing) => false,
+            _ => true,
+        }
+    }
 }
 
 impl Default for Frame {

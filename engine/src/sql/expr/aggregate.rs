@@ -83,14 +83,6 @@ impl ExprContext<'_> {
         // The real system's overloads (docs/semantics.md, "Overloads"): a
         // NULL or a string literal is `unknown`, which several overloads
         // could take, and `avg` is its `sum` divided by its `count`.
-        let summed = |arg: Typed| match arg.typ {
-            _ if arg.is_unknown() => Err("function sum(unknown) is not unique".to_string()),
-            Some(t) if t.is_integer() => Ok(arg),
-            Some(ScalarType::Bool) if func == AggregateFunc::Sum => {
-                Err("function sum(boolean) does not exist".to_string())
-            }
-            _ => Err(unsupported(format!("{name} of {}", arg.type_name()))),
-        };
         let mut ordered = Ordered::default();
         let (arg, typ, nullable) = match func {
             AggregateFunc::CountAll | AggregateFunc::Count => (arg, Some(ScalarType::Int64), false),
@@ -117,7 +109,7 @@ impl ExprContext<'_> {
             // As the real system's overloads: sum(integer) is a bigint,
             // sum(bigint) a numeric (its `SumInt64`).
             AggregateFunc::Sum | AggregateFunc::SumInt64 => {
-                let arg = summed(arg)?;
+                let arg = summed(name, arg)?;
                 match arg.typ {
                     Some(ScalarType::Int64) => {
                         func = AggregateFunc::SumInt64;
@@ -126,7 +118,7 @@ impl ExprContext<'_> {
                     _ => (arg, Some(ScalarType::Int64), true),
                 }
             }
-            AggregateFunc::Avg => (summed(arg)?, Some(ScalarType::Numeric), true),
+            AggregateFunc::Avg => (summed(name, arg)?, Some(ScalarType::Numeric), true),
             AggregateFunc::SumFloat(_) | AggregateFunc::SumNumeric => {
                 unreachable!("planned from Sum")
             }
@@ -162,14 +154,7 @@ impl ExprContext<'_> {
                 (aggregated_key(name, arg)?, Some(ScalarType::Jsonb), true)
             }
             AggregateFunc::Min | AggregateFunc::Max => {
-                if arg.is_unknown() {
-                    return Err(unsupported(format!("{name} of an unknown-typed argument")));
-                }
-                // The engine's aggregates take the derived order, not an
-                // array's or a list's SQL order (NULL elements last).
-                if let Some(t @ (ScalarType::Array(_) | ScalarType::List(_))) = arg.typ {
-                    return Err(unsupported(format!("{name} of {}", t.name())));
-                }
+                extreme(name, &arg)?;
                 let typ = arg.typ;
                 (arg, typ, true)
             }
@@ -309,9 +294,38 @@ fn column(grouping: &mut Grouping, aggregate: Aggregate) -> usize {
     grouping.keys.len() + j
 }
 
+/// An argument of `sum` or `avg` of integers, as the real system's
+/// overloads take one: a NULL or a string literal is `unknown`, which
+/// several overloads could take, and `sum(boolean)` has none.
+pub(super) fn summed(name: &str, arg: Typed) -> Result<Typed, String> {
+    match arg.typ {
+        _ if arg.is_unknown() => Err("function sum(unknown) is not unique".to_string()),
+        Some(t) if t.is_integer() => Ok(arg),
+        Some(ScalarType::Bool) if name == "sum" => {
+            Err("function sum(boolean) does not exist".to_string())
+        }
+        _ => Err(unsupported(format!("{name} of {}", arg.type_name()))),
+    }
+}
+
+/// Refuses an argument of `min` or `max` the engine does not order as the
+/// real system: of unknown type, or an array (the engine's aggregates take
+/// the derived order, not an array's SQL order, NULL elements last).
+pub(super) fn extreme(name: &str, arg: &Typed) -> Result<(), String> {
+    if arg.is_unknown() {
+        return Err(unsupported(format!("{name} of an unknown-typed argument")));
+    }
+    // The engine's aggregates take the derived order, not an array's or a
+    // list's SQL order (NULL elements last).
+    if let Some(t @ (ScalarType::Array(_) | ScalarType::List(_))) = arg.typ {
+        return Err(unsupported(format!("{name} of {}", t.name())));
+    }
+    Ok(())
+}
+
 /// The sum of a float or numeric argument and its type (of its
 /// argument's type), `None` for any other.
-fn accumulated(arg: &Typed) -> Option<(AggregateFunc, ScalarType)> {
+pub(super) fn accumulated(arg: &Typed) -> Option<(AggregateFunc, ScalarType)> {
     let typ = arg.typ.filter(|_| !arg.is_unknown())?;
     Some(match typ {
         ScalarType::Float32 => (AggregateFunc::SumFloat(FloatWidth::F32), typ),

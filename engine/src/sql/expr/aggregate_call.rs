@@ -44,6 +44,12 @@ impl<'e> Call<'e> {
 
 /// Checks an aggregate call and reads its parts.
 pub fn aggregate_call(f: &Function) -> Result<Call<'_>, String> {
+    aggregate_parts(f, false)
+}
+
+/// Checks an aggregate call, with `OVER` if `windowed`, and reads its
+/// parts.
+pub fn aggregate_parts(f: &Function, windowed: bool) -> Result<Call<'_>, String> {
     let name = function_name(f);
     let (func, bool_agg, arity) = match name.as_str() {
         "count" => (AggregateFunc::Count, None, 1),
@@ -60,7 +66,7 @@ pub fn aggregate_call(f: &Function) -> Result<Call<'_>, String> {
         // The real system has hundreds of functions; these are all here.
         _ => return Err(unsupported(format!("function {name}"))),
     };
-    if f.over.is_some() {
+    if f.over.is_some() && !windowed {
         return Err(unsupported("window function"));
     }
     let FunctionArguments::List(list) = &f.args else {

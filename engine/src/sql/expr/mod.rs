@@ -35,6 +35,7 @@ mod typed;
 mod unary;
 mod walk;
 pub(super) mod window;
+mod window_aggregate;
 
 use std::cell::Cell;
 

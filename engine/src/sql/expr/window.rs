@@ -14,6 +14,7 @@ use sqlparser::ast::{
 use super::aggregate_call::direction;
 use super::typed::Typed;
 use super::walk::{any_within, contains_subquery, contains_window};
+use super::window_aggregate::{aggregate_args, avg, avg_calls, check_frame, is_aggregate};
 use super::{function_name, ExprContext};
 use crate::plan::{Frame, FrameBound, FrameUnits, ScalarExpr, WindowFunc};
 use crate::repr::{unsupported, Datum, ScalarType};
@@ -67,8 +68,58 @@ impl ExprContext<'_> {
             let column = ScalarExpr::Column(WINDOW_COLUMN + j);
             return Ok(Typed::new(column, call.typ, call.nullable));
         }
+        if is_aggregate(&name) {
+            return self.window_aggregate(f, &name, text);
+        }
         let func = window_func(&name)?;
         let args = plain_window_args(f, &name)?;
+        let spec = self.window_spec(f, &args)?;
+        let args = args
+            .iter()
+            .map(|e| self.plan(e))
+            .collect::<Result<Vec<_>, String>>()?;
+        let args = typed_args(func, &name, args)?;
+        // The ranking functions give a `bigint`, the others their value.
+        let (typ, nullable) = match args.first() {
+            Some(value) => (value.typ.expect("a known type"), true),
+            None => (ScalarType::Int64, false),
+        };
+        let args = args.into_iter().map(|a| a.expr.fold()).collect();
+        Ok(self.add_window_call(func, args, spec, (typ, nullable), text))
+    }
+
+    /// An aggregate call with `OVER`, not yet planned under its `text`,
+    /// as Materialize's `plan_function` plans one: the window first
+    /// (`plan_window_function_common`), then the aggregate as it would be
+    /// without one (`plan_aggregate_common`); `avg` is its rewrite into
+    /// two calls (`window_aggregate.rs`).
+    fn window_aggregate(
+        &mut self,
+        f: &Function,
+        name: &str,
+        text: String,
+    ) -> Result<Typed, String> {
+        let args = aggregate_args(f, name)?;
+        let spec = self.window_spec(f, &args)?;
+        check_frame(&spec.2)?;
+        if name == "avg" {
+            let [sum, count] = avg_calls(f);
+            let sum = self.window(&sum)?;
+            return Ok(avg(sum, self.window(&count)?));
+        }
+        let arg = args.iter().map(|e| self.plan(e)).next().transpose()?;
+        let ordered = !spec.1.is_empty();
+        let (func, arg, typ, nullable) =
+            super::window_aggregate::window_aggregate(name, arg, &spec.2, ordered)?;
+        let func = WindowFunc::Aggregate(func);
+        let args = vec![arg.expr.fold()];
+        Ok(self.add_window_call(func, args, spec, (typ, nullable), text))
+    }
+
+    /// A call's window, planned: its PARTITION BY, its ORDER BY and its
+    /// frame, after checking that neither they nor the call's arguments
+    /// hold a window function or a subquery.
+    fn window_spec(&mut self, f: &Function, args: &[&Expr]) -> Result<Spec, String> {
         let Some(WindowType::WindowSpec(spec)) = &f.over else {
             return Err(unsupported("named windows"));
         };
@@ -102,39 +153,51 @@ impl ExprContext<'_> {
                 ))
             })
             .collect::<Result<Vec<_>, String>>()?;
-        let args = args
-            .iter()
-            .map(|e| self.plan(e))
-            .collect::<Result<Vec<_>, String>>()?;
-        let args = typed_args(func, &name, args)?;
-        // The ranking functions give a `bigint`, the others their value.
-        let (typ, nullable) = match args.first() {
-            Some(value) => (value.typ.expect("a known type"), true),
-            None => (ScalarType::Int64, false),
-        };
+        Ok((partition, order_by, frame))
+    }
+
+    /// The call of `func` over `args` and its window, recorded under its
+    /// text, as the placeholder column the select list reads its value
+    /// (of a type, NULL or not) from.
+    fn add_window_call(
+        &mut self,
+        func: WindowFunc,
+        args: Vec<ScalarExpr>,
+        (partition, order_by, frame): Spec,
+        (typ, nullable): (ScalarType, bool),
+        text: String,
+    ) -> Typed {
         let call = WindowCallPlan {
             func,
-            args: args.into_iter().map(|a| a.expr.fold()).collect(),
+            args,
             partition,
             order_by,
             frame,
             typ,
             nullable,
         };
-        let windows = self.windows.as_mut().expect("checked");
+        let windows = self.windows.as_mut().expect("checked by the caller");
         windows.calls.push(call);
         windows.texts.push(text);
         let column = WINDOW_COLUMN + windows.calls.len() - 1;
-        Ok(Typed::new(ScalarExpr::Column(column), typ, nullable))
+        Typed::new(ScalarExpr::Column(column), typ, nullable)
     }
 }
+
+/// A call's planned window: PARTITION BY, ORDER BY, frame.
+pub(super) type Spec = (Vec<ScalarExpr>, Vec<(ScalarExpr, bool, bool)>, Frame);
 
 /// What a call reads, for the walk that finds the first refused
 /// construct: its arguments, PARTITION BY and ORDER BY; or its refusal.
 pub(super) fn window_exprs(f: &Function) -> Result<Vec<&Expr>, String> {
     let name = function_name(f);
-    window_func(&name)?;
-    let mut exprs = plain_window_args(f, &name)?;
+    let mut exprs = match is_aggregate(&name) {
+        true => aggregate_args(f, &name)?,
+        false => {
+            window_func(&name)?;
+            plain_window_args(f, &name)?
+        }
+    };
     let Some(WindowType::WindowSpec(spec)) = &f.over else {
         return Err(unsupported("named windows"));
     };
@@ -154,9 +217,6 @@ fn window_func(name: &str) -> Result<WindowFunc, String> {
         "lead" => WindowFunc::Lead,
         "first_value" => WindowFunc::FirstValue,
         "last_value" => WindowFunc::LastValue,
-        "count" | "sum" | "min" | "max" | "avg" => {
-            return Err(unsupported(format!("aggregate window function {name}")))
-        }
         _ => return Err(unsupported(format!("window function {name}"))),
     })
 }
@@ -216,6 +276,7 @@ fn typed_args(func: WindowFunc, name: &str, args: Vec<Typed>) -> Result<Vec<Type
                 "function {name} has 0 parameters, but was called with {n}"
             )),
         },
+        WindowFunc::Aggregate(_) => unreachable!("planned by window_aggregate"),
         WindowFunc::FirstValue | WindowFunc::LastValue => match args.as_slice() {
             [value] => value_of_known_type(value).map(|()| args),
             _ => Err(unsupported(format!("{name} of {count} arguments"))),
@@ -288,7 +349,7 @@ pub(in crate::sql) fn frames_first<'e>(
 }
 
 /// The frame, checked as Materialize's `plan_window_frame` checks it.
-fn frame(spec: &WindowSpec) -> Result<Frame, String> {
+pub(super) fn frame(spec: &WindowSpec) -> Result<Frame, String> {
     use FrameBound::*;
     let Some(WindowFrame {
         units,

@@ -6,7 +6,8 @@
 //! row with the values of the calls before it, except that value window
 //! functions (`lag`, `lead`, `first_value`, `last_value`) with the same
 //! window share one reduce at the place of the first of them, as
-//! Materialize's `fuse_window_functions` fuses them. The row a reduce reads
+//! Materialize's `fuse_window_functions` fuses them, and so do aggregates
+//! over a window with each other. The row a reduce reads
 //! breaks the ties of its ORDER BY, so the order matters.
 
 use sqlparser::ast::{JoinConstraint, TableWithJoins};
@@ -133,8 +134,9 @@ fn call_exprs(c: &WindowCallPlan) -> impl Iterator<Item = &ScalarExpr> {
 }
 
 /// The reduces the calls make, in the order they are computed: the calls
-/// in reverse order of appearance, a value window function joining the
-/// group of the first one before it with the same window.
+/// in reverse order of appearance, a value window function (an aggregate)
+/// joining the group of the first one of its kind before it with the same
+/// window.
 fn groups(calls: &[WindowCallPlan]) -> Vec<Vec<usize>> {
     let same_window = |a: &WindowCallPlan, b: &WindowCallPlan| {
         a.partition == b.partition && a.order_by == b.order_by && a.frame == b.frame
@@ -144,7 +146,9 @@ fn groups(calls: &[WindowCallPlan]) -> Vec<Vec<usize>> {
         let call = &calls[j];
         let joins = groups.iter_mut().find(|g| {
             let first = &calls[g[0]];
-            call.func.fuses() && first.func.fuses() && same_window(first, call)
+            call.func.fusion().is_some()
+                && call.func.fusion() == first.func.fusion()
+                && same_window(first, call)
         });
         match joins {
             Some(group) => group.push(j),

@@ -16,19 +16,23 @@ fn windows(plan: &RelationPlan) -> Vec<&Window> {
     found.collect()
 }
 
-fn funcs(w: &Window) -> Vec<WindowFunc> {
-    w.calls.iter().map(|c| c.func).collect()
+/// The functions of each window of `sql`'s plan, in the order computed.
+fn computed(sql: &str) -> (Select, Vec<Vec<WindowFunc>>) {
+    let s = select(sql);
+    let w = windows(&s.plan);
+    let funcs = |w: &&Window| w.calls.iter().map(|c| c.func).collect();
+    let order = w.iter().rev().map(funcs).collect();
+    (s, order)
 }
 
 #[test]
 fn calls_are_computed_last_first_and_value_functions_of_one_window_fuse() {
-    let s = select(
+    let (s, order) = computed(
         "SELECT lag(a) OVER (ORDER BY b), row_number() OVER (ORDER BY b), lead(a) OVER (ORDER BY b), first_value(a) OVER (ORDER BY c) FROM t",
     );
     let w = windows(&s.plan);
     // Innermost first: first_value, then lead and lag together, then
     // row_number, which is never fused.
-    let order: Vec<Vec<WindowFunc>> = w.iter().rev().map(|w| funcs(w)).collect();
     use WindowFunc::*;
     assert_eq!(
         order,
@@ -44,6 +48,27 @@ fn calls_are_computed_last_first_and_value_functions_of_one_window_fuse() {
     assert_eq!(columns, &vec![5, 6, 4, 3]);
     assert_eq!(s.columns[1], col("row_number", Int64, false));
     assert_eq!(s.columns[0], col("lag", Int, true));
+}
+
+#[test]
+fn aggregates_of_one_window_fuse_apart_from_value_functions_and_avg_is_two_calls() {
+    let (s, order) = computed(
+        "SELECT sum(a) OVER (ORDER BY b), lag(a) OVER (ORDER BY b), avg(a) OVER (ORDER BY b), count(*) OVER (ORDER BY b) FROM t",
+    );
+    use crate::plan::AggregateFunc::{Count, Sum};
+    use WindowFunc::*;
+    // avg's sum is the first sum's text, computed once; its count is
+    // count(a), which count(*) is not.
+    assert_eq!(
+        order,
+        vec![
+            vec![Aggregate(Count), Aggregate(Count), Aggregate(Sum)],
+            vec![Lag]
+        ]
+    );
+    assert_eq!(s.columns[0], col("sum", Int64, true));
+    assert_eq!(s.columns[2], col("avg", ScalarType::Numeric, true));
+    assert_eq!(s.columns[3], col("count", Int64, false));
 }
 
 #[test]
@@ -63,7 +88,13 @@ fn what_is_not_planned_exactly_is_refused_by_name() {
         ("SELECT a FROM t GROUP BY a HAVING rank() OVER (ORDER BY a) = 1", "a window function outside the select list"),
         ("SELECT a FROM t ORDER BY rank() OVER (ORDER BY a)", "a window function outside the select list"),
         ("SELECT sum(row_number() OVER ()) FROM t", "a window function outside the select list"),
-        ("SELECT sum(a) OVER () FROM t", "aggregate window function sum"),
+        ("SELECT string_agg(b, ',') OVER () FROM t", "aggregate window function string_agg"),
+        ("SELECT sum(DISTINCT a) OVER () FROM t", "DISTINCT in window aggregates"),
+        ("SELECT count(a) FILTER (WHERE c) OVER () FROM t", "FILTER in window aggregates"),
+        ("SELECT sum(a) OVER (ORDER BY a ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM t", "mixed unbounded - offset frames"),
+        ("SELECT sum(a) OVER (ORDER BY a RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t", "RANGE in non-default window frames"),
+        ("SELECT sum(a::float8) OVER () FROM t", "sum of double precision over the whole partition or an offset frame"),
+        ("SELECT avg(a::real) OVER (ORDER BY a ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t", "sum of real over the whole partition or an offset frame"),
         ("SELECT ntile(2) OVER () FROM t", "window function ntile"),
         ("SELECT lag(a) IGNORE NULLS OVER (ORDER BY a) FROM t", "IGNORE NULLS and RESPECT NULLS"),
         ("SELECT row_number() OVER w FROM t WINDOW w AS (ORDER BY a)", "WINDOW"),
