@@ -49,6 +49,10 @@ fn compile_call(
     over: &ast::WindowType,
     scope: &Scope,
 ) -> Result<Call, Unsupported> {
+    let name = f.name.to_string().to_lowercase();
+    if matches!(name.as_str(), "count" | "sum" | "min" | "max" | "avg") {
+        return Err("an aggregate over a window");
+    }
     let ast::WindowType::WindowSpec(spec) = over else {
         return Err("a named window");
     };
@@ -78,7 +82,6 @@ fn compile_call(
         },
         _ => Err("an offset that is not a literal"),
     };
-    let name = f.name.to_string().to_lowercase();
     let (func, arg) = match (name.as_str(), args.as_slice()) {
         ("row_number", []) => (Func::RowNumber, None),
         ("rank", []) => (Func::Rank, None),
