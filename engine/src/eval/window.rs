@@ -121,7 +121,8 @@ fn call_values(
         WindowFunc::LastValue => last_values(&arg(0), &last_peer, &window.frame),
         WindowFunc::Aggregate(func) => {
             let ordered = !window.order_by.is_empty();
-            window_aggregate(func, &window.frame, ordered, &arg(0), &last_peer)?
+            let args: Vec<Vec<&Datum>> = (0..call.args.len()).map(arg).collect();
+            window_aggregate(func, &window.frame, ordered, &args, &last_peer)?
         }
     })
 }

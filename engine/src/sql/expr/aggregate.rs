@@ -271,7 +271,7 @@ fn filtered(expr: ScalarExpr, filter: &Option<ScalarExpr>) -> ScalarExpr {
 
 /// An argument of `string_agg(text, text)`: a text, a `varchar` made one,
 /// or an unknown literal read as one; any other type is refused.
-fn string_agg_argument(arg: Typed) -> Result<Typed, String> {
+pub(super) fn string_agg_argument(arg: Typed) -> Result<Typed, String> {
     match arg.typ {
         _ if arg.is_unknown() => arg.coerce(ScalarType::Text),
         Some(ScalarType::Text) => Ok(arg),

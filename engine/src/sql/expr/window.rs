@@ -107,12 +107,13 @@ impl ExprContext<'_> {
             let sum = self.window(&sum)?;
             return Ok(avg(sum, self.window(&count)?));
         }
-        let arg = args.iter().map(|e| self.plan(e)).next().transpose()?;
+        let args = args.iter().map(|e| self.plan(e));
+        let args = args.collect::<Result<Vec<_>, _>>()?;
         let ordered = !spec.1.is_empty();
-        let (func, arg, typ, nullable) =
-            super::window_aggregate::window_aggregate(name, arg, &spec.2, ordered)?;
+        let (func, args, typ, nullable) =
+            super::window_aggregate::window_aggregate(name, args, &spec.2, ordered)?;
         let func = WindowFunc::Aggregate(func);
-        let args = vec![arg.expr.fold()];
+        let args = args.into_iter().map(|a| a.expr.fold()).collect();
         Ok(self.add_window_call(func, args, spec, (typ, nullable), text))
     }
 

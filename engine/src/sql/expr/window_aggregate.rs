@@ -12,10 +12,11 @@
 
 use sqlparser::ast::{Expr, Function, Ident, Value};
 
-use super::aggregate::{accumulated, extreme, summed};
+use super::aggregate::{accumulated, extreme, string_agg_argument, summed};
 use super::aggregate_call::aggregate_parts;
 use super::typed::{literal, Typed};
 use crate::plan::{AggregateFunc, BinaryOp, Frame, FrameBound, ScalarExpr};
+use crate::repr::array::ArrayElem;
 use crate::repr::{unsupported, Datum, ScalarType};
 
 /// Whether a call of `name` with `OVER` is an aggregate's.
@@ -38,11 +39,7 @@ pub(super) fn is_aggregate(name: &str) -> bool {
 /// or its refusal.
 pub(super) fn aggregate_args<'f>(f: &'f Function, name: &str) -> Result<Vec<&'f Expr>, String> {
     let call = aggregate_parts(f, true)?;
-    let ordered = matches!(
-        call.func,
-        AggregateFunc::ArrayAgg | AggregateFunc::StringAgg
-    );
-    if call.bool_agg.is_some() || ordered {
+    if call.bool_agg.is_some() {
         return Err(unsupported(format!("aggregate window function {name}")));
     }
     if call.distinct {
@@ -71,20 +68,26 @@ pub(super) fn check_frame(frame: &Frame) -> Result<(), String> {
     Err(unsupported("mixed unbounded - offset frames"))
 }
 
-/// The aggregate of a call of `name` (not `avg`) over a window, of `arg`
-/// (`None` for `count(*)`, which is `count(true)`), with the type and
-/// nullability of its value; `ordered`: the window has an ORDER BY.
+/// The aggregate of a call of `name` (not `avg`) over a window, of `args`
+/// (none for `count(*)`, which is `count(true)`) as it takes them, with
+/// the type and nullability of its value; `ordered`: the window has an
+/// ORDER BY.
 pub(super) fn window_aggregate(
     name: &str,
-    arg: Option<Typed>,
+    mut args: Vec<Typed>,
     frame: &Frame,
     ordered: bool,
-) -> Result<(AggregateFunc, Typed, ScalarType, bool), String> {
-    let arg = match arg {
-        Some(arg) => arg,
-        None => literal(&Value::Boolean(true))?,
-    };
-    let (func, typ, nullable) = overload(name, &arg)?;
+) -> Result<(AggregateFunc, Vec<Typed>, ScalarType, bool), String> {
+    if args.is_empty() {
+        args.push(literal(&Value::Boolean(true))?);
+    }
+    if name == "string_agg" {
+        let args = args.into_iter().map(string_agg_argument);
+        let args = args.collect::<Result<_, _>>()?;
+        return Ok((AggregateFunc::StringAgg, args, ScalarType::Text, true));
+    }
+    let arg = &args[0];
+    let (func, typ, nullable) = overload(name, arg)?;
     if let AggregateFunc::SumFloat(_) = func {
         if frame.evaluated(ordered) {
             // Materialize adds them as floats in the frame's order there,
@@ -95,7 +98,7 @@ pub(super) fn window_aggregate(
             )));
         }
     }
-    Ok((func, arg, typ, nullable))
+    Ok((func, args, typ, nullable))
 }
 
 /// The calls `avg(x) OVER w` is planned as: `sum(x) OVER w` and
@@ -142,6 +145,16 @@ fn overload(name: &str, arg: &Typed) -> Result<(AggregateFunc, ScalarType, bool)
                 _ => (AggregateFunc::Sum, ScalarType::Int64, true),
             },
         },
+        "array_agg" => {
+            let elem = arg
+                .typ
+                .filter(|_| !arg.is_unknown())
+                .and_then(ArrayElem::of);
+            let Some(elem) = elem else {
+                return Err(unsupported(format!("{name} of {}", arg.type_name())));
+            };
+            (AggregateFunc::ArrayAgg, ScalarType::Array(elem), true)
+        }
         _ => {
             extreme(name, arg)?;
             let func = match name {
