@@ -309,14 +309,13 @@ pub(super) fn summed(name: &str, arg: Typed) -> Result<Typed, String> {
 }
 
 /// Refuses an argument of `min` or `max` the engine does not order as the
-/// real system: of unknown type, or an array (the engine's aggregates take
-/// the derived order, not an array's SQL order, NULL elements last).
+/// real system: of unknown type, an array or a list (the engine's
+/// aggregates take the derived order, not their SQL order, NULL elements
+/// last).
 pub(super) fn extreme(name: &str, arg: &Typed) -> Result<(), String> {
     if arg.is_unknown() {
         return Err(unsupported(format!("{name} of an unknown-typed argument")));
     }
-    // The engine's aggregates take the derived order, not an array's or a
-    // list's SQL order (NULL elements last).
     if let Some(t @ (ScalarType::Array(_) | ScalarType::List(_))) = arg.typ {
         return Err(unsupported(format!("{name} of {}", t.name())));
     }
