@@ -181,6 +181,9 @@ pub fn rewrite(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
                         .collect();
                     out.push(marked(format!("{} list", words.join(" ")), &t));
                 }
+                // Where nothing before it can end a type (the start, `(`,
+                // `,`, an operator, `SELECT`), it is a name: a column `list`.
+                None if starts_a_name(out.last()) => out.push(t),
                 // After another type (`varchar(2) list`, `int4range list`)
                 // Materialize reads a list type, which sqlparser would take
                 // for an alias: no form it plans, so it is refused.
@@ -193,6 +196,25 @@ pub fn rewrite(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         }
     }
     out
+}
+
+/// Whether a word after `before` is where a name starts and no type ends:
+/// at the start, after `(`, `,`, an operator, or a clause's `SELECT`,
+/// `DISTINCT`, `WHERE`, `AND`, `OR`, `NOT`, `BY`, `ON` or `HAVING`. A type
+/// ends with a word or a `)`, so a `LIST` there is no list type.
+fn starts_a_name(before: Option<&TokenWithSpan>) -> bool {
+    const STARTS: [&str; 9] = [
+        "select", "distinct", "where", "and", "or", "not", "by", "on", "having",
+    ];
+    match before.map(|t| &t.token) {
+        None => true,
+        Some(Token::Word(w)) => {
+            w.quote_style.is_none() && STARTS.iter().any(|k| w.value.eq_ignore_ascii_case(k))
+        }
+        Some(Token::RParen | Token::RBracket | Token::Placeholder(_)) => false,
+        Some(Token::Number(..) | Token::SingleQuotedString(_)) => false,
+        Some(_) => true,
+    }
 }
 
 /// How many tokens at the end of `out` name a type a `LIST` may follow: a
@@ -271,6 +293,26 @@ mod tests {
         // nothing sqlparser reads as an alias.
         assert_eq!(rewritten("SELECT list(1)"), "SELECT list ( 1 )");
         assert_eq!(rewritten("SELECT a list FROM t"), "SELECT a ?list FROM t");
+        // Where no type can end, `list` is a name.
+        assert_eq!(
+            rewritten("SELECT list, map FROM t"),
+            "SELECT list , map FROM t"
+        );
+        assert_eq!(rewritten("SELECT a, list FROM t"), "SELECT a , list FROM t");
+        assert_eq!(
+            rewritten("CREATE TABLE t (list int, x int list)"),
+            "CREATE TABLE t ( list int , x `int list` )"
+        );
+        assert_eq!(
+            rewritten("SELECT 1 WHERE list = 2"),
+            "SELECT 1 WHERE list = 2"
+        );
+        assert_eq!(rewritten("SELECT 1 list"), "SELECT 1 ?list");
+        assert_eq!(rewritten("SELECT (a) list"), "SELECT ( a ) ?list");
+        assert_eq!(
+            rewritten("SELECT x::int4range list"),
+            "SELECT x :: int4range ?list"
+        );
         assert_eq!(
             rewritten("SELECT '{1}'::varchar(2) list"),
             "SELECT '{1}' :: varchar ( 2 ) ?list"
