@@ -3,6 +3,7 @@
 //! applied after a read or planned as a top-k inside a view.
 
 use super::{RelationPlan, ScalarExpr};
+use crate::repr::array::Array;
 use crate::repr::chars::pad_row;
 use crate::repr::{result_order, Datum, Row, ScalarType};
 
@@ -84,15 +85,10 @@ impl Ties {
 }
 
 /// Materialize's order of two datums of one column: its `Datum` puts NULL
-/// last; values compare as SQL compares them.
+/// last; values compare as SQL compares them. It is the order of an
+/// array's or a list's elements (`Array::element_cmp`), one definition.
 pub fn datum_order(x: &Datum, y: &Datum) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    match (x, y) {
-        (Datum::Null, Datum::Null) => Ordering::Equal,
-        (Datum::Null, _) => Ordering::Greater,
-        (_, Datum::Null) => Ordering::Less,
-        _ => x.sql_cmp(y),
-    }
+    Array::element_cmp(x, y)
 }
 
 /// What an order-sensitive aggregate reads beyond its first argument, as

@@ -27,7 +27,7 @@ use super::{Datum, ScalarType};
 mod parse;
 
 pub use parse::parse;
-pub(in crate::repr) use parse::{quoted, unquoted, Chars};
+pub(in crate::repr) use parse::{quoted, skip_whitespace, unquoted, Chars};
 
 /// The real system's bound on an array's dimensions (`MAX_ARRAY_DIMENSIONS`).
 pub const MAX_DIMENSIONS: usize = 6;

@@ -128,7 +128,7 @@ pub fn parse(
     }
     let mut elements = Vec::new();
     loop {
-        skip_whitespace(&mut chars);
+        array::skip_whitespace(&mut chars);
         match chars.peek().copied() {
             Some('}') => {
                 chars.next();
@@ -141,7 +141,7 @@ pub fn parse(
             Some(c) => return Err(fail(format!("expected ',' or '}}', got '{c}'"))),
             None => return Err(fail("unexpected end of input".into())),
         }
-        skip_whitespace(&mut chars);
+        array::skip_whitespace(&mut chars);
         let text = match chars.peek() {
             Some('"') => Some(array::quoted(&mut chars).map_err(fail)?),
             Some('{') if !nested => return Err(fail(UNESCAPED_BRACE.into())),
@@ -154,7 +154,7 @@ pub fn parse(
             None => Datum::Null,
         });
     }
-    skip_whitespace(&mut chars);
+    array::skip_whitespace(&mut chars);
     match chars.next() {
         Some(c) => Err(fail(format!(
             "malformed array literal; contains '{c}' after terminal '}}'"
@@ -164,10 +164,6 @@ pub fn parse(
 }
 
 const UNESCAPED_BRACE: &str = "unescaped '{' at beginning of element; perhaps you want a nested list, e.g. '{a}'::text list list";
-
-fn skip_whitespace(chars: &mut Chars) {
-    while chars.next_if(|c| c.is_ascii_whitespace()).is_some() {}
-}
 
 /// A nested list's whole text, braces and all, as `lex_embedded_element`
 /// takes it: to the `}` that closes its `{`, braces in quotes and escaped

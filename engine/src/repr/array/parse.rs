@@ -63,7 +63,7 @@ impl<'a> Reader<'a> {
     }
 
     fn skip_whitespace(&mut self) {
-        while self.chars.next_if(|c| c.is_ascii_whitespace()).is_some() {}
+        skip_whitespace(&mut self.chars);
     }
 
     fn read(mut self) -> Result<Read, String> {
@@ -189,6 +189,12 @@ impl<'a> Reader<'a> {
 
 /// The characters of a text being read.
 pub(in crate::repr) type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
+
+/// Skips ASCII whitespace, as the real system's array and list readers do
+/// between elements.
+pub(in crate::repr) fn skip_whitespace(chars: &mut Chars) {
+    while chars.next_if(|c| c.is_ascii_whitespace()).is_some() {}
+}
 
 /// A quoted element, its escapes taken.
 pub(in crate::repr) fn quoted(chars: &mut Chars) -> Result<String, String> {
