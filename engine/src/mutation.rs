@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 19] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -35,6 +35,8 @@ pub const NAMES: [&str; 17] = [
     "interval-compare-as-duration",
     "recursion-drops-binding-errors",
     "lateral-null-keys",
+    "aggregate-order-ignored",
+    "frame-without-peers",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -142,6 +144,18 @@ pub fn recursion_drops_binding_errors() -> bool {
 /// loses its rows (an inner join drops it, a LEFT JOIN pads it with NULLs).
 pub fn lateral_null_keys() -> bool {
     on("lateral-null-keys")
+}
+/// An order-sensitive aggregate (`string_agg`, `array_agg`, `jsonb_agg`,
+/// `jsonb_object_agg`) sorts its rows by their values alone, not first by
+/// the `ORDER BY` written in its call.
+pub fn aggregate_order_ignored() -> bool {
+    on("aggregate-order-ignored")
+}
+/// A window's rows have no peers: each row is its own last peer, so the
+/// default frame (`RANGE ... CURRENT ROW`) of an aggregate over a window,
+/// and `last_value`'s, ends at the row instead of at its last tie.
+pub fn frame_without_peers() -> bool {
+    on("frame-without-peers")
 }
 
 #[cfg(test)]

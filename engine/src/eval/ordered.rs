@@ -23,6 +23,10 @@ pub fn ordered_aggregate(
     payload: usize,
     mut rows: Vec<(Row, i64)>,
 ) -> Result<Datum, DataflowError> {
+    let order = match crate::mutation::aggregate_order_ignored() {
+        true => &[][..],
+        false => order,
+    };
     rows.sort_by(|(a, _), (b, _)| {
         compare_rows(order, a, b).then_with(|| Ties::Datums.compare(&a[..payload], &b[..payload]))
     });

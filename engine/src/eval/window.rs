@@ -78,7 +78,7 @@ fn call_values(
     // Each row's last peer, where `RANGE ... CURRENT ROW` ends.
     let mut last_peer: Vec<usize> = (0..n).collect();
     for i in (0..n.saturating_sub(1)).rev() {
-        if peers(i, i + 1) {
+        if peers(i, i + 1) && !crate::mutation::frame_without_peers() {
             last_peer[i] = last_peer[i + 1];
         }
     }
