@@ -4,7 +4,7 @@
 
 use sqlparser::ast::{BinaryOperator, CastKind, DataType, Expr, OrderByExpr, UnaryOperator, Value};
 
-use super::aggregate_call::{direction, BoolAgg, Call};
+use super::aggregate_call::{direction, Call, Rewrite};
 use super::jsonb::{aggregated_key, aggregated_value};
 use super::typed::{literal, Typed};
 use super::ExprContext;
@@ -28,8 +28,11 @@ pub struct Grouping {
 
 impl ExprContext<'_> {
     pub fn aggregate(&mut self, call: &Call) -> Result<Typed, String> {
-        if let Some(bool_agg) = call.bool_agg {
-            return self.bool_aggregate(call, bool_agg);
+        match call.rewrite {
+            Some(Rewrite::Variance(variance)) => return self.variance(call, variance),
+            Some(Rewrite::And) => return self.bool_aggregate(call, true),
+            Some(Rewrite::Or) => return self.bool_aggregate(call, false),
+            None => {}
         }
         let mut func = call.func;
         let distinct = call.distinct;
@@ -177,17 +180,17 @@ impl ExprContext<'_> {
     /// `bool_and(x)` as `sum((NOT x)::int4) = 0` and `bool_or(x)` as
     /// `sum((x OR false)::int4) > 0`, Materialize's rewrites before
     /// planning (`transform_ast.rs`), which drop an ORDER BY unplanned.
-    fn bool_aggregate(&mut self, call: &Call, bool_agg: BoolAgg) -> Result<Typed, String> {
+    fn bool_aggregate(&mut self, call: &Call, and: bool) -> Result<Typed, String> {
         let x = Box::new(Expr::Nested(Box::new(call.args[0].clone())));
-        let (as_int, op) = match bool_agg {
-            BoolAgg::And => (
+        let (as_int, op) = match and {
+            true => (
                 Expr::UnaryOp {
                     op: UnaryOperator::Not,
                     expr: x,
                 },
                 BinaryOp::Eq,
             ),
-            BoolAgg::Or => {
+            false => {
                 let right = Box::new(Expr::Value(Value::Boolean(false).into()));
                 let or = BinaryOperator::Or;
                 (
@@ -209,7 +212,7 @@ impl ExprContext<'_> {
         let sum = self.aggregate(&Call {
             args: vec![&as_int],
             order_by: &[],
-            bool_agg: None,
+            rewrite: None,
             ..*call
         })?;
         let zero = Box::new(ScalarExpr::Literal(Datum::Int64(0)));

@@ -9,16 +9,20 @@ use sqlparser::ast::{
 };
 
 use super::function_name;
+use super::variance::Variance;
 use crate::plan::AggregateFunc;
 use crate::repr::unsupported;
 
-/// `bool_and` or `bool_or`, which Materialize rewrites into a `sum` before
-/// planning (`transform_ast.rs`: `sum((NOT x)::int4) = 0` and
-/// `sum((x OR false)::int4) > 0`).
+/// An aggregate Materialize rewrites into others before planning
+/// (`transform_ast.rs`): `bool_and` and `bool_or` into a `sum`
+/// (`sum((NOT x)::int4) = 0` and `sum((x OR false)::int4) > 0`), the
+/// variances and standard deviations into `sum`s and a `count`
+/// (`variance`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoolAgg {
+pub enum Rewrite {
     And,
     Or,
+    Variance(Variance),
 }
 
 /// An aggregate call's parts.
@@ -30,8 +34,8 @@ pub struct Call<'e> {
     pub distinct: bool,
     pub filter: Option<&'e Expr>,
     pub order_by: &'e [OrderByExpr],
-    /// The rewrite of `bool_and` and `bool_or`, whose `func` is `Sum`.
-    pub bool_agg: Option<BoolAgg>,
+    /// The rewrite of a call that is one, whose `func` is `Sum`.
+    pub rewrite: Option<Rewrite>,
 }
 
 impl<'e> Call<'e> {
@@ -51,7 +55,7 @@ pub fn aggregate_call(f: &Function) -> Result<Call<'_>, String> {
 /// parts.
 pub fn aggregate_parts(f: &Function, windowed: bool) -> Result<Call<'_>, String> {
     let name = function_name(f);
-    let (func, bool_agg, arity) = match name.as_str() {
+    let (func, rewrite, arity) = match name.as_str() {
         "count" => (AggregateFunc::Count, None, 1),
         "sum" => (AggregateFunc::Sum, None, 1),
         "min" => (AggregateFunc::Min, None, 1),
@@ -61,8 +65,12 @@ pub fn aggregate_parts(f: &Function, windowed: bool) -> Result<Call<'_>, String>
         "string_agg" => (AggregateFunc::StringAgg, None, 2),
         "jsonb_agg" => (AggregateFunc::JsonbAgg, None, 1),
         "jsonb_object_agg" => (AggregateFunc::JsonbObjectAgg, None, 2),
-        "bool_and" => (AggregateFunc::Sum, Some(BoolAgg::And), 1),
-        "bool_or" => (AggregateFunc::Sum, Some(BoolAgg::Or), 1),
+        "bool_and" => (AggregateFunc::Sum, Some(Rewrite::And), 1),
+        "bool_or" => (AggregateFunc::Sum, Some(Rewrite::Or), 1),
+        _ if Variance::of(&name).is_some() => {
+            let variance = Variance::of(&name).map(Rewrite::Variance);
+            (AggregateFunc::Sum, variance, 1)
+        }
         // The real system has hundreds of functions; these are all here.
         _ => return Err(unsupported(format!("function {name}"))),
     };
@@ -92,7 +100,7 @@ pub fn aggregate_parts(f: &Function, windowed: bool) -> Result<Call<'_>, String>
         distinct,
         filter: f.filter.as_deref(),
         order_by,
-        bool_agg,
+        rewrite,
     };
     let arity_error = || match arity {
         1 => unsupported(format!("{name} of other than one argument")),

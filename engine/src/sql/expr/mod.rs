@@ -33,6 +33,7 @@ mod subquery;
 mod time;
 mod typed;
 mod unary;
+mod variance;
 mod walk;
 pub(super) mod window;
 mod window_aggregate;

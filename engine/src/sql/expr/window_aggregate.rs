@@ -39,7 +39,7 @@ pub(super) fn is_aggregate(name: &str) -> bool {
 /// or its refusal.
 pub(super) fn aggregate_args<'f>(f: &'f Function, name: &str) -> Result<Vec<&'f Expr>, String> {
     let call = aggregate_parts(f, true)?;
-    if call.bool_agg.is_some() {
+    if call.rewrite.is_some() {
         return Err(unsupported(format!("aggregate window function {name}")));
     }
     if call.distinct {

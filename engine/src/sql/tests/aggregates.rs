@@ -244,3 +244,47 @@ fn filter_order_by_and_the_rewritten_aggregates() {
         assert_eq!(err(sql), error, "{sql}");
     }
 }
+
+#[test]
+fn the_variances_are_sums_and_a_count() {
+    // `variance(a)` of an integer is two sums and a count of `a::numeric`,
+    // each under the call's FILTER and DISTINCT.
+    let plan = format!(
+        "{:?}",
+        select("SELECT variance(DISTINCT a) FILTER (WHERE c) FROM t").plan
+    );
+    let a = ScalarExpr::Cast(ScalarType::Numeric, Box::new(c(0)));
+    let squared = ScalarExpr::Binary(BinaryOp::Mul, Box::new(a.clone()), Box::new(a.clone()));
+    for func in [AggregateFunc::SumNumeric, AggregateFunc::Count] {
+        assert!(plan.contains(&format!("func: {func:?}")), "{plan}");
+    }
+    for argument in [&squared, &a] {
+        let filtered = ScalarExpr::Case {
+            whens: vec![(c(2), argument.clone())],
+            els: Box::new(ScalarExpr::Literal(Datum::Null)),
+        };
+        assert!(plan.contains(&format!("expr: {filtered:?}")), "{plan}");
+    }
+    assert_eq!(plan.matches("distinct: true").count(), 3, "{plan}");
+    for (sql, error) in [
+        (
+            "SELECT a FROM t WHERE stddev(a) > 1",
+            "WHERE clause error: aggregate functions are not allowed in WHERE clause (function pg_catalog.sum)",
+        ),
+        ("SELECT variance(b) FROM t", "unsupported: variance of text"),
+        (
+            "SELECT var_pop(NULL) FROM t",
+            "unsupported: var_pop of an unknown-typed argument",
+        ),
+        (
+            "SELECT stddev_samp(a, a) FROM t",
+            "unsupported: stddev_samp of other than one argument",
+        ),
+        (
+            "SELECT stddev(a) OVER () FROM t",
+            "unsupported: window function stddev",
+        ),
+    ] {
+        assert_eq!(err(sql), error, "{sql}");
+    }
+}
