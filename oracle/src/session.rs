@@ -128,6 +128,7 @@ impl<'c> Session<'c> {
                         .map(drop)
                 }
                 Statement::DropIndex(name) => self.timeline.drop_index(name),
+                Statement::Database(sql) => Err(format!("not run by the oracle: {sql}")),
             };
             if let Err(message) = result {
                 return Ok(Outcome::Error(message));

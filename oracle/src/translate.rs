@@ -27,6 +27,12 @@ pub enum Statement {
     },
     /// `DROP INDEX name [CASCADE | RESTRICT]`: forgets the name.
     DropIndex(String),
+    /// `CREATE DATABASE`, `DROP DATABASE`: never run. A database of
+    /// PostgreSQL is a catalog that the file's connection cannot name
+    /// objects in (cross-database references are not implemented), and one
+    /// created would outlive the file's schema; the replay answers it with
+    /// an error, which a directive marked `mz-databases` must differ by.
+    Database(String),
     /// Anything else (tables, views, drops, a `SELECT`): run as written.
     Other(String),
 }
@@ -103,21 +109,23 @@ fn classify(tokens: &[Token]) -> Statement {
     let sql = text(tokens).trim().to_string();
     let words: Vec<&Token> = tokens.iter().filter(|t| significant(t)).collect();
     let kw = |i: usize| words.get(i).and_then(|t| keyword(t));
-    let ident = |i: usize| match words.get(i) {
-        Some(Token::Word(w)) => Some(w.value.clone()),
-        _ => None,
-    };
     match (kw(0), kw(1)) {
         (Some(Keyword::INSERT | Keyword::UPDATE | Keyword::DELETE), _) => Statement::Write(sql),
         // An index has no dependents: CASCADE and RESTRICT change nothing.
-        (Some(Keyword::DROP), Some(Keyword::INDEX)) => match (ident(2), words.len(), kw(3)) {
-            (Some(name), 3, _) | (Some(name), 4, Some(Keyword::CASCADE | Keyword::RESTRICT)) => {
-                Statement::DropIndex(name)
+        (Some(Keyword::DROP), Some(Keyword::INDEX)) => match dotted(&words[2..]) {
+            Some((name, [])) => Statement::DropIndex(name.join(".")),
+            Some((name, [option]))
+                if matches!(keyword(option), Some(Keyword::CASCADE | Keyword::RESTRICT)) =>
+            {
+                Statement::DropIndex(name.join("."))
             }
             _ => Statement::Other(sql),
         },
         (Some(Keyword::CREATE), Some(Keyword::INDEX | Keyword::DEFAULT)) => {
             create_index(&words).unwrap_or(Statement::Other(sql))
+        }
+        (Some(Keyword::CREATE | Keyword::DROP), Some(Keyword::DATABASE)) => {
+            Statement::Database(sql)
         }
         _ => Statement::Other(sql),
     }
@@ -137,8 +145,13 @@ fn create_index(words: &[&Token]) -> Option<Statement> {
         }
         _ => return None,
     };
-    let (Token::Word(relation), rest) = rest.split_first()? else {
-        return None;
+    // An index lives in its relation's schema: it is known by its name
+    // qualified as the relation is.
+    let (relation, rest) = dotted(rest)?;
+    let item = relation.last()?;
+    let qualify = |name: String| match relation.len() {
+        1 => name,
+        n => format!("{}.{name}", relation[..n - 1].join(".")),
     };
     let columns: Vec<String> = rest
         .iter()
@@ -149,11 +162,27 @@ fn create_index(words: &[&Token]) -> Option<Statement> {
         .collect();
     let keys = (!default).then_some(columns.as_slice());
     Some(Statement::CreateIndex {
-        name,
-        base: default_index_name(&relation.value, keys),
-        relation: relation.value.clone(),
+        name: name.map(qualify),
+        base: qualify(default_index_name(item, keys)),
+        relation: relation.join("."),
         columns,
     })
+}
+
+/// A name of words joined by `.` (`t`, `s.t`), and the words after it.
+fn dotted<'a>(words: &'a [&'a Token]) -> Option<(Vec<String>, &'a [&'a Token])> {
+    let mut parts = vec![];
+    let mut rest = words;
+    loop {
+        let (Token::Word(word), after) = rest.split_first()? else {
+            return None;
+        };
+        parts.push(word.value.clone());
+        match after.split_first() {
+            Some((Token::Period, after)) => rest = after,
+            _ => return Some((parts, after)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -174,6 +203,13 @@ mod tests {
                 Statement::Write("INSERT INTO t VALUES ('x;y')".into()),
                 Statement::Write("update t SET a = 2".into()),
                 Statement::Write("DELETE FROM t".into()),
+            ]
+        );
+        assert_eq!(
+            statements("CREATE DATABASE d; drop database if exists d CASCADE").unwrap(),
+            [
+                Statement::Database("CREATE DATABASE d".into()),
+                Statement::Database("drop database if exists d CASCADE".into()),
             ]
         );
     }
@@ -201,6 +237,28 @@ mod tests {
         assert_eq!(
             statements("DROP INDEX i1").unwrap(),
             [Statement::DropIndex("i1".into())]
+        );
+        // In a schema: known by the name qualified as its relation is.
+        assert_eq!(
+            statements("CREATE INDEX i ON s.t (k); CREATE DEFAULT INDEX ON s.t").unwrap(),
+            [
+                Statement::CreateIndex {
+                    name: Some("s.i".into()),
+                    base: "s.t_k_idx".into(),
+                    relation: "s.t".into(),
+                    columns: vec!["k".into()],
+                },
+                Statement::CreateIndex {
+                    name: None,
+                    base: "s.t_primary_idx".into(),
+                    relation: "s.t".into(),
+                    columns: vec![],
+                },
+            ]
+        );
+        assert_eq!(
+            statements("DROP INDEX s.i CASCADE").unwrap(),
+            [Statement::DropIndex("s.i".into())]
         );
         assert_eq!(
             statements("DROP INDEX i1 CASCADE").unwrap(),
