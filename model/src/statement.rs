@@ -243,6 +243,14 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
             commit(state, &table, rows);
             Ok(Ok(()))
         }
+        // Materialize's databases and schemas: the model knows one
+        // namespace, and abstains by name.
+        Statement::CreateSchema { .. }
+        | Statement::CreateDatabase { .. }
+        | Statement::Drop {
+            object_type: ObjectType::Schema | ObjectType::Database,
+            ..
+        } => Err("databases and schemas are not modelled"),
         Statement::Drop {
             object_type,
             if_exists,
