@@ -3,7 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::builtin::Relation;
-use crate::plan::{self, ObjectKind, RelationPlan};
+use super::namespaces::Namespaces;
+use crate::plan::{self, ObjectKind, RelationPlan, SchemaId};
 use crate::recursion::grown;
 use crate::repr::{Column, GlobalId};
 
@@ -40,6 +41,8 @@ pub struct IndexDetail {
 pub struct Entry {
     pub id: GlobalId,
     pub name: String,
+    /// The schema it lives in (`namespaces`).
+    pub schema: SchemaId,
     pub columns: Vec<Column>,
     pub detail: Detail,
 }
@@ -74,6 +77,8 @@ pub struct Catalog {
     next_id: u64,
     /// The system variables that are on (`coordinator::system`).
     pub enabled: BTreeSet<&'static str>,
+    /// The databases and schemas.
+    pub namespaces: Namespaces,
 }
 
 impl Catalog {
@@ -156,14 +161,49 @@ impl Catalog {
 impl plan::Resolver for Catalog {
     /// A name is looked up as it is: the planner folded an unquoted one to
     /// lower case, and a quoted one keeps its case (`"A"` is not `a`).
+    /// The search path: the system relations, then `materialize.public`.
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)> {
         if let Some(relation) = Relation::by_name(name) {
             return Some((relation.id(), ObjectKind::Introspection));
         }
+        self.resolve_in(SchemaId::DEFAULT, name)
+    }
+
+    fn resolve_in(&self, schema: SchemaId, name: &str) -> Option<(GlobalId, ObjectKind)> {
         self.entries
             .values()
-            .find(|e| e.name == name)
+            .find(|e| e.schema == schema && e.name == name)
             .map(|e| (e.id, e.kind()))
+    }
+
+    fn schema(&self, database: Option<&str>, schema: &str) -> Result<SchemaId, String> {
+        self.namespaces.schema(database, schema)
+    }
+
+    fn database_exists(&self, name: &str) -> bool {
+        self.namespaces.database_exists(name)
+    }
+
+    fn schema_names(&self, schema: SchemaId) -> (String, String) {
+        self.namespaces.names(schema)
+    }
+
+    fn schema_of(&self, id: GlobalId) -> SchemaId {
+        self.entries
+            .get(&id)
+            .map_or(SchemaId::DEFAULT, |e| e.schema)
+    }
+
+    fn items_in(&self, schema: SchemaId) -> Vec<GlobalId> {
+        let entries = self.entries.values();
+        entries
+            .filter(|e| e.schema == schema)
+            .map(|e| e.id)
+            .collect()
+    }
+
+    fn schemas_in(&self, database: &str) -> Vec<SchemaId> {
+        self.namespaces.schemas_in(database)
     }
 
     fn columns(&self, id: GlobalId) -> Option<Vec<Column>> {
@@ -181,7 +221,8 @@ impl plan::Resolver for Catalog {
     }
 
     fn drop_dependent(&self, id: GlobalId) -> Option<(ObjectKind, String)> {
-        self.blocks_drop(id).map(|e| (e.kind(), e.name.clone()))
+        let e = self.blocks_drop(id)?;
+        Some((e.kind(), plan::minimal_name(self, e.id)?))
     }
 
     fn enabled(&self, flag: &str) -> bool {

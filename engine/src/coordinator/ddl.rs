@@ -38,6 +38,7 @@ impl Engine {
         match statement {
             Statement::CreateTable {
                 name,
+                schema,
                 columns,
                 keys,
             } => {
@@ -53,6 +54,7 @@ impl Engine {
                 self.catalog.insert(catalog::Entry {
                     id,
                     name,
+                    schema,
                     columns,
                     detail: Detail::Table { keys },
                 });
@@ -104,6 +106,7 @@ impl Engine {
             }
             Statement::CreateView {
                 name,
+                schema,
                 columns,
                 plan,
             } => {
@@ -111,6 +114,7 @@ impl Engine {
                 self.catalog.insert(catalog::Entry {
                     id,
                     name,
+                    schema,
                     columns,
                     detail: Detail::View { plan },
                 });
@@ -118,12 +122,24 @@ impl Engine {
             }
             Statement::CreateMaterializedView {
                 name,
+                schema,
                 columns,
                 plan,
                 replace,
-            } => self.create_materialized_view(name, columns, plan, replace),
+            } => self.create_materialized_view((name, schema), columns, plan, replace),
+            Statement::CreateDatabase { name } => {
+                self.catalog.namespaces.create_database(&name);
+                Outcome::Ok
+            }
+            Statement::CreateSchema { database, name } => {
+                self.catalog.namespaces.create_schema(&database, &name);
+                Outcome::Ok
+            }
             Statement::CreateIndex { name, on, key } => self.create_index(name, on, key),
             Statement::Drop { ids } => self.drop_objects(&ids),
+            Statement::DropSchemas { schemas, databases } => {
+                self.drop_schemas(&schemas, &databases)
+            }
             Statement::Select {
                 plan,
                 as_of,
@@ -232,9 +248,11 @@ impl Engine {
             }
         };
         let columns = plan_columns(&self.catalog, on);
+        let schema = crate::plan::Resolver::schema_of(&self.catalog, on);
         self.catalog.insert(catalog::Entry {
             id,
             name,
+            schema,
             columns,
             detail: Detail::Index(IndexDetail { on, key, imports }),
         });
@@ -259,11 +277,12 @@ impl Engine {
     pub(super) fn drop_refusal(&self, id: GlobalId) -> Option<String> {
         let entry = self.catalog.get(id).expect("planner resolved the id");
         let dependent = self.catalog.blocks_drop(id)?;
+        let shown = |id| crate::plan::minimal_name(&self.catalog, id).unwrap_or_default();
         Some(sql::still_depended_upon(
             entry.kind(),
-            &entry.name,
+            &shown(id),
             dependent.kind(),
-            &dependent.name,
+            &shown(dependent.id),
         ))
     }
 
@@ -300,10 +319,10 @@ impl Engine {
     }
 
     /// Ends what reads relation `id` (being dropped) by name, as the
-    /// real system does, naming it as the real system does: in the default
-    /// database and schema, where every object of the engine lives.
+    /// real system does, naming it as the real system does: by its full
+    /// name, `database.schema.item`.
     pub(super) fn end_reads_of(&mut self, id: GlobalId, name: &str) {
-        let relation = format!("relation \"materialize.public.{name}\"");
+        let relation = format!("relation \"{name}\"");
         self.end_subscribes_reading(id, &relation);
         self.cancel_peeks_reading(id, &relation);
     }

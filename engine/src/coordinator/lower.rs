@@ -136,6 +136,7 @@ fn lower_within_limit(
 mod tests {
     use super::*;
     use crate::coordinator::catalog::{Entry, IndexDetail};
+    use crate::plan::SchemaId;
     use crate::repr::{Column, Datum, ScalarType};
 
     /// A catalog with table t (one column), an index on it when `indexed`,
@@ -151,6 +152,7 @@ mod tests {
         catalog.insert(Entry {
             id: t,
             name: "t".into(),
+            schema: SchemaId::DEFAULT,
             columns: columns.clone(),
             detail: Detail::Table { keys: vec![] },
         });
@@ -159,6 +161,7 @@ mod tests {
             catalog.insert(Entry {
                 id: i,
                 name: "t_idx".into(),
+                schema: SchemaId::DEFAULT,
                 columns: columns.clone(),
                 detail: Detail::Index(IndexDetail {
                     on: t,
@@ -176,6 +179,7 @@ mod tests {
         catalog.insert(Entry {
             id: v,
             name: "v".into(),
+            schema: SchemaId::DEFAULT,
             columns,
             detail: Detail::View { plan },
         });
@@ -250,6 +254,7 @@ mod tests {
             catalog.insert(Entry {
                 id,
                 name,
+                schema: SchemaId::DEFAULT,
                 columns,
                 detail,
             });

@@ -17,7 +17,7 @@
 use super::catalog::{self, Detail, IndexDetail};
 use super::Engine;
 use crate::api::Outcome;
-use crate::plan::RelationPlan;
+use crate::plan::{RelationPlan, SchemaId};
 use crate::protocol::{Command, Import};
 use crate::repr::{unsupported, Column, GlobalId};
 
@@ -27,7 +27,7 @@ impl Engine {
     /// its indexes) refuse, as Materialize's `plan_drop_item` does.
     pub(super) fn create_materialized_view(
         &mut self,
-        name: String,
+        (name, schema): (String, SchemaId),
         columns: Vec<Column>,
         plan: RelationPlan,
         replace: Option<GlobalId>,
@@ -75,6 +75,7 @@ impl Engine {
         self.catalog.insert(catalog::Entry {
             id,
             name,
+            schema,
             columns,
             detail: Detail::MaterializedView {
                 plan,

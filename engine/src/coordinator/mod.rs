@@ -22,6 +22,7 @@ mod introspection;
 mod keys;
 mod lower;
 mod materialized;
+mod namespaces;
 mod peeks;
 mod read_policy;
 mod reports;

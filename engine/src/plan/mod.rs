@@ -21,7 +21,9 @@ pub use func::{
     ArrayFunc, Bitwise, FloatFunc, FloatWidth, Func, JsonbFunc, ListFunc, NumericFunc, RangeFunc,
     TextFunc, TrimSide,
 };
-pub use resolver::Resolver;
+pub use resolver::{
+    full_name, minimal_name, ObjectKind, Resolver, SchemaId, DEFAULT_DATABASE, DEFAULT_SCHEMA,
+};
 pub use table_func::TableFunc;
 pub use window::{Frame, FrameBound, FrameUnits, Window, WindowCall, WindowFunc};
 
@@ -508,8 +510,10 @@ impl SimpleSelect {
 /// A planned statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Statement {
+    /// A table named `name` in `schema`, as views and materialized views.
     CreateTable {
         name: String,
+        schema: SchemaId,
         columns: Vec<Column>,
         /// Its keys (`sql::constraints`), the primary key first.
         keys: Vec<Vec<usize>>,
@@ -536,6 +540,7 @@ pub enum Statement {
     },
     CreateView {
         name: String,
+        schema: SchemaId,
         columns: Vec<Column>,
         plan: RelationPlan,
     },
@@ -543,11 +548,24 @@ pub enum Statement {
     /// materialized view of that name it replaces (`sql::materialized`).
     CreateMaterializedView {
         name: String,
+        schema: SchemaId,
         columns: Vec<Column>,
         plan: RelationPlan,
         replace: Option<GlobalId>,
     },
-    /// `key` are column positions of `on`. `name` is already defaulted the
+    /// `CREATE DATABASE`: a database and its schema `public`.
+    CreateDatabase { name: String },
+    /// `CREATE SCHEMA`: a schema in an existing database.
+    CreateSchema { database: String, name: String },
+    /// `DROP SCHEMA` and `DROP DATABASE`: the schemas (those of the
+    /// databases too) with every object in them and what depends on those
+    /// (`coordinator::drops`), then the databases.
+    DropSchemas {
+        schemas: Vec<SchemaId>,
+        databases: Vec<String>,
+    },
+    /// `key` are column positions of `on`, in whose schema it lives. `name`
+    /// is already defaulted the
     /// way the real system does (`<relation>_primary_idx`, `<relation>_<cols>_idx`).
     CreateIndex {
         name: String,
@@ -570,29 +588,6 @@ pub enum Statement {
     SetTimeZone { zone: &'static str },
     /// `SHOW TIMEZONE`, `SHOW TIME ZONE`: one row, the session's zone.
     ShowTimeZone,
-}
-
-/// The kinds of catalog objects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ObjectKind {
-    Table,
-    View,
-    MaterializedView,
-    Index,
-    /// A built-in introspection relation.
-    Introspection,
-}
-
-impl ObjectKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            ObjectKind::Table => "table",
-            ObjectKind::View => "view",
-            ObjectKind::MaterializedView => "materialized view",
-            ObjectKind::Index => "index",
-            ObjectKind::Introspection => "source",
-        }
-    }
 }
 
 #[cfg(test)]

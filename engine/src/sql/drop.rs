@@ -8,8 +8,8 @@
 
 use sqlparser::ast::{ObjectName, ObjectType};
 
-use super::{forms, materialized, names, object_of_kind, resolve};
-use crate::plan::{ObjectKind, Resolver, Statement};
+use super::{forms, materialized, names, object_of_kind, resolve, schemas};
+use crate::plan::{minimal_name, ObjectKind, Resolver, Statement};
 use crate::repr::{unsupported, GlobalId};
 
 /// Plans a DROP; `None` when `IF EXISTS` found none of the names.
@@ -25,16 +25,19 @@ pub(super) fn plan(
         ObjectType::View => ObjectKind::View,
         ObjectType::MaterializedView => ObjectKind::MaterializedView,
         ObjectType::Index => ObjectKind::Index,
+        ObjectType::Schema => return schemas::drop_schemas(catalog, if_exists, names, cascade),
+        ObjectType::Database => return schemas::drop_databases(catalog, if_exists, names, cascade),
         other => return Err(unsupported(forms::drop_object(&other))),
     };
     let mut ids: Vec<GlobalId> = vec![];
     for name in names {
         // An unknown database or schema is, to IF EXISTS, an unknown item.
-        let item = match names::item_name(name)? {
-            Ok(item) => item,
-            Err(_) if if_exists => continue,
-            Err(e) => return Err(e),
-        };
+        if let Err(e) = names::item_name(catalog, name)? {
+            match if_exists {
+                true => continue,
+                false => return Err(e),
+            }
+        }
         if if_exists && resolve(catalog, name).is_err() {
             continue;
         }
@@ -42,9 +45,10 @@ pub(super) fn plan(
         let id = object_of_kind(catalog, name, kind)?;
         if !cascade {
             if let Some((dependent_kind, dependent)) = catalog.drop_dependent(id) {
+                let shown = minimal_name(catalog, id).unwrap_or_default();
                 return Err(still_depended_upon(
                     kind,
-                    &item.item,
+                    &shown,
                     dependent_kind,
                     &dependent,
                 ));

@@ -8,15 +8,9 @@ use sqlparser::ast::{CreateView, ObjectName};
 
 use super::clauses;
 use super::query::{plan_query, PlannedQuery};
-use super::{object_name, rename_columns};
-use crate::plan::{with_top_k, ObjectKind, Resolver, Statement};
+use super::{object_name, rename_columns, resolve};
+use crate::plan::{full_name, with_top_k, ObjectKind, Resolver, Statement};
 use crate::repr::unsupported;
-
-/// Materialize's full name of an object: everything lives in the default
-/// database and schema.
-pub(super) fn full_name(name: &str) -> String {
-    format!("materialize.public.{name}")
-}
 
 /// Plans a materialized view; `None` when `IF NOT EXISTS` finds the name
 /// taken. The dependents of a replaced one are checked where the catalog
@@ -30,29 +24,31 @@ pub(super) fn create(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<St
         if_not_exists,
         ..
     } = v;
-    let name = object_name(name)?;
+    let given = object_name(catalog, name)?;
+    let schema = given.home();
+    let name = given.item;
+    let full = full_name(catalog, schema, &name);
     let PlannedQuery {
         plan,
         mut columns,
         finishing,
         simple: _,
     } = plan_query(catalog, query)?;
-    let context = format!("materialized view {}", full_name(&name));
+    let context = format!("materialized view {full}");
     rename_columns(&context, &mut columns, &v.columns)?;
     // LIMIT or OFFSET make it a top-k, as in a view.
     let plan = with_top_k(plan, finishing);
-    let existing = catalog.resolve(&name);
-    if let Some((_, ObjectKind::Introspection)) = existing {
+    if let Some((_, ObjectKind::Introspection)) = catalog.resolve(&name) {
         return Err(unsupported(format!(
             "a materialized view named as a system catalog relation: {name}"
         )));
     }
+    let existing = catalog.resolve_in(schema, &name);
     let mut replace = None;
     if *or_replace {
         match existing {
             Some((id, ObjectKind::MaterializedView)) => {
                 if plan.reads_any(&|g| g == id) {
-                    let full = full_name(&name);
                     return Err(format!(
                         "cannot replace materialized view {full}: depended upon by new {full} definition"
                     ));
@@ -67,10 +63,11 @@ pub(super) fn create(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<St
             return Ok(None);
         }
         let kind = kind.name();
-        return Err(format!("{kind} \"{}\" already exists", full_name(&name)));
+        return Err(format!("{kind} \"{full}\" already exists"));
     }
     Ok(Some(Statement::CreateMaterializedView {
         name,
+        schema,
         columns,
         plan,
         replace,
@@ -100,12 +97,11 @@ pub(super) fn check_drop_kind(
     name: &ObjectName,
     expected: ObjectKind,
 ) -> Result<(), String> {
-    let name = object_name(name)?;
-    match (catalog.resolve(&name), expected) {
-        (Some((_, ObjectKind::MaterializedView)), ObjectKind::View) => {
+    match (resolve(catalog, name), expected) {
+        (Ok((name, _, ObjectKind::MaterializedView)), ObjectKind::View) => {
             Err(drop_view_of_materialized(&name))
         }
-        (Some((_, kind)), ObjectKind::MaterializedView) if kind != expected => {
+        (Ok((name, _, kind)), ObjectKind::MaterializedView) if kind != expected => {
             Err(not_materialized(&name, kind))
         }
         _ => Ok(()),

@@ -32,6 +32,7 @@ mod mutually_recursive;
 mod names;
 mod parse;
 mod query;
+mod schemas;
 mod session;
 mod statement;
 mod subscribe;
@@ -41,7 +42,7 @@ mod values;
 
 use sqlparser::ast::{Ident, ObjectName};
 
-use crate::plan::{ObjectKind, Resolver, Statement};
+use crate::plan::{full_name, minimal_name, ObjectKind, Resolver, Statement};
 use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, GlobalId};
 
@@ -114,10 +115,10 @@ fn ident(i: &Ident) -> String {
     }
 }
 
-/// The name an object is created or looked up by: a qualified name names
-/// the same object in the default database and schema (`names`).
-fn object_name(name: &ObjectName) -> Result<String, String> {
-    Ok(names::item(name)?.item)
+/// The name an object is created or looked up by, with its schema
+/// (`names`).
+fn object_name(catalog: &dyn Resolver, name: &ObjectName) -> Result<names::ItemName, String> {
+    names::item(catalog, name)
 }
 
 /// A name that Materialize never qualifies here (a column, a function, a
@@ -142,17 +143,26 @@ fn unknown(name: &str) -> String {
     }
 }
 
+/// Resolves a name to an object: its name as Materialize's errors print
+/// it (`minimal_name`), its id and kind.
 fn resolve(
     catalog: &dyn Resolver,
     name: &ObjectName,
 ) -> Result<(String, GlobalId, ObjectKind), String> {
-    let name = names::item(name)?;
-    // A name given a schema finds only what lives in `public`.
-    let found = catalog
-        .resolve(&name.item)
-        .filter(|(_, kind)| !name.qualified || *kind != ObjectKind::Introspection);
+    let name = names::item(catalog, name)?;
+    let found = match name.schema {
+        None => catalog.resolve(&name.item),
+        Some(schema) => catalog.resolve_in(schema, &name.item),
+    };
     let (id, kind) = found.ok_or_else(|| unknown(&name.given))?;
-    Ok((name.item, id, kind))
+    let shown = minimal_name(catalog, id).unwrap_or(name.item);
+    Ok((shown, id, kind))
+}
+
+/// An object's full name, `database.schema.item`.
+fn full_name_of(catalog: &dyn Resolver, id: GlobalId) -> String {
+    let item = catalog.name(id).unwrap_or_default();
+    full_name(catalog, catalog.schema_of(id), &item)
 }
 
 /// `a table`, `an index`, ...
@@ -175,7 +185,9 @@ fn relation(
         return Err(kind_mismatch(&name, kind, "a relation"));
     }
     let columns = catalog.columns(id).ok_or_else(|| unknown(&name))?;
-    Ok((name, id, columns))
+    // A relation is named in a scope by its item's name.
+    let item = catalog.name(id).unwrap_or(name);
+    Ok((item, id, columns))
 }
 
 /// An object that must be of `expected` kind (the target of a write or DROP).

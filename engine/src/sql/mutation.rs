@@ -9,8 +9,7 @@ use sqlparser::ast::{
 
 use super::assignment::{assignment, Site};
 use super::expr::{where_clause, ExprContext, Scope};
-use super::materialized::full_name;
-use super::{clauses, ident, object_name, resolve, unknown, unqualified_name};
+use super::{clauses, full_name_of, ident, object_name, resolve, unknown, unqualified_name};
 use crate::plan::{ObjectKind, Resolver, ScalarExpr, Statement};
 use crate::repr::{unsupported, Column, GlobalId};
 
@@ -29,10 +28,10 @@ pub(super) fn written_table(
             "a write to a system catalog relation: {item}"
         ))),
         (item, _, ObjectKind::Index) => Err(unsupported(format!("a write to an index: {item}"))),
-        (item, _, kind) => Err(format!(
+        (_, id, kind) => Err(format!(
             "cannot {verb} {} '{}'",
             kind.name(),
-            full_name(&item)
+            full_name_of(catalog, id)
         )),
     }
 }
@@ -60,7 +59,7 @@ fn target(catalog: &dyn Resolver, t: &TableWithJoins) -> Result<(GlobalId, Scope
         .ok_or_else(|| unknown(&name.to_string()))?;
     let qualifier = match alias {
         Some(alias) => ident(&alias.name),
-        None => object_name(name)?,
+        None => object_name(catalog, name)?.item,
     };
     Ok((id, Scope::relation(&qualifier, columns)))
 }

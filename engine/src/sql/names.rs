@@ -1,19 +1,16 @@
-//! A catalog item's name as a statement gives it: `t`, `public.t` or
-//! `materialize.public.t`. Every object of the engine lives in
-//! Materialize's default database and schema, so the three name the same
-//! object; another database or schema is Materialize's error for it
-//! (`unknown database 'd'`, `unknown schema 's'`), and one of its system
-//! schemas, which the engine does not have, is refused by name.
+//! A catalog item's name as a statement gives it: `t`, `s.t` or `d.s.t`,
+//! resolved as Materialize's `resolve_schema` and `resolve` resolve it: a
+//! database first (`unknown database 'd'`), then a schema in it
+//! (`unknown schema 's'`), then the item in that schema; an unqualified
+//! name through the search path. One of Materialize's system schemas,
+//! which the engine does not have, is refused by name.
 
 use sqlparser::ast::ObjectName;
 
 use super::ident;
+use crate::plan::{Resolver, SchemaId};
 use crate::repr::unsupported;
 
-/// Materialize's default database, where every object of the engine lives.
-const DATABASE: &str = "materialize";
-/// Materialize's default schema in it.
-const SCHEMA: &str = "public";
 /// Materialize's schemas that live in no database (its `ambient` ones),
 /// which a name may give with or without a database.
 const SYSTEM_SCHEMAS: [&str; 8] = [
@@ -27,30 +24,50 @@ const SYSTEM_SCHEMAS: [&str; 8] = [
     "pg_catalog",
 ];
 
-/// A name resolved to the default database and schema.
+/// Whether `schema` is one of Materialize's system schemas.
+pub(super) fn system_schema(schema: &str) -> bool {
+    SYSTEM_SCHEMAS.contains(&schema)
+}
+
+/// A name resolved to its schema.
 pub(super) struct ItemName {
+    /// The schema given, `None` for a name the search path resolves.
+    pub schema: Option<SchemaId>,
     /// The item's own name, which the catalog knows it by.
     pub item: String,
     /// The name as given, folded, for `unknown catalog item '...'`.
     pub given: String,
-    /// Whether a schema was given (a name so qualified never finds a system
-    /// catalog relation, which lives in another schema).
-    pub qualified: bool,
 }
 
-/// Resolves `name`'s database and schema, as Materialize's
-/// `resolve_schema` does: the database first, then the schema.
+impl ItemName {
+    /// The schema a new object of this name is created in: the one given,
+    /// or the first of the search path.
+    pub fn home(&self) -> SchemaId {
+        self.schema.unwrap_or(SchemaId::DEFAULT)
+    }
+}
+
+/// The parts of a name, folded; the error is the name's form.
+pub(super) fn parts(name: &ObjectName) -> Result<Vec<String>, String> {
+    name.0
+        .iter()
+        .map(|part| {
+            part.as_ident()
+                .map(ident)
+                .ok_or_else(|| unsupported(format!("name form: {name}")))
+        })
+        .collect()
+}
+
+/// Resolves `name`'s database and schema.
 /// The outer error is the name's form, which always fails; the inner is an
 /// unknown database or schema, which `DROP ... IF EXISTS` forgives as it
 /// forgives an unknown item.
-pub(super) fn item_name(name: &ObjectName) -> Result<Result<ItemName, String>, String> {
-    let mut parts = vec![];
-    for part in &name.0 {
-        let part = part
-            .as_ident()
-            .ok_or_else(|| unsupported(format!("name form: {name}")))?;
-        parts.push(ident(part));
-    }
+pub(super) fn item_name(
+    catalog: &dyn Resolver,
+    name: &ObjectName,
+) -> Result<Result<ItemName, String>, String> {
+    let parts = parts(name)?;
     let (database, schema, item) = match parts.as_slice() {
         [item] => (None, None, item),
         [schema, item] => (None, Some(schema), item),
@@ -61,27 +78,35 @@ pub(super) fn item_name(name: &ObjectName) -> Result<Result<ItemName, String>, S
             ))
         }
     };
-    if let Some(schema) = schema.filter(|s| SYSTEM_SCHEMAS.contains(&s.as_str())) {
-        // Found in any database Materialize knows; the engine has none of
-        // them, nor what they hold.
-        if database.is_none_or(|d| d == DATABASE) {
-            return Err(unsupported(format!("schema {schema}: {name}")));
-        }
+    let given = parts.join(".");
+    let Some(schema) = schema else {
+        return Ok(Ok(ItemName {
+            schema: None,
+            item: item.clone(),
+            given,
+        }));
+    };
+    if database.is_some_and(|d| !catalog.database_exists(d)) {
+        return Ok(Err(format!(
+            "unknown database '{}'",
+            database.expect("given")
+        )));
     }
-    if let Some(database) = database.filter(|d| *d != DATABASE) {
-        return Ok(Err(format!("unknown database '{database}'")));
+    if system_schema(schema) {
+        // Found in any database; the engine has none of them, nor what
+        // they hold.
+        return Err(unsupported(format!("schema {schema}: {name}")));
     }
-    if let Some(schema) = schema.filter(|s| *s != SCHEMA) {
-        return Ok(Err(format!("unknown schema '{schema}'")));
-    }
-    Ok(Ok(ItemName {
-        item: item.clone(),
-        given: parts.join("."),
-        qualified: schema.is_some(),
-    }))
+    Ok(catalog
+        .schema(database.map(String::as_str), schema)
+        .map(|schema| ItemName {
+            schema: Some(schema),
+            item: item.clone(),
+            given,
+        }))
 }
 
-/// The item's own name, or the error that resolving its schema gives.
-pub(super) fn item(name: &ObjectName) -> Result<ItemName, String> {
-    item_name(name)?
+/// The item's name, or the error that resolving its schema gives.
+pub(super) fn item(catalog: &dyn Resolver, name: &ObjectName) -> Result<ItemName, String> {
+    item_name(catalog, name)?
 }

@@ -9,19 +9,19 @@ use sqlparser::ast::{
 use super::arity::{self, RowError};
 use super::assignment::{assignment, Site};
 use super::expr::{scalar_type, value_as_float, ExprContext, Scope, Typed};
-use super::materialized::full_name;
 use super::mutation::{delete, update, written_table};
 use super::parse::{Parsed, ParsedStatement, MAX_IDENTIFIER_BYTES};
 use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{
-    check_unique_columns, clauses, constraints, drop, forms, ident, materialized, object_name,
-    relation, rename_columns, unknown, unqualified_name,
+    check_unique_columns, clauses, constraints, drop, forms, full_name_of, ident, materialized,
+    object_name, relation, rename_columns, schemas, unknown, unqualified_name,
 };
 use crate::eval::assign;
 use crate::packed::PackedRow;
 use crate::plan::{
-    not_null_violation, with_top_k, ObjectKind, RelationPlan, Resolver, ScalarExpr, Statement,
+    full_name, not_null_violation, with_top_k, ObjectKind, RelationPlan, Resolver, ScalarExpr,
+    SchemaId, Statement,
 };
 use crate::repr::{unsupported, Column, Datum, GlobalId, Row, ScalarType};
 
@@ -57,6 +57,16 @@ pub(super) fn plan(
             }))
         }
         ast::Statement::CreateTable(t) => create_table(catalog, &t),
+        ast::Statement::CreateDatabase {
+            ref db_name,
+            if_not_exists,
+            ..
+        } => schemas::create_database(catalog, &stmt, db_name, if_not_exists),
+        ast::Statement::CreateSchema {
+            ref schema_name,
+            if_not_exists,
+            ..
+        } => schemas::create_schema(catalog, &stmt, schema_name, if_not_exists),
         ast::Statement::CreateView(v) if v.materialized => materialized::create(catalog, &v),
         ast::Statement::CreateView(v) => create_view(catalog, &v),
         ast::Statement::CreateIndex(i) => create_index_statement(catalog, &i),
@@ -90,37 +100,42 @@ pub(super) fn plan(
     }
 }
 
-/// The name of a new object; `None` if it exists and `IF NOT EXISTS` was
-/// given. Materialize checks the name once the rest of the statement is
-/// planned, so its planning errors come first; the error names the kind
-/// of the object that has the name (`table "materialize.public.t" already
-/// exists`).
+/// The name of a new object and its schema; `None` if it exists and `IF
+/// NOT EXISTS` was given. Materialize checks the name once the rest of the
+/// statement is planned, so its planning errors come first; the error names
+/// the kind of the object that has the name (`table
+/// "materialize.public.t" already exists`).
 fn new_name(
     catalog: &dyn Resolver,
     name: &ObjectName,
     if_not_exists: bool,
-) -> Result<Option<String>, String> {
-    free_name(catalog, object_name(name)?, if_not_exists)
+) -> Result<Option<(String, SchemaId)>, String> {
+    let name = object_name(catalog, name)?;
+    let schema = name.home();
+    Ok(free_name(catalog, schema, name.item, if_not_exists)?.map(|n| (n, schema)))
 }
 
-/// `name`, if no object has it; see `new_name`.
+/// `name`, if no object of `schema` has it; see `new_name`.
 fn free_name(
     catalog: &dyn Resolver,
+    schema: SchemaId,
     name: String,
     if_not_exists: bool,
 ) -> Result<Option<String>, String> {
-    match (catalog.resolve(&name), if_not_exists) {
-        // A system relation lives in another schema, where Materialize
-        // would not find it: a new object beside it is not the engine's.
-        (Some((_, ObjectKind::Introspection)), _) => Err(unsupported(format!(
+    // A system relation lives in another schema, ahead in the search path:
+    // a new object beside it is not the engine's.
+    if let Some((_, ObjectKind::Introspection)) = catalog.resolve(&name) {
+        return Err(unsupported(format!(
             "an object named as a system catalog relation: {name}"
-        ))),
+        )));
+    }
+    match (catalog.resolve_in(schema, &name), if_not_exists) {
         (None, _) => Ok(Some(name)),
         (Some(_), true) => Ok(None),
         (Some((_, kind)), false) => Err(format!(
             "{} \"{}\" already exists",
             kind.name(),
-            full_name(&name)
+            full_name(catalog, schema, &name)
         )),
     }
 }
@@ -153,11 +168,12 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
     }
     check_unique_columns(&columns)?;
     let keys = constraints::keys(t, &mut columns, &column_keys, &|flag| catalog.enabled(flag))?;
-    let Some(name) = new_name(catalog, &t.name, t.if_not_exists)? else {
+    let Some((name, schema)) = new_name(catalog, &t.name, t.if_not_exists)? else {
         return Ok(None);
     };
     Ok(Some(Statement::CreateTable {
         name,
+        schema,
         columns,
         keys,
     }))
@@ -168,9 +184,10 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
 fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statement>, String> {
     clauses::create_view(v)?;
     let mut query = plan_query(catalog, &v.query)?;
-    let context = format!("view {}", full_name(&object_name(&v.name)?));
+    let given = object_name(catalog, &v.name)?;
+    let context = format!("view {}", full_name(catalog, given.home(), &given.item));
     rename_columns(&context, &mut query.columns, &v.columns)?;
-    let Some(name) = new_name(catalog, &v.name, v.if_not_exists)? else {
+    let Some((name, schema)) = new_name(catalog, &v.name, v.if_not_exists)? else {
         return Ok(None);
     };
     // LIMIT or OFFSET make the view a top-k, maintained as its input
@@ -178,6 +195,7 @@ fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statemen
     let plan = with_top_k(query.plan, query.finishing);
     Ok(Some(Statement::CreateView {
         name,
+        schema,
         columns: query.columns,
         plan,
     }))
@@ -223,6 +241,8 @@ fn create_index(
     // Materialize's index name is an identifier, never qualified.
     let name = name.map(unqualified_name).transpose()?;
     let (on_name, on, columns) = relation(catalog, on)?;
+    // An index lives in its relation's schema.
+    let schema = catalog.schema_of(on);
     let key = match keys {
         // Materialize's default key: the first key, or every column.
         None => match catalog.keys(on).map(|keys| keys.into_iter().next()) {
@@ -249,11 +269,11 @@ fn create_index(
             };
             std::iter::once(base.clone())
                 .chain((1..).map(|i| format!("{base}{i}")))
-                .find(|n| !catalog.exists(n))
+                .find(|n| catalog.resolve_in(schema, n).is_none())
                 .expect("a free name")
         }
     };
-    let Some(name) = free_name(catalog, name, if_not_exists)? else {
+    let Some(name) = free_name(catalog, schema, name, if_not_exists)? else {
         return Ok(None);
     };
     Ok(Some(Statement::CreateIndex { name, on, key }))
@@ -295,7 +315,7 @@ fn insert(
         .ok_or_else(|| unknown(&name.to_string()))?;
     let targets = match i.columns.as_slice() {
         [] => (0..columns.len()).collect(),
-        names => arity::targets(&columns, names, &full_name(&object_name(name)?))?,
+        names => arity::targets(&columns, names, &full_name_of(catalog, table))?,
     };
     let listed = !i.columns.is_empty();
     let values = match i.source.as_deref() {

@@ -56,10 +56,14 @@ fn cascade_and_several_names_plan_every_name_once_in_order() {
 #[test]
 fn other_kinds_stay_refused_by_name_with_or_without_cascade() {
     for (sql, refused) in [
-        ("DROP SCHEMA public CASCADE", "unsupported: DROP SCHEMA"),
+        // The default schema and database (`tests::schemas`).
+        (
+            "DROP SCHEMA public CASCADE",
+            "unsupported: DROP SCHEMA of the default schema: public",
+        ),
         (
             "DROP DATABASE materialize CASCADE",
-            "unsupported: DROP DATABASE",
+            "unsupported: DROP DATABASE of the default database: materialize",
         ),
         ("DROP ROLE r", "unsupported: DROP ROLE"),
         ("DROP SEQUENCE s CASCADE", "unsupported: DROP SEQUENCE"),

@@ -15,6 +15,7 @@ fn a_materialized_view_is_planned_with_its_columns_named() {
         columns,
         plan,
         replace,
+        ..
     } = s
     else {
         panic!("{s:?}");

@@ -1,6 +1,7 @@
 //! Planning DDL and writes: CREATE, DROP, INSERT, UPDATE, DELETE.
 
 use super::*;
+use crate::plan::SchemaId;
 
 #[test]
 fn create_table() {
@@ -20,6 +21,7 @@ fn create_table() {
         s,
         Statement::CreateTable {
             name,
+            schema: SchemaId::DEFAULT,
             columns,
             keys
         }
@@ -309,6 +311,7 @@ fn create_view() {
         s,
         Statement::CreateView {
             name,
+            schema: SchemaId::DEFAULT,
             columns,
             plan: view
         }

@@ -14,7 +14,9 @@ use sqlparser::ast::{TableAlias, TableFactor, TableWithJoins};
 use super::super::expr::{ExprContext, Outer, OuterRefused, Prefix, Scope};
 use super::super::{clauses, forms, ident, relation};
 use super::{filter_plan, Planner};
-use crate::plan::{with_top_k, BinaryOp, JoinKind, RelationPlan, ScalarExpr, SimpleSelect};
+use crate::plan::{
+    with_top_k, BinaryOp, JoinKind, RelationPlan, ScalarExpr, SchemaId, SimpleSelect,
+};
 use crate::repr::unsupported;
 use crate::repr::Column;
 use lateral::WrongSide;
@@ -27,6 +29,10 @@ pub struct From {
     /// Each relation and its arity.
     inputs: Vec<(RelationPlan, usize)>,
     tables: Vec<String>,
+    /// The names of `tables` that are a relation's of another schema than
+    /// the default, unaliased: Materialize tells two such relations of
+    /// one name apart by their schemas, and the engine's scope cannot.
+    elsewhere: Vec<String>,
     /// What the SELECT over it can name.
     pub scope: Scope,
     /// The join and WHERE conditions, conjunct by conjunct.
@@ -86,6 +92,7 @@ impl From {
         // The columns of the FROM so far that the item's plan carries before
         // its own (a table function naming them is a `FlatMap` over them).
         let mut carried = 0;
+        let mut elsewhere = false;
         let (name, plan, columns, alias) = match factor {
             TableFactor::Table {
                 name,
@@ -116,6 +123,8 @@ impl From {
                     None if planner.cte(name).is_some() => planner.cte(name).expect("a CTE"),
                     None => {
                         let (name, id, columns) = relation(planner.catalog, name)?;
+                        elsewhere =
+                            alias.is_none() && planner.catalog.schema_of(id) != SchemaId::DEFAULT;
                         (name, RelationPlan::Get(id), columns)
                     }
                     Some(args) => {
@@ -181,7 +190,15 @@ impl From {
         };
         let (table, columns) = aliased(name, columns, alias.as_ref())?;
         if !table.is_empty() && self.tables.contains(&table) {
+            if elsewhere || self.elsewhere.contains(&table) {
+                return Err(unsupported(format!(
+                    "two relations named {table} in one FROM, of two schemas"
+                )));
+            }
             return Err(format!("table name \"{table}\" specified more than once"));
+        }
+        if elsewhere {
+            self.elsewhere.push(table.clone());
         }
         let plan = match carried {
             0 => plan,

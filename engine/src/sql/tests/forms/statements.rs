@@ -198,8 +198,8 @@ pub(super) const STATEMENTS: Table = &[
     ("comment", Some(("COMMENT ON TABLE t IS 'x'", Refused))),
     ("commit", Some(("COMMIT", Refused))),
     ("rollback", Some(("ROLLBACK", Refused))),
-    ("create schema", Some(("CREATE SCHEMA s", Refused))),
-    ("create database", Some(("CREATE DATABASE d", Refused))),
+    ("create schema", Some(("CREATE SCHEMA s", Planned))),
+    ("create database", Some(("CREATE DATABASE d", Planned))),
     (
         "create function",
         Some((
@@ -283,8 +283,9 @@ pub(super) const STATEMENTS: Table = &[
     ),
 ];
 
-/// What a `DROP` drops: the engine drops tables, views and indexes, and
-/// refuses the rest by their name (`unsupported: DROP SCHEMA`).
+/// What a `DROP` drops: the engine drops tables, views, indexes, schemas
+/// and databases, and refuses the rest by their name (`unsupported: DROP
+/// ROLE`).
 pub(super) const DROPS: Table = &[
     ("COLLATION", Some(("DROP COLLATION c", Refused))),
     ("TABLE", Some(("DROP TABLE t", Planned))),
@@ -295,8 +296,8 @@ pub(super) const DROPS: Table = &[
         Some(("DROP MATERIALIZED VIEW IF EXISTS m", Planned)),
     ),
     ("INDEX", Some(("DROP INDEX t_a_idx", Planned))),
-    ("SCHEMA", Some(("DROP SCHEMA public", Refused))),
-    ("DATABASE", Some(("DROP DATABASE d", Refused))),
+    ("SCHEMA", Some(("DROP SCHEMA IF EXISTS s", Planned))),
+    ("DATABASE", Some(("DROP DATABASE IF EXISTS d", Planned))),
     ("ROLE", Some(("DROP ROLE r", Refused))),
     ("GROUP", Some(("DROP GROUP g", Refused))),
     ("SEQUENCE", Some(("DROP SEQUENCE s", Refused))),
