@@ -9,7 +9,8 @@
 //!   `constraints`: a table's keys;
 //!   `materialized`: `CREATE [OR REPLACE] MATERIALIZED VIEW`; `drop`: DROP
 //!   of one or several objects, `CASCADE` or `RESTRICT`; `names`: a
-//!   catalog item's name, bare or qualified by the default schema.
+//!   catalog item's name, bare or qualified by a schema and database;
+//!   `schemas`: CREATE and DROP of schemas and databases.
 //! - `query`: SELECT.
 //! - `session`: `SET`, `RESET` and `SHOW` of the session's time zone.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
@@ -198,7 +199,9 @@ fn object_of_kind(
 ) -> Result<GlobalId, String> {
     let (name, id, kind) = resolve(catalog, name)?;
     if kind != expected {
-        return Err(kind_mismatch(&name, kind, &with_article(expected)));
+        // Materialize's `MismatchedObjectType`: the name unquoted.
+        let (actual, expected) = (with_article(kind), with_article(expected));
+        return Err(format!("{name} is {actual} not {expected}"));
     }
     Ok(id)
 }

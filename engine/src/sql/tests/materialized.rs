@@ -114,7 +114,7 @@ fn drop_names_the_kind_as_materialize_does() {
     );
     assert_eq!(
         err("DROP TABLE mv"),
-        "\"mv\" is a materialized view not a table"
+        "mv is a materialized view not a table"
     );
 }
 

@@ -464,8 +464,8 @@ fn drop() {
     assert_eq!(one("DROP TABLE IF EXISTS t"), drop(&[T]));
     assert_eq!(plan("DROP VIEW IF EXISTS nope", &catalog()), Ok(vec![]));
     assert_eq!(err("DROP VIEW nope"), "unknown catalog item 'nope'");
-    assert_eq!(err("DROP TABLE v"), "\"v\" is a view not a table");
-    assert_eq!(err("DROP INDEX t"), "\"t\" is a table not an index");
+    assert_eq!(err("DROP TABLE v"), "v is a view not a table");
+    assert_eq!(err("DROP INDEX t"), "t is a table not an index");
     assert_eq!(
         err("DROP VIEW mz_objects"),
         "\"mz_objects\" is a source not a view"
