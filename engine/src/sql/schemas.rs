@@ -141,16 +141,20 @@ pub(super) fn drop_schemas(
     Ok((!schemas.is_empty()).then_some(Statement::DropSchemas { schemas, databases }))
 }
 
-/// Plans `DROP DATABASE [IF EXISTS] d [, ...] [CASCADE | RESTRICT]` as
-/// Materialize's `plan_drop_database` does: without `CASCADE` a database
-/// with a schema (its `public` too) is refused. Materialize's default
-/// database is refused by name, as its default schema is.
+/// Plans `DROP DATABASE [IF EXISTS] d [CASCADE | RESTRICT]` as
+/// Materialize's `plan_drop_database` does: with `RESTRICT` (its parser's
+/// default is `CASCADE`) a database with a schema (its `public` too) is
+/// refused. Materialize's parser reads one name; its default database is
+/// refused by name, as its default schema is.
 pub(super) fn drop_databases(
     catalog: &dyn Resolver,
     if_exists: bool,
     names: &[ObjectName],
     cascade: bool,
 ) -> Result<Option<Statement>, String> {
+    if names.len() > 1 {
+        return Err(unsupported("DROP DATABASE of several databases"));
+    }
     let (mut schemas, mut databases) = (vec![], vec![]);
     for name in names {
         let database = match parts(name)?.as_slice() {

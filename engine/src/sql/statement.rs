@@ -78,13 +78,14 @@ pub(super) fn plan(
             if_exists,
             names,
             cascade,
-            restrict: _,
+            restrict,
             purge,
             temporary,
             table,
         } => {
-            // RESTRICT is the default; PURGE, TEMPORARY and `ON t` are other
-            // systems' and not Materialize's.
+            // RESTRICT is the default but of a database, whose default
+            // Materialize's parser makes CASCADE; PURGE, TEMPORARY and
+            // `ON t` are other systems' and not Materialize's.
             for (given, construct) in [
                 (purge, "DROP ... PURGE"),
                 (temporary, "DROP TEMPORARY"),
@@ -94,6 +95,10 @@ pub(super) fn plan(
                     return Err(unsupported(construct));
                 }
             }
+            let cascade = match object_type {
+                ast::ObjectType::Database => !restrict,
+                _ => cascade,
+            };
             drop::plan(catalog, object_type, if_exists, &names, cascade)
         }
         other => Err(unsupported(forms::statement(&other))),

@@ -90,6 +90,7 @@ fn drop_schema_and_drop_database_are_planned_with_their_errors() {
     assert_eq!(err("DROP SCHEMA s"), "unknown schema 's'");
     assert_eq!(err("DROP SCHEMA d.s"), "unknown database 'd'");
     assert_eq!(err("DROP DATABASE d"), "unknown database 'd'");
+    assert!(err("DROP DATABASE IF EXISTS d, e").starts_with("unsupported: "));
     assert_eq!(
         err("DROP SCHEMA mz_catalog"),
         "cannot drop schema mz_catalog because it is required by the database system"
