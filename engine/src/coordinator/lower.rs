@@ -43,7 +43,7 @@ impl Engine {
         // What nothing reads of an inlined view is not computed.
         let arities = |id| imports[&id].1;
         let every = (0..plan.arity(&arities)).collect();
-        let plan = plan.demanded(&every, &arities);
+        let plan = plan.demanded(&every, &arities)?;
         for (import_id, (import, _)) in &imports {
             if matches!(import, Import::Constant(_)) {
                 continue;

@@ -122,7 +122,8 @@ impl RelationPlan {
             | RelationPlan::Negate { input }
             | RelationPlan::Threshold { input }
             | RelationPlan::TopK { input, .. }
-            | RelationPlan::Window { input, .. } => vec![input],
+            | RelationPlan::Window { input, .. }
+            | RelationPlan::Derived { input, .. } => vec![input],
             RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
                 inputs.iter().collect()
             }
@@ -222,6 +223,15 @@ impl Clone for RelationPlan {
             RelationPlan::Window { input, window } => RelationPlan::Window {
                 input: boxed(input),
                 window: window.clone(),
+            },
+            RelationPlan::Derived {
+                input,
+                computed,
+                site,
+            } => RelationPlan::Derived {
+                input: boxed(input),
+                computed: computed.clone(),
+                site: *site,
             },
             RelationPlan::EquiJoin {
                 left,

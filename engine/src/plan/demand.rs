@@ -11,17 +11,24 @@
 //! expression or an aggregate argument that nothing demands by a NULL
 //! literal, so no column moves. A constant part is left whole: Materialize
 //! folds it, errors and all, before anything is pushed down (a view that
-//! is a constant error fails to every read). Where it cannot tell what a node reads of
-//! its input (a `Distinct`, a `Threshold`, a window, a `Let`'s value), it
-//! demands every column, and everything below is computed as written: the
-//! engine may then report an error Materialize's finer analysis drops
-//! (docs/semantics.md, "Known differences (open)").
+//! is a constant error fails to every read). A `Let`'s value is demanded
+//! what its body reads of it. Where it does not follow what a node reads
+//! of its input (a window, an `EquiJoin`, a binding that reads no later
+//! one), it demands every column, and everything below is computed as
+//! written: the engine may then report an error Materialize's finer
+//! analysis drops (docs/semantics.md, "Known differences (open)").
+//!
+//! A subquery in FROM, a CTE or a binding (`RelationPlan::Derived`) whose
+//! computed column is demanded there, or below a filter Materialize may
+//! move under it, is refused by name: the engine cannot tell that
+//! Materialize computes it, on the same rows (docs/semantics.md,
+//! "Subqueries in FROM").
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Aggregate, RelationPlan, ScalarExpr};
 use crate::recursion::grown;
-use crate::repr::{Datum, GlobalId};
+use crate::repr::{unsupported, Datum, GlobalId};
 
 /// The number of columns a catalog relation has.
 pub type Arities<'a> = &'a dyn Fn(GlobalId) -> usize;
@@ -45,6 +52,7 @@ impl RelationPlan {
             RelationPlan::Let { body, .. } | RelationPlan::LetRec { body, .. } => {
                 body.arity(arities)
             }
+            RelationPlan::Derived { input, .. } => input.arity(arities),
             RelationPlan::Union { inputs } => inputs.first().map_or(0, |p| p.arity(arities)),
             RelationPlan::Project { columns, .. } => columns.len(),
             RelationPlan::Window { window, .. } => window.width + window.calls.len(),
@@ -59,22 +67,86 @@ impl RelationPlan {
 
     /// The plan with every expression and aggregate argument whose column
     /// nothing reads, given that `demand` of its output columns are read,
-    /// replaced by a NULL literal.
-    pub fn demanded(self, demand: &BTreeSet<usize>, arities: Arities<'_>) -> RelationPlan {
-        grown(|| self.demanded_inner(demand, arities))
+    /// replaced by a NULL literal, and its `Derived` nodes dropped; or the
+    /// refusal of a computed column of one that the engine cannot tell
+    /// Materialize computes, on the same rows.
+    pub fn demanded(
+        self,
+        demand: &BTreeSet<usize>,
+        arities: Arities<'_>,
+    ) -> Result<RelationPlan, String> {
+        let mut pass = Pass {
+            arities,
+            locals: BTreeMap::new(),
+        };
+        pass.plan(self, demand, true)
+    }
+}
+
+/// One demand pass: the columns each `Local` is read for so far, and
+/// whether every such read is exact.
+struct Pass<'a> {
+    arities: Arities<'a>,
+    locals: BTreeMap<usize, (BTreeSet<usize>, bool)>,
+}
+
+impl Pass<'_> {
+    /// `plan` given that `demand` of its columns are read; `exact` says
+    /// that Materialize reads exactly those, of the same rows: no node above
+    /// demands more than it reads (a window, an outer join, a decorrelating
+    /// join, a binding that is not recursive) and none filters rows that
+    /// Materialize's predicate pushdown could move below (a `Filter`, a
+    /// join's equivalences, which imply `IS NOT NULL`).
+    fn plan(
+        &mut self,
+        plan: RelationPlan,
+        demand: &BTreeSet<usize>,
+        exact: bool,
+    ) -> Result<RelationPlan, String> {
+        grown(|| self.node(plan, demand, exact))
     }
 
-    fn demanded_inner(self, demand: &BTreeSet<usize>, arities: Arities<'_>) -> RelationPlan {
+    fn all(&self, p: &RelationPlan) -> BTreeSet<usize> {
+        (0..p.arity(self.arities)).collect()
+    }
+
+    fn boxed(
+        &mut self,
+        plan: RelationPlan,
+        demand: &BTreeSet<usize>,
+        exact: bool,
+    ) -> Result<Box<RelationPlan>, String> {
+        self.plan(plan, demand, exact).map(Box::new)
+    }
+
+    fn node(
+        &mut self,
+        plan: RelationPlan,
+        demand: &BTreeSet<usize>,
+        exact: bool,
+    ) -> Result<RelationPlan, String> {
         // A constant is folded whole, errors and all, before anything is
         // pushed down (a constant view fails at its creation in Materialize).
-        if self.is_constant() {
-            return self;
+        if plan.is_constant() {
+            return Ok(plan);
         }
-        let all = |p: &RelationPlan| (0..p.arity(arities)).collect::<BTreeSet<_>>();
-        match self {
-            leaf @ (RelationPlan::Get(_)
-            | RelationPlan::Constant { .. }
-            | RelationPlan::Local { .. }) => leaf,
+        let arities = self.arities;
+        Ok(match plan {
+            RelationPlan::Local { id, arity } => {
+                let (read, all_exact) = self.locals.entry(id).or_insert((BTreeSet::new(), true));
+                read.extend(demand.iter().copied());
+                *all_exact &= exact;
+                RelationPlan::Local { id, arity }
+            }
+            leaf @ (RelationPlan::Get(_) | RelationPlan::Constant { .. }) => leaf,
+            RelationPlan::Derived {
+                input,
+                computed,
+                site,
+            } => match !exact && computed.iter().any(|c| demand.contains(c)) {
+                true => return Err(unsupported(site.refusal())),
+                false => self.plan(*input, demand, exact)?,
+            },
             RelationPlan::Map { input, exprs } => {
                 let width = input.arity(arities);
                 let mut needed = demand.clone();
@@ -90,7 +162,7 @@ impl RelationPlan {
                 let exprs = exprs.into_iter().map(|(_, e)| e).collect();
                 let below = needed.into_iter().filter(|c| *c < width).collect();
                 RelationPlan::Map {
-                    input: Box::new(input.demanded(&below, arities)),
+                    input: self.boxed(*input, &below, exact)?,
                     exprs,
                 }
             }
@@ -101,7 +173,7 @@ impl RelationPlan {
                     demand.iter().copied().filter(|c| *c < width).collect();
                 exprs.iter().for_each(|e| needed.extend(columns_read(e)));
                 RelationPlan::FlatMap {
-                    input: Box::new(input.demanded(&needed, arities)),
+                    input: self.boxed(*input, &needed, exact)?,
                     func,
                     exprs,
                 }
@@ -112,14 +184,14 @@ impl RelationPlan {
                     .iter()
                     .for_each(|p| needed.extend(columns_read(p)));
                 RelationPlan::Filter {
-                    input: Box::new(input.demanded(&needed, arities)),
+                    input: self.boxed(*input, &needed, false)?,
                     predicates,
                 }
             }
             RelationPlan::Project { input, columns } => {
                 let needed = demand.iter().map(|c| columns[*c]).collect();
                 RelationPlan::Project {
-                    input: Box::new(input.demanded(&needed, arities)),
+                    input: self.boxed(*input, &needed, exact)?,
                     columns,
                 }
             }
@@ -129,21 +201,20 @@ impl RelationPlan {
             } => {
                 let mut needed = demand.clone();
                 needed.extend(equivalences.iter().flatten().copied());
+                let exact = exact && equivalences.is_empty();
                 let mut start = 0;
-                let inputs = inputs
-                    .into_iter()
-                    .map(|p| {
-                        let width = p.arity(arities);
-                        let own = needed
-                            .range(start..start + width)
-                            .map(|c| c - start)
-                            .collect();
-                        start += width;
-                        p.demanded(&own, arities)
-                    })
-                    .collect();
+                let mut planned = Vec::with_capacity(inputs.len());
+                for p in inputs {
+                    let width = p.arity(arities);
+                    let own = needed
+                        .range(start..start + width)
+                        .map(|c| c - start)
+                        .collect();
+                    start += width;
+                    planned.push(self.plan(p, &own, exact)?);
+                }
                 RelationPlan::Join {
-                    inputs,
+                    inputs: planned,
                     equivalences,
                 }
             }
@@ -168,7 +239,7 @@ impl RelationPlan {
                     })
                     .collect();
                 RelationPlan::Reduce {
-                    input: Box::new(input.demanded(&needed, arities)),
+                    input: self.boxed(*input, &needed, exact)?,
                     group_key,
                     aggregates,
                     global,
@@ -185,7 +256,7 @@ impl RelationPlan {
                 needed.extend(group_key.iter().copied());
                 needed.extend(order_by.iter().map(|o| o.column));
                 let width = input.arity(arities);
-                let input = input.demanded(&needed, arities);
+                let input = self.plan(*input, &needed, exact)?;
                 RelationPlan::TopK {
                     input: Box::new(unread_as_null(input, &needed, width)),
                     group_key,
@@ -197,46 +268,64 @@ impl RelationPlan {
             RelationPlan::Union { inputs } => RelationPlan::Union {
                 inputs: inputs
                     .into_iter()
-                    .map(|p| p.demanded(demand, arities))
-                    .collect(),
+                    .map(|p| self.plan(p, demand, exact))
+                    .collect::<Result<_, _>>()?,
             },
             RelationPlan::Negate { input } => RelationPlan::Negate {
-                input: Box::new(input.demanded(demand, arities)),
+                input: self.boxed(*input, demand, exact)?,
             },
+            // Its value is read for what its body reads of it, as
+            // Materialize's projection pushdown harvests a `Let`'s gets.
             RelationPlan::Let { id, value, body } => {
-                let value_demand = all(&value);
+                let prior = self.locals.remove(&id);
+                let body = self.boxed(*body, demand, exact)?;
+                let (read, exact) = self.locals.remove(&id).unwrap_or_default();
+                if let Some(prior) = prior {
+                    self.locals.insert(id, prior);
+                }
                 RelationPlan::Let {
                     id,
-                    value: Box::new(value.demanded(&value_demand, arities)),
-                    body: Box::new(body.demanded(demand, arities)),
+                    value: self.boxed(*value, &read, exact)?,
+                    body,
                 }
             }
-            // A binding reads itself and the others: all of each is read.
-            RelationPlan::LetRec { ids, values, body } => RelationPlan::LetRec {
-                ids,
-                values: values
-                    .into_iter()
-                    .map(|v| {
-                        let every = all(&v);
-                        v.demanded(&every, arities)
+            // Every column of a recursive binding is read, as Materialize
+            // has it; one that reads no binding of a later round is read
+            // for what its readers read there, which the engine does not
+            // follow: all of it is read, not exactly.
+            RelationPlan::LetRec { ids, values, body } => {
+                let body = self.boxed(*body, demand, exact)?;
+                let recursive = super::recursive::recursive_ids(&ids, &values);
+                let values = ids
+                    .iter()
+                    .zip(values)
+                    .map(|(id, v)| {
+                        let every = self.all(&v);
+                        self.plan(v, &every, recursive.contains(id))
                     })
-                    .collect(),
-                body: Box::new(body.demanded(demand, arities)),
-            },
-            // Every column of the input decides these (a `Distinct`, a
-            // `Threshold`, a window), or the engine does not follow what
-            // the node reads (an `EquiJoin`): all are read.
-            other => {
-                let every = |p: RelationPlan| {
-                    let columns = all(&p);
-                    Ok::<_, std::convert::Infallible>(p.demanded(&columns, arities))
-                };
-                match other.try_map_inputs(every) {
-                    Ok(plan) => plan,
-                    Err(never) => match never {},
-                }
+                    .collect::<Result<_, _>>()?;
+                ids.iter().for_each(|id| drop(self.locals.remove(id)));
+                RelationPlan::LetRec { ids, values, body }
             }
-        }
+            // Every column of the input decides these: all are read.
+            RelationPlan::Distinct { input } => RelationPlan::Distinct {
+                input: self.all_of(*input, exact)?,
+            },
+            RelationPlan::Threshold { input } => RelationPlan::Threshold {
+                input: self.all_of(*input, exact)?,
+            },
+            // The engine does not follow what these read of their inputs
+            // (a window, an `EquiJoin`): all are read, not exactly.
+            other => other.try_map_inputs(|p| {
+                let every = self.all(&p);
+                self.plan(p, &every, false)
+            })?,
+        })
+    }
+
+    fn all_of(&mut self, input: RelationPlan, exact: bool) -> Result<Box<RelationPlan>, String> {
+        let every = self.all(&input);
+        self.boxed(input, &every, exact)
     }
 }
 

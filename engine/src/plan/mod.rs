@@ -8,6 +8,7 @@ mod deep;
 mod demand;
 mod finishing;
 mod func;
+mod inputs;
 mod recursive;
 mod resolver;
 mod table_func;
@@ -28,7 +29,6 @@ pub use table_func::TableFunc;
 pub use window::{Frame, FrameBound, FrameUnits, Window, WindowCall, WindowFunc};
 
 use crate::packed::PackedRow;
-use crate::recursion::grown;
 use crate::repr::{Column, Datum, GlobalId, Row, ScalarType, Timestamp};
 
 /// Scalar expressions. Evaluation may fail (division by zero); the failure
@@ -279,6 +279,16 @@ pub enum RelationPlan {
     },
     /// The rows of the enclosing `Let` named `id`, of `arity` columns.
     Local { id: usize, arity: usize },
+    /// The rows of a subquery in FROM, a CTE or a `WITH MUTUALLY RECURSIVE`
+    /// binding (`site`), whose `computed` output columns are expressions:
+    /// the input as it is. Lowering's demand pass (`demand`) drops it, and
+    /// refuses by name a computed column it cannot tell Materialize
+    /// computes on the same rows.
+    Derived {
+        input: Box<RelationPlan>,
+        computed: Vec<usize>,
+        site: DerivedSite,
+    },
     /// Every input's rows and errors (`UNION ALL`); all of one arity.
     Union { inputs: Vec<RelationPlan> },
     /// The input's rows with their counts negated, its errors as they are:
@@ -287,6 +297,25 @@ pub enum RelationPlan {
     /// The input's rows whose net count is positive, that many times, its
     /// errors as they are: what is left of a subtraction (`EXCEPT ALL`).
     Threshold { input: Box<RelationPlan> },
+}
+
+/// Where a `Derived` relation is written, which names its refusal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DerivedSite {
+    Subquery,
+    Cte,
+    Binding,
+}
+
+impl DerivedSite {
+    /// The construct refused where a computed column's demand is unsure.
+    pub fn refusal(self) -> &'static str {
+        match self {
+            DerivedSite::Subquery => "a computed column in a subquery in FROM",
+            DerivedSite::Cte => "a computed column in a CTE",
+            DerivedSite::Binding => "a computed column in a WITH MUTUALLY RECURSIVE binding",
+        }
+    }
 }
 
 /// Which sides of an `EquiJoin` keep their rows that pair with none.
@@ -308,151 +337,6 @@ impl JoinKind {
             JoinKind::Right => right,
             JoinKind::Full => true,
         }
-    }
-}
-
-impl RelationPlan {
-    /// Whether any relation this plan reads directly satisfies `pred`.
-    pub fn reads_any(&self, pred: &dyn Fn(GlobalId) -> bool) -> bool {
-        grown(|| match self {
-            RelationPlan::Get(id) => pred(*id),
-            RelationPlan::Constant { .. } | RelationPlan::Local { .. } => false,
-            RelationPlan::Map { input, .. }
-            | RelationPlan::FlatMap { input, .. }
-            | RelationPlan::Filter { input, .. }
-            | RelationPlan::Project { input, .. }
-            | RelationPlan::Reduce { input, .. }
-            | RelationPlan::Distinct { input }
-            | RelationPlan::Negate { input }
-            | RelationPlan::Threshold { input }
-            | RelationPlan::Window { input, .. } => input.reads_any(pred),
-            RelationPlan::Join { inputs, .. } | RelationPlan::Union { inputs } => {
-                inputs.iter().any(|i| i.reads_any(pred))
-            }
-            RelationPlan::EquiJoin { left, right, .. } => {
-                left.reads_any(pred) || right.reads_any(pred)
-            }
-            RelationPlan::Let { value, body, .. } => value.reads_any(pred) || body.reads_any(pred),
-            RelationPlan::LetRec { values, body, .. } => {
-                values.iter().any(|v| v.reads_any(pred)) || body.reads_any(pred)
-            }
-            RelationPlan::TopK { input, .. } => input.reads_any(pred),
-        })
-    }
-
-    /// The same plan with `f` applied to each direct input (a `Get`, a
-    /// `Constant` and a `Local` have none and come back
-    /// as they are; a `Let`'s are its value and its body).
-    pub fn try_map_inputs<E>(
-        self,
-        mut f: impl FnMut(RelationPlan) -> Result<RelationPlan, E>,
-    ) -> Result<RelationPlan, E> {
-        let mut boxed = |p: Box<RelationPlan>| f(*p).map(Box::new);
-        Ok(match self {
-            plan @ (RelationPlan::Get(_)
-            | RelationPlan::Constant { .. }
-            | RelationPlan::Local { .. }) => plan,
-            RelationPlan::Map { input, exprs } => RelationPlan::Map {
-                input: boxed(input)?,
-                exprs,
-            },
-            RelationPlan::FlatMap { input, func, exprs } => RelationPlan::FlatMap {
-                input: boxed(input)?,
-                func,
-                exprs,
-            },
-            RelationPlan::Filter { input, predicates } => RelationPlan::Filter {
-                input: boxed(input)?,
-                predicates,
-            },
-            RelationPlan::Project { input, columns } => RelationPlan::Project {
-                input: boxed(input)?,
-                columns,
-            },
-            RelationPlan::Join {
-                inputs,
-                equivalences,
-            } => RelationPlan::Join {
-                inputs: inputs
-                    .into_iter()
-                    .map(|i| boxed(Box::new(i)).map(|b| *b))
-                    .collect::<Result<_, _>>()?,
-                equivalences,
-            },
-            RelationPlan::Union { inputs } => RelationPlan::Union {
-                inputs: inputs
-                    .into_iter()
-                    .map(|i| boxed(Box::new(i)).map(|b| *b))
-                    .collect::<Result<_, _>>()?,
-            },
-            RelationPlan::Let { id, value, body } => RelationPlan::Let {
-                id,
-                value: boxed(value)?,
-                body: boxed(body)?,
-            },
-            RelationPlan::LetRec { ids, values, body } => RelationPlan::LetRec {
-                ids,
-                values: values
-                    .into_iter()
-                    .map(|v| boxed(Box::new(v)).map(|b| *b))
-                    .collect::<Result<_, _>>()?,
-                body: boxed(body)?,
-            },
-            RelationPlan::Reduce {
-                input,
-                group_key,
-                aggregates,
-                global,
-            } => RelationPlan::Reduce {
-                input: boxed(input)?,
-                group_key,
-                aggregates,
-                global,
-            },
-            RelationPlan::Distinct { input } => RelationPlan::Distinct {
-                input: boxed(input)?,
-            },
-            RelationPlan::Negate { input } => RelationPlan::Negate {
-                input: boxed(input)?,
-            },
-            RelationPlan::Threshold { input } => RelationPlan::Threshold {
-                input: boxed(input)?,
-            },
-            RelationPlan::Window { input, window } => RelationPlan::Window {
-                input: boxed(input)?,
-                window,
-            },
-            RelationPlan::EquiJoin {
-                left,
-                right,
-                left_key,
-                right_key,
-                arities,
-                kind,
-                nulls_match,
-            } => RelationPlan::EquiJoin {
-                left: boxed(left)?,
-                right: boxed(right)?,
-                left_key,
-                right_key,
-                arities,
-                kind,
-                nulls_match,
-            },
-            RelationPlan::TopK {
-                input,
-                group_key,
-                order_by,
-                limit,
-                offset,
-            } => RelationPlan::TopK {
-                input: boxed(input)?,
-                group_key,
-                order_by,
-                limit,
-                offset,
-            },
-        })
     }
 }
 
@@ -590,5 +474,7 @@ pub enum Statement {
     ShowTimeZone,
 }
 
+#[cfg(test)]
+mod demand_tests;
 #[cfg(test)]
 mod tests;

@@ -55,3 +55,14 @@ impl RelationPlan {
         })
     }
 }
+
+/// The bindings some value reads at or before its own place, so the last
+/// round's rows: Materialize's `recursive_ids`, whose every column its
+/// projection pushdown demands.
+pub(super) fn recursive_ids(ids: &[usize], values: &[RelationPlan]) -> BTreeSet<usize> {
+    let mut out = BTreeSet::new();
+    for (i, value) in values.iter().enumerate() {
+        out.extend(ids[i..].iter().filter(|id| value.reads_local(**id)));
+    }
+    out
+}

@@ -201,6 +201,7 @@ impl<'i> Loop<'i, '_, '_> {
                     .collect();
                 join::linear(rendered, equivalences)
             }
+            RelationPlan::Derived { input, .. } => self.render(input),
             RelationPlan::EquiJoin { left, right, .. } => {
                 let sides = [self.render(left), self.render(right)];
                 join::equi_node(sides, plan)

@@ -151,6 +151,8 @@ fn render_within<'s>(
                 .map(|(_key, result)| result);
             split(results, errs)
         }
+        // Lowering drops it; a plan rendered without lowering reads it as is.
+        RelationPlan::Derived { input, .. } => render(scope, input, inputs, as_of, worker),
         RelationPlan::Window { input, window } => {
             let (oks, errs) = render(scope, input, inputs, as_of, worker);
             window::render(oks, errs, window)

@@ -30,7 +30,9 @@ use super::expr::{
     SUBQUERY_COLUMN,
 };
 use super::{forms, ident, unqualified_name};
-use crate::plan::{Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect};
+use crate::plan::{
+    DerivedSite, Finishing, OrderColumn, RelationPlan, Resolver, ScalarExpr, SimpleSelect,
+};
 use crate::recursion::grown;
 use crate::repr::{unsupported, Column, Datum, UNSUPPORTED};
 use finishing::{limit, order_by};
@@ -57,6 +59,7 @@ pub(super) fn plan_query(catalog: &dyn Resolver, q: &Query) -> Result<PlannedQue
         ids: Cell::new(0),
         quantified: Cell::new(0),
         ctes: RefCell::new(vec![]),
+        site: Cell::new(DerivedSite::Subquery),
     };
     planner
         .query(q, None, None, false)
@@ -75,6 +78,8 @@ pub(super) struct Planner<'c> {
     quantified: Cell<usize>,
     /// The CTEs in scope, innermost last.
     ctes: RefCell<Vec<with::Cte>>,
+    /// What a subquery in FROM planned now is written in: a `Derived`'s site.
+    site: Cell<DerivedSite>,
 }
 
 /// What a nested query is planned within: the names of the query around
@@ -212,12 +217,17 @@ impl Planner<'_> {
         };
         // The real system computes no column nothing reads, nor its errors
         // (`SELECT x FROM (SELECT x, 1/a FROM t)` does not fail); which
-        // columns are read is not known here, so a computed one is refused.
-        let computed =
+        // columns are read is known when the plan is lowered, so the
+        // computed ones are marked (`RelationPlan::Derived`).
+        let is_computed =
             |t: &Typed| !matches!(t.expr, ScalarExpr::Column(_) | ScalarExpr::Literal(_));
-        if in_from && outputs[..visible].iter().any(|(_, t)| computed(t)) {
-            return Err(unsupported("a computed column in a subquery in FROM"));
-        }
+        let computed: Vec<usize> = match in_from {
+            true => (0..visible)
+                .filter(|i| is_computed(&outputs[*i].1))
+                .map(|i| width + i)
+                .collect(),
+            false => vec![],
+        };
         // The real system types a subquery's unknown-typed column by how
         // the expression around it uses it (`1 IN (SELECT '1')` is true).
         let valued = corr.is_some_and(|c| !matches!(c.reads, Reads::Existence));
@@ -288,6 +298,13 @@ impl Planner<'_> {
             plan = RelationPlan::Distinct {
                 input: Box::new(plan),
             }
+        }
+        if !computed.is_empty() {
+            plan = RelationPlan::Derived {
+                input: Box::new(plan),
+                computed,
+                site: self.site.get(),
+            };
         }
         let sorted_only = outputs.len() > visible;
         let columns = outputs

@@ -18,7 +18,7 @@ use super::super::expr::{scalar_type, Nested, Outer};
 use super::super::ident;
 use super::with::{named_ctes, plain_form, Cte};
 use super::{PlannedQuery, Planner};
-use crate::plan::{with_top_k, RelationPlan};
+use crate::plan::{with_top_k, DerivedSite, RelationPlan};
 use crate::repr::{unsupported, Column, ScalarType};
 
 impl Planner<'_> {
@@ -57,13 +57,10 @@ impl Planner<'_> {
         }
         let mut values = Vec::new();
         for (cte, (_, name, declared)) in ctes.iter().zip(&ids) {
-            // Not every column of a binding need be read, so a computed one
-            // is refused as in a subquery in FROM.
-            let planned = self.query(&cte.query, None, names, true).map_err(|e| {
-                match e == unsupported("a computed column in a subquery in FROM") {
-                    true => unsupported("a computed column in a WITH MUTUALLY RECURSIVE binding"),
-                    false => e,
-                }
+            // Not every column of a binding need be read: its computed
+            // ones are marked as a subquery's in FROM are, in its own name.
+            let planned = self.within(DerivedSite::Binding, || {
+                self.query(&cte.query, None, names, true)
             })?;
             let found: Vec<ScalarType> = planned.columns.iter().map(|c| c.typ).collect();
             check_types(name, declared, &found)?;

@@ -16,7 +16,7 @@ use sqlparser::ast::{ObjectName, Query, TableAlias};
 use super::super::expr::{Nested, Outer};
 use super::super::ident;
 use super::{Correlation, PlannedQuery, Planner};
-use crate::plan::{with_top_k, RelationPlan};
+use crate::plan::{with_top_k, DerivedSite, RelationPlan};
 use crate::repr::{unsupported, Column};
 
 /// A CTE in scope: its name, the `Let` that binds it, its columns.
@@ -65,13 +65,10 @@ impl Planner<'_> {
         let mut values = vec![];
         for cte in ctes {
             plain_form(cte)?;
-            // Not every column of a CTE need be read, so a computed one is
-            // refused as in a subquery in FROM.
-            let planned = self.query(&cte.query, None, names, true).map_err(|e| {
-                match e == unsupported("a computed column in a subquery in FROM") {
-                    true => unsupported("a computed column in a CTE"),
-                    false => e,
-                }
+            // Not every column of a CTE need be read: its computed ones
+            // are marked as a subquery's in FROM are, in its own name.
+            let planned = self.within(DerivedSite::Cte, || {
+                self.query(&cte.query, None, names, true)
             })?;
             let plan = with_top_k(planned.plan, planned.finishing);
             let (name, columns) = renamed(&cte.alias, planned.columns)?;
@@ -95,6 +92,14 @@ impl Planner<'_> {
             }
         }
         Ok(planned)
+    }
+
+    /// `plan` run with the subqueries in FROM it plans written in `site`.
+    pub(super) fn within<T>(&self, site: DerivedSite, plan: impl FnOnce() -> T) -> T {
+        let outer = self.site.replace(site);
+        let planned = plan();
+        self.site.set(outer);
+        planned
     }
 
     /// The CTE in scope an unqualified `name` in FROM names: its `Local`

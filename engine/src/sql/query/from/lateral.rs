@@ -208,7 +208,8 @@ fn reads_no_relation(plan: &RelationPlan, prefix: usize) -> bool {
         RelationPlan::Local { id, .. } => *id == prefix,
         RelationPlan::Map { input, .. }
         | RelationPlan::Filter { input, .. }
-        | RelationPlan::Project { input, .. } => reads_no_relation(input, prefix),
+        | RelationPlan::Project { input, .. }
+        | RelationPlan::Derived { input, .. } => reads_no_relation(input, prefix),
         _ => false,
     }
 }
