@@ -2,6 +2,7 @@
 //! frontier of one timestamp that says how far a collection is complete.
 
 pub mod array;
+pub mod bytes;
 pub mod chars;
 pub mod decimal;
 mod float;
@@ -84,8 +85,10 @@ pub enum Datum {
     Array(Box<array::Array>),
     /// A `time`, a time of day (`repr::time`), last for the same reason.
     Time(time::Time),
-    /// A list (`repr::list`): its elements, last for the same reason.
+    /// A list (`repr::list`): its elements, after them for the same reason.
     List(Vec<Datum>),
+    /// A `bytea` (`repr::bytes`), last for the same reason.
+    Bytes(Vec<u8>),
 }
 
 impl Datum {
@@ -112,6 +115,7 @@ impl Datum {
                 | (Datum::UInt64(_), ScalarType::UInt64)
                 | (Datum::Jsonb(_), ScalarType::Jsonb)
                 | (Datum::Time(_), ScalarType::Time)
+                | (Datum::Bytes(_), ScalarType::Bytes)
         ) || matches!((self, typ), (Datum::Range(r), ScalarType::Range(k)) if r.is_of(k))
             || matches!((self, typ), (Datum::Array(a), ScalarType::Array(e))
                 if a.elements.iter().all(|d| *d == Datum::Null || d.is_of(e.scalar())))
@@ -165,6 +169,7 @@ impl fmt::Display for Datum {
             Datum::Array(a) => write!(f, "{a}"),
             Datum::Time(t) => write!(f, "{t}"),
             Datum::List(l) => list::write(f, l),
+            Datum::Bytes(b) => write!(f, "{}", bytes::Hex(b)),
         }
     }
 }
@@ -224,6 +229,8 @@ pub enum ScalarType {
     /// `int list`, `int list list`, ...: a list of its element type
     /// (`repr::list`).
     List(list::ListType),
+    /// `bytea`: a string of bytes (`repr::bytes`).
+    Bytes,
 }
 
 impl ScalarType {
@@ -252,6 +259,7 @@ impl ScalarType {
             ScalarType::Array(e) => e.internal_name(),
             ScalarType::Time => "time",
             ScalarType::List(_) => "list",
+            ScalarType::Bytes => "bytea",
         }
     }
 

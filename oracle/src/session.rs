@@ -279,6 +279,9 @@ pub fn datum(typ: Option<&Type>, text: Option<&str>) -> Datum {
         Some(&Type::TIMESTAMPTZ) => time::parse_timestamptz(text).ok().map(Datum::TimestampTz),
         // PostgreSQL's text of a time (`01:02:03.04`) is the real system's.
         Some(&Type::TIME) => time::parse_time(text).ok().map(Datum::Time),
+        // PostgreSQL's text of a bytea (`\x00ff`, its default hex output)
+        // is the real system's.
+        Some(&Type::BYTEA) => engine::repr::bytes::parse(text).ok().map(Datum::Bytes),
         // PostgreSQL's text of an interval (`1 year 2 mons -3 days
         // +04:05:06`) is one of the forms the engine reads: it reads back
         // as the engine's value, shown as the real system shows it.

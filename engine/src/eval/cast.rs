@@ -52,6 +52,7 @@ pub fn parse_as(s: &str, to: ScalarType) -> Result<Datum, String> {
         ScalarType::Jsonb => crate::repr::jsonb::parse(s).map(|j| Datum::Jsonb(Box::new(j))),
         ScalarType::Array(e) => parse_array(s, e),
         ScalarType::List(t) => parse_list(s, t),
+        ScalarType::Bytes => crate::repr::bytes::parse(s).map(Datum::Bytes),
     }
 }
 
@@ -77,6 +78,11 @@ fn parse_bool(s: &str) -> Option<bool> {
 /// The string types cast as `text` does, to and from each other too.
 pub fn castable(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
+    // A `bytea` casts to and from a `text` alone (the real system's
+    // `typeconv.rs`: no cast of it to or from `char` or `varchar`).
+    if from == Bytes || to == Bytes {
+        return from == to || matches!((from, to), (Bytes, Text) | (Text, Bytes));
+    }
     let text = |t: ScalarType| if t.is_string() { Text } else { t };
     let (from, to) = (text(from), text(to));
     // A jsonb casts to and from a string, and to its numbers' and
@@ -161,6 +167,7 @@ pub fn cast(d: Datum, to: ScalarType) -> Result<Datum, String> {
         (Datum::Bool(b), ScalarType::Bool) => Datum::Bool(b),
         (Datum::Range(r), ScalarType::Range(_)) => Datum::Range(r),
         (Datum::Jsonb(j), ScalarType::Jsonb) => Datum::Jsonb(j),
+        (Datum::Bytes(b), ScalarType::Bytes) => Datum::Bytes(b),
         (d, to) => return Err(format!("cannot cast {d} to {}", to.name())),
     })
 }

@@ -44,7 +44,8 @@ pub fn convert(d: &Datum) -> Result<Jsonb, DataflowError> {
         | Datum::Timestamp(_)
         | Datum::TimestampTz(_)
         | Datum::Interval(_)
-        | Datum::Range(_) => convert(&via(ScalarType::Text)?)?,
+        | Datum::Range(_)
+        | Datum::Bytes(_) => convert(&via(ScalarType::Text)?)?,
     })
 }
 

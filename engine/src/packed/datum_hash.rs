@@ -38,6 +38,7 @@ impl Hash for DatumRef<'_> {
             Array(Array),
             Time(Time),
             List(Vec<Datum>),
+            Bytes(&'a [u8]),
         }
         let datum = match *self {
             DatumRef::Null => AsDatum::Null,
@@ -61,6 +62,7 @@ impl Hash for DatumRef<'_> {
             DatumRef::Array(a) => AsDatum::Array(a.unpack()),
             DatumRef::Time(t) => AsDatum::Time(t),
             DatumRef::List(l) => AsDatum::List(l.unpack()),
+            DatumRef::Bytes(b) => AsDatum::Bytes(b),
         };
         datum.hash(state)
     }

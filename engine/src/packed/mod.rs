@@ -20,7 +20,7 @@
 //! length of the rest (4 bytes), its dimensions and elements
 //! (`array_ref.rs`); `Time` and its microseconds (8 bytes); `List` and
 //! the length of the rest (4 bytes), its elements as a row's datums
-//! (`list_ref.rs`). Integers are little-endian. The encoding of a row is
+//! (`list_ref.rs`); `Bytes` as `Text`, its bytes any. Integers are little-endian. The encoding of a row is
 //! unique, so equal bytes are equal rows.
 //!
 //! The order (`Ord`) and hash (`Hash`) are the `Vec<Datum>`'s it encodes,
@@ -32,6 +32,7 @@
 //! `PackedRef`, which orders and unpacks as the `PackedRow` it was.
 
 mod array_ref;
+mod compare;
 mod container;
 mod datum_hash;
 mod jsonb_ref;
@@ -54,6 +55,7 @@ use crate::repr::interval::Interval;
 use crate::repr::time::{Date, DateTime, Time};
 use crate::repr::{Datum, Numeric, Row, F32, F64};
 use array_ref::ArrayRef;
+use compare::compare;
 use jsonb_ref::JsonbRef;
 use list_ref::ListRef;
 use range_ref::RangeRef;
@@ -83,6 +85,7 @@ const JSONB: u8 = 18;
 const ARRAY: u8 = 20;
 const TIME: u8 = 21;
 const LIST: u8 = 22;
+const BYTES: u8 = 23;
 
 /// A row as bytes (see the module).
 #[derive(Clone)]
@@ -252,6 +255,7 @@ fn encoded_len(datum: &Datum) -> usize {
         Datum::Int64(_) => 8,
         Datum::Numeric(_) => Numeric::BYTES,
         Datum::Text(s) => 4 + s.len(),
+        Datum::Bytes(b) => 4 + b.len(),
         Datum::Float32(_) => 4,
         Datum::Float64(_) => 8,
         Datum::Int16(_) => 2,
@@ -275,6 +279,14 @@ fn unsigned(datum: &Datum) -> Option<(u8, usize, u64)> {
         Datum::UInt32(u) => Some((UINT32, 4, u64::from(*u))),
         Datum::UInt64(u) => Some((UINT64, 8, *u)),
         _ => None,
+    }
+}
+
+/// A `bytea`'s bytes (none of another datum).
+fn bytes_of(datum: &Datum) -> &[u8] {
+    match datum {
+        Datum::Bytes(b) => b,
+        _ => &[],
     }
 }
 
@@ -302,11 +314,14 @@ fn write<'a>(row: impl Iterator<Item = &'a Datum>, out: &mut [u8]) {
                 put(&[NUMERIC]);
                 put(&n.to_bytes());
             }
-            Datum::Text(s) => {
-                let len = u32::try_from(s.len()).expect("a text shorter than 4 GiB");
-                put(&[TEXT]);
-                put(&len.to_le_bytes());
-                put(s.as_bytes());
+            Datum::Text(_) | Datum::Bytes(_) => {
+                let (tag, b) = match datum {
+                    Datum::Text(s) => (TEXT, s.as_bytes()),
+                    _ => (BYTES, bytes_of(datum)),
+                };
+                put(&[tag]);
+                put(&u32::try_from(b.len()).expect("under 4 GiB").to_le_bytes());
+                put(b);
             }
             Datum::Float32(f) => {
                 put(&[FLOAT32]);
@@ -411,6 +426,7 @@ enum DatumRef<'a> {
     Array(ArrayRef<'a>),
     Time(Time),
     List(ListRef<'a>),
+    Bytes(&'a [u8]),
 }
 
 impl DatumRef<'_> {
@@ -441,6 +457,7 @@ impl DatumRef<'_> {
             DatumRef::Array(a) => Datum::Array(Box::new(a.unpack())),
             DatumRef::Time(t) => Datum::Time(t),
             DatumRef::List(l) => Datum::List(l.unpack()),
+            DatumRef::Bytes(b) => Datum::Bytes(b.to_vec()),
         }
     }
 }
@@ -506,6 +523,7 @@ impl<'a> Iterator for Datums<'a> {
                 Time::from_micros(i64::from_le_bytes(self.take())).expect("a packed time"),
             ),
             LIST => DatumRef::List(ListRef(self.prefixed())),
+            BYTES => DatumRef::Bytes(self.prefixed()),
             _ => unreachable!("a packed row has no tag {tag}"),
         })
     }
@@ -525,36 +543,6 @@ impl Ord for PackedRow {
     fn cmp(&self, other: &Self) -> Ordering {
         compare(self.bytes(), other.bytes())
     }
-}
-
-/// The order of the rows two packings encode.
-fn compare(mut a: &[u8], mut b: &[u8]) -> Ordering {
-    // Integers of one width, the common case, compare without building
-    // datums; anything else compares datum by datum (and two rows read to
-    // their ends are equal). No test of the whole rows for equality first:
-    // the batchers and merges compare distinct rows almost always, and
-    // that test was a `memcmp` call each time.
-    loop {
-        let (ordering, width) = match (a.first(), b.first()) {
-            (Some(&INT32), Some(&INT32)) => (le_i32(&a[1..]).cmp(&le_i32(&b[1..])), 4),
-            (Some(&INT64), Some(&INT64)) => (le_i64(&a[1..]).cmp(&le_i64(&b[1..])), 8),
-            _ => return Datums(a).cmp(Datums(b)),
-        };
-        if ordering != Ordering::Equal {
-            return ordering;
-        }
-        (a, b) = (&a[1 + width..], &b[1 + width..]);
-    }
-}
-
-/// The `i32` at the start of `bytes`, as `pack` wrote it.
-fn le_i32(bytes: &[u8]) -> i32 {
-    i32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"))
-}
-
-/// The `i64` at the start of `bytes`, as `pack` wrote it.
-fn le_i64(bytes: &[u8]) -> i64 {
-    i64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"))
 }
 
 impl PartialOrd for PackedRow {

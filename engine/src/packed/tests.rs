@@ -123,6 +123,7 @@ fn datums() -> Vec<Datum> {
     .chain(array_edges())
     .chain([Time::MIN, Time::from_micros(1).expect("a time"), Time::MAX].map(Datum::Time))
     .chain(list_edges())
+    .chain([vec![], vec![0], vec![0, 0], vec![0xff], b"a".to_vec()].map(Datum::Bytes))
     .collect()
 }
 
@@ -316,6 +317,7 @@ fn datum() -> impl Strategy<Value = Datum> {
         jsonb_value().prop_map(|j| Datum::Jsonb(Box::new(j))),
         (Time::MIN.micros()..=Time::MAX.micros())
             .prop_map(|t| Datum::Time(Time::from_micros(t).expect("a time"))),
+        prop::collection::vec(any::<u8>(), 0..4).prop_map(Datum::Bytes),
         // Arrays of a few small integers or NULLs, one or two dimensions.
         (
             prop::collection::vec(prop::option::of(-2i32..2), 0..5),

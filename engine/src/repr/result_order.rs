@@ -40,6 +40,9 @@ mod tag {
     pub const TIMESTAMPTZ: u8 = 13;
     /// An interval as its months, days and microseconds.
     pub const INTERVAL: u8 = 14;
+    /// `BytesTiny`, then `BytesShort`, `BytesLong` and `BytesHuge`, as
+    /// the strings' tags.
+    pub const BYTES_TINY: u8 = 15;
     /// `StringTiny`, then `StringShort`, `StringLong` and `StringHuge`:
     /// a length of 1, 2, 4 or 8 bytes.
     pub const STRING_TINY: u8 = 19;
@@ -123,6 +126,7 @@ fn push(bytes: &mut Vec<u8>, datum: &Datum) {
             bytes.extend_from_slice(&f.get().to_bits().to_le_bytes());
         }
         Datum::Text(s) => push_string(bytes, s.as_bytes()),
+        Datum::Bytes(b) => push_lengthed(bytes, b, tag::BYTES_TINY),
         Datum::Date(d) => {
             bytes.push(tag::DATE);
             bytes.extend_from_slice(&d.days().to_le_bytes());
@@ -322,6 +326,7 @@ mod tests {
         assert_eq!(encode(&[Datum::Int64(i64::MIN)])[0], 74);
         assert_eq!(encode(&[Datum::Null, Datum::Bool(true)]), [0, 2]);
         assert_eq!(encode(&[Datum::Text("ab".into())]), [19, 2, b'a', b'b']);
+        assert_eq!(encode(&[Datum::Bytes(vec![7])]), [15, 1, 7]);
         let long = "x".repeat(300);
         assert_eq!(encode(&[Datum::Text(long)])[..3], [20, 0x2c, 1]);
         let f = encode(&[Datum::Float64(F64::new(1.0))]);

@@ -148,6 +148,11 @@ pub enum SkipReason {
     /// The real system's `list` type (`LIST[...]`, `int list`, its
     /// subscripts, slices and functions), which PostgreSQL does not have.
     MzList,
+    /// The real system's `bytea` where PostgreSQL's differs: `digest` and
+    /// `hmac`, which are PostgreSQL's only in the pgcrypto extension; no
+    /// `||` of two byteas (a bytea beside a text is cast to its text);
+    /// `convert_from` of UTF-8 alone.
+    MzBytea,
 }
 
 impl SkipReason {
@@ -188,6 +193,7 @@ impl SkipReason {
         (SkipReason::MzArray, "mz-array"),
         (SkipReason::MzAggregateOrder, "mz-aggregate-order"),
         (SkipReason::MzList, "mz-list"),
+        (SkipReason::MzBytea, "mz-bytea"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -225,6 +231,7 @@ impl SkipReason {
                 | SkipReason::MzArray
                 | SkipReason::MzAggregateOrder
                 | SkipReason::MzList
+                | SkipReason::MzBytea
         )
     }
 

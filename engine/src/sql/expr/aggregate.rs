@@ -314,12 +314,12 @@ pub(super) fn summed(name: &str, arg: Typed) -> Result<Typed, String> {
 /// Refuses an argument of `min` or `max` the engine does not order as the
 /// real system: of unknown type, an array or a list (the engine's
 /// aggregates take the derived order, not their SQL order, NULL elements
-/// last).
+/// last); and a `bytea`, of which the real system has neither.
 pub(super) fn extreme(name: &str, arg: &Typed) -> Result<(), String> {
     if arg.is_unknown() {
         return Err(unsupported(format!("{name} of an unknown-typed argument")));
     }
-    if let Some(t @ (ScalarType::Array(_) | ScalarType::List(_))) = arg.typ {
+    if let Some(t @ (ScalarType::Array(_) | ScalarType::List(_) | ScalarType::Bytes)) = arg.typ {
         return Err(unsupported(format!("{name} of {}", t.name())));
     }
     Ok(())

@@ -55,6 +55,7 @@ impl Param {
             Param::Float32 => Some(ScalarType::Float32),
             Param::Float64 => Some(ScalarType::Float64),
             Param::Text => Some(ScalarType::Text),
+            Param::Bytes => Some(ScalarType::Bytes),
             _ => None,
         }
     }
@@ -100,6 +101,7 @@ impl Param {
                 | (T::Float32, Param::Float32 | Param::Float64)
                 | (T::Float64, Param::Float64)
                 | (T::Text, Param::Text | Param::Char)
+                | (T::Bytes, Param::Bytes)
         )
     }
 
@@ -132,7 +134,7 @@ fn category_of(t: ScalarType) -> Category {
         }
         ScalarType::Interval => Category::Timespan,
         ScalarType::Range(_) => Category::Range,
-        ScalarType::Jsonb | ScalarType::List(_) => Category::UserDefined,
+        ScalarType::Jsonb | ScalarType::List(_) | ScalarType::Bytes => Category::UserDefined,
         ScalarType::Array(_) => Category::Array,
     }
 }

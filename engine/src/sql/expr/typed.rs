@@ -242,6 +242,7 @@ pub fn scalar_type(t: &DataType) -> Result<ScalarType, String> {
         DataType::Text | DataType::String(None) => Ok(ScalarType::Text),
         DataType::Bool | DataType::Boolean => Ok(ScalarType::Bool),
         DataType::JSONB => Ok(ScalarType::Jsonb),
+        DataType::Bytea => Ok(ScalarType::Bytes),
         // Any other name may be one of the real system's many types.
         _ => Err(unsupported(format!(
             "type {}",

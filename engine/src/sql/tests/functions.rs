@@ -186,6 +186,14 @@ fn what_the_engine_does_not_implement_is_refused_by_name() {
             "SELECT length(NULL, 'x')",
             "unsupported: function length: length(bytea, text)",
         ),
+        // Materialize has no `max(bytea)` and no cast of a bytea to a
+        // `char`; the engine has no `bytea[]`: each refused by name.
+        ("SELECT max('\\x01'::bytea)", "unsupported: max of bytea"),
+        ("SELECT ARRAY['\\x01'::bytea]", "unsupported: type bytea[]"),
+        (
+            "SELECT '\\x01'::bytea::char(2)",
+            "unsupported: cast from bytea to char(2)",
+        ),
         (
             "SELECT power(avg(a), 2.5) FROM t",
             "unsupported: function power: power(numeric, numeric)",

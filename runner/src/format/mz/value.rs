@@ -80,6 +80,13 @@ pub fn format(datum: &Datum, typ: Type, mode: Mode) -> Result<String, String> {
             | Datum::Jsonb(_)
             | Datum::Array(_),
         ) => datum.to_string(),
+        // Bytes are their text when they are UTF-8 (an empty one an
+        // empty word, not `(empty)`), else Rust's list of their values
+        // (`[222, 173]`): the runner's `str::from_utf8` or `{:?}`.
+        (Type::Text, Datum::Bytes(b)) => match std::str::from_utf8(b) {
+            Ok(s) => s.to_string(),
+            Err(_) => format!("{b:?}"),
+        },
         _ => return cannot(),
     })
 }

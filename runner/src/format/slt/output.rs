@@ -114,7 +114,8 @@ fn result_types(written: &[Type], rows: &[Vec<Datum>]) -> Vec<Type> {
                         | Datum::Range(_)
                         | Datum::Jsonb(_)
                         | Datum::Array(_)
-                        | Datum::List(_),
+                        | Datum::List(_)
+                        | Datum::Bytes(_),
                     ) => Some(Type::Text),
                     Some(Datum::Bool(_)) => Some(Type::Bool),
                     _ => None,
