@@ -16,6 +16,7 @@
 //! it is strict and one is a literal NULL, else a literal error operand.
 
 use super::array;
+use super::bytes;
 use super::errors::{int4_out_of_range, int8_out_of_range_of};
 use super::float_functions;
 use super::int16;
@@ -209,6 +210,7 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
         Func::Text(f) => text::apply(f, args),
         Func::Array(f) => array::apply(f, args),
         Func::List(f) => list::apply(f, args),
+        Func::Bytes(f) => bytes::apply(f, args),
         Func::Bitwise(op) => unsigned::bitwise(op, args).map(Ok),
         Func::DateTrunc | Func::Extract | Func::DatePart => time::apply(func, args),
         _ => None,

@@ -6,6 +6,7 @@
 mod aggregate;
 mod array;
 mod as_written;
+mod bytes;
 mod cast;
 mod chars;
 mod error_order;

@@ -70,6 +70,8 @@ pub enum Func {
     Array(ArrayFunc),
     /// A function or operator of lists (`ListFunc`).
     List(ListFunc),
+    /// A function or operator of `bytea` (`BytesFunc`).
+    Bytes(BytesFunc),
     /// `date_trunc(text, timestamp)` and `date_trunc(text, timestamptz)`:
     /// the unit a text evaluated per row (`repr::time::units`).
     DateTrunc,
@@ -80,6 +82,54 @@ pub enum Func {
     /// `date_part(text, x)` of a `timestamp`, `timestamptz` (a `date` is
     /// cast to one) or `interval`, a `double precision`.
     DatePart,
+}
+
+/// The real system's functions and operators of `bytea`, its digests
+/// among them, that `eval/bytes.rs` evaluates; a digest's input is a text's
+/// UTF-8 bytes or a `bytea`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BytesFunc {
+    /// `length(bytea)`, `octet_length(bytea)`: bytes.
+    Length,
+    /// `bit_length(bytea)`.
+    BitLength,
+    /// `get_byte(bytea, integer)`.
+    GetByte,
+    /// `get_bit(bytea, integer)`: the bit counted from each byte's lowest.
+    GetBit,
+    /// `encode(bytea, format)`: a text in `base64`, `escape` or `hex`.
+    Encode,
+    /// `decode(text, format)`.
+    Decode,
+    /// `convert_from(bytea, encoding)`: UTF-8 bytes as a text.
+    ConvertFrom,
+    /// `md5(text)`, `md5(bytea)`: the digest's hex digits, a text.
+    Md5,
+    /// `digest(x, algorithm)`, the algorithm a text evaluated per row.
+    Digest,
+    /// `sha224(bytea)` and the others: `digest` of that algorithm.
+    Sha(&'static str),
+    /// `hmac(x, key, algorithm)`.
+    Hmac,
+}
+
+impl BytesFunc {
+    /// The name the real system gives the function or operator.
+    pub fn name(self) -> &'static str {
+        match self {
+            BytesFunc::Length => "length",
+            BytesFunc::BitLength => "bit_length",
+            BytesFunc::GetByte => "get_byte",
+            BytesFunc::GetBit => "get_bit",
+            BytesFunc::Encode => "encode",
+            BytesFunc::Decode => "decode",
+            BytesFunc::ConvertFrom => "convert_from",
+            BytesFunc::Md5 => "md5",
+            BytesFunc::Digest => "digest",
+            BytesFunc::Sha(name) => name,
+            BytesFunc::Hmac => "hmac",
+        }
+    }
 }
 
 /// The real system's functions and operators of text that `eval/text.rs`
@@ -524,6 +574,7 @@ impl Func {
             Func::Text(f) => f.name(),
             Func::Array(f) => f.name(),
             Func::List(f) => f.name(),
+            Func::Bytes(f) => f.name(),
             Func::DateTrunc => "date_trunc",
             Func::Extract => "extract",
             Func::DatePart => "date_part",

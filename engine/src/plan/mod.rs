@@ -19,8 +19,8 @@ pub use finishing::{
     compare_rows, datum_order, with_top_k, Finishing, OrderColumn, Ordered, SortKey, Ties,
 };
 pub use func::{
-    ArrayFunc, Bitwise, FloatFunc, FloatWidth, Func, JsonbFunc, ListFunc, NumericFunc, RangeFunc,
-    TextFunc, TrimSide,
+    ArrayFunc, Bitwise, BytesFunc, FloatFunc, FloatWidth, Func, JsonbFunc, ListFunc, NumericFunc,
+    RangeFunc, TextFunc, TrimSide,
 };
 pub use resolver::{
     full_name, minimal_name, ObjectKind, Resolver, SchemaId, DEFAULT_DATABASE, DEFAULT_SCHEMA,

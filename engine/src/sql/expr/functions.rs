@@ -17,7 +17,7 @@ use super::typed::{binary, unify, Typed};
 use super::{array, date_part, date_trunc, jsonb, list, range};
 use super::{function_name, plain_args, walk, ExprContext};
 use crate::eval::introduces_nulls;
-use crate::plan::{Func, ScalarExpr, TextFunc, TrimSide};
+use crate::plan::{BytesFunc, Func, ScalarExpr, TextFunc, TrimSide};
 use crate::repr::array::ArrayElem;
 use crate::repr::{quoted, unsupported, Datum, ScalarType};
 
@@ -26,6 +26,8 @@ use Param::{Bytes, Char, Int16, Int32, Int64, Range, Text};
 const TEXT: ScalarType = ScalarType::Text;
 const INT: ScalarType = ScalarType::Int32;
 const BOOL: ScalarType = ScalarType::Bool;
+const BYTEA: ScalarType = ScalarType::Bytes;
+const BYTES_LENGTH: Func = Func::Bytes(BytesFunc::Length);
 const TEXTS: ScalarType = ScalarType::Array(ArrayElem::Text);
 const REGEXP_REPLACE: Func = Func::Text(TextFunc::RegexpReplace);
 const REGEXP_MATCH: Func = Func::Text(TextFunc::RegexpMatch);
@@ -47,6 +49,62 @@ const SUBSTR: [Overload; 2] = [
     (&[Text, Int32, Int32], Some((Func::Substr, TEXT))),
 ];
 
+/// The real system's overloads of the functions of `bytea` and its
+/// digests (`md5` of a text among them).
+fn bytes_overloads(name: &str) -> Option<&'static [Overload]> {
+    Some(match name {
+        "get_byte" => &[(
+            &[Bytes, Int32],
+            Some((Func::Bytes(BytesFunc::GetByte), INT)),
+        )],
+        "get_bit" => &[(&[Bytes, Int32], Some((Func::Bytes(BytesFunc::GetBit), INT)))],
+        "encode" => &[(&[Bytes, Text], Some((Func::Bytes(BytesFunc::Encode), TEXT)))],
+        "decode" => &[(&[Text, Text], Some((Func::Bytes(BytesFunc::Decode), BYTEA)))],
+        "convert_from" => &[(
+            &[Bytes, Text],
+            Some((Func::Bytes(BytesFunc::ConvertFrom), TEXT)),
+        )],
+        "md5" => &[
+            (&[Text], Some((Func::Bytes(BytesFunc::Md5), TEXT))),
+            (&[Bytes], Some((Func::Bytes(BytesFunc::Md5), TEXT))),
+        ],
+        "digest" => &[
+            (&[Text, Text], Some((Func::Bytes(BytesFunc::Digest), BYTEA))),
+            (
+                &[Bytes, Text],
+                Some((Func::Bytes(BytesFunc::Digest), BYTEA)),
+            ),
+        ],
+        "hmac" => &[
+            (
+                &[Text, Text, Text],
+                Some((Func::Bytes(BytesFunc::Hmac), BYTEA)),
+            ),
+            (
+                &[Bytes, Bytes, Text],
+                Some((Func::Bytes(BytesFunc::Hmac), BYTEA)),
+            ),
+        ],
+        "sha224" => &[(
+            &[Bytes],
+            Some((Func::Bytes(BytesFunc::Sha("sha224")), BYTEA)),
+        )],
+        "sha256" => &[(
+            &[Bytes],
+            Some((Func::Bytes(BytesFunc::Sha("sha256")), BYTEA)),
+        )],
+        "sha384" => &[(
+            &[Bytes],
+            Some((Func::Bytes(BytesFunc::Sha("sha384")), BYTEA)),
+        )],
+        "sha512" => &[(
+            &[Bytes],
+            Some((Func::Bytes(BytesFunc::Sha("sha512")), BYTEA)),
+        )],
+        _ => return None,
+    })
+}
+
 /// The real system's overloads of each function resolved here.
 fn overloads(name: &str) -> Option<&'static [Overload]> {
     Some(match name {
@@ -59,17 +117,20 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
             float_functions::ABS_DOUBLE,
         ],
         "length" => &[
-            (&[Bytes], None),
+            (&[Bytes], Some((BYTES_LENGTH, INT))),
             (&[Text], Some((Func::CharLength, INT))),
             (&[Bytes, Text], None),
         ],
         "char_length" => &[(&[Text], Some((Func::CharLength, INT)))],
         "octet_length" => &[
-            (&[Bytes], None),
+            (&[Bytes], Some((BYTES_LENGTH, INT))),
             (&[Text], Some((Func::OctetLength, INT))),
             (&[Char], None),
         ],
-        "bit_length" => &[(&[Bytes], None), (&[Text], Some((Func::BitLength, INT)))],
+        "bit_length" => &[
+            (&[Bytes], Some((Func::Bytes(BytesFunc::BitLength), INT))),
+            (&[Text], Some((Func::BitLength, INT))),
+        ],
         "substr" | "substring" => &SUBSTR,
         "upper" => &[(&[Text], Some((Func::Upper, TEXT))), (&[Range], None)],
         "lower" => &[(&[Text], Some((Func::Lower, TEXT))), (&[Range], None)],
@@ -120,7 +181,7 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
             (&[Text, Text], Some((STRING_TO_ARRAY, TEXTS))),
             (&[Text, Text, Text], Some((STRING_TO_ARRAY, TEXTS))),
         ],
-        _ => return float_functions::overloads(name),
+        _ => return bytes_overloads(name).or_else(|| float_functions::overloads(name)),
     })
 }
 
