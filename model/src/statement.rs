@@ -84,6 +84,7 @@ pub fn apply(state: &mut State, parsed: &Parsed) -> Result<Printed, Unsupported>
                 let typ = match &c.data_type {
                     DataType::Text => Type::Text,
                     DataType::Boolean | DataType::Bool => Type::Bool,
+                    DataType::Bytea => return Err("bytea is not modelled"),
                     DataType::Char(n) | DataType::Character(n) => Type::Char(Some(length(n)?)),
                     DataType::Varchar(n) | DataType::CharacterVarying(n) => {
                         Type::VarChar(n.as_ref().map(|_| length(n)).transpose()?)

@@ -342,6 +342,7 @@ pub fn compile_in(
         } => match (int_type(data_type), float_type(data_type)) {
             (Some(wide), _) => Scalar::ToInt(b(expr)?, wide),
             (_, Some(wide)) => Scalar::ToFloat(b(expr)?, wide),
+            _ if *data_type == DataType::Bytea => return Err("bytea is not modelled"),
             _ => return Err("a cast outside int, bigint and the floats"),
         },
         ast::Expr::Function(f) => call(f, scope, nested)?,
