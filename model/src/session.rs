@@ -100,9 +100,12 @@ impl Model {
         self.state.dropped_index_held = self.peeks.values().flatten().any(|p| !live(p));
         match command {
             Command::Statement { sql } => self.statement(sql),
-            // The statements the system variables allow are outside the
+            // Roles, connections and the system variables are outside the
             // model's grammar, which makes no claim on them either way.
-            Command::System { .. } => Expectation::NoClaim("system variables are not modelled"),
+            Command::Connection { .. } => {
+                self.lose_track();
+                Expectation::NoClaim("connections of other roles are not modelled")
+            }
             Command::Query { sql, sort } => claim(self.query(sql, *sort)),
             Command::Peek { index, as_of } => claim(self.peek(index, *as_of)),
             Command::IssuePeek { index, as_of, name } => {
@@ -177,16 +180,21 @@ impl Model {
         }
     }
 
+    /// After a statement the model does not know, it can no longer vouch
+    /// for anything.
+    fn lose_track(&mut self) {
+        self.state.catalog_uncertain = true;
+        self.state.time_uncertain = true;
+        for o in self.state.objects.values_mut() {
+            o.kind = Kind::Unknown;
+        }
+    }
+
     fn statement(&mut self, sql: &str) -> Expectation {
         let statements = match parse(sql) {
             Ok(s) => s,
             Err(why) => {
-                // Whatever it was, the model can no longer vouch for anything.
-                self.state.catalog_uncertain = true;
-                self.state.time_uncertain = true;
-                for o in self.state.objects.values_mut() {
-                    o.kind = Kind::Unknown;
-                }
+                self.lose_track();
                 return Expectation::NoClaim(why);
             }
         };

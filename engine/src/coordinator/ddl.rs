@@ -4,7 +4,7 @@
 use super::catalog::{self, Catalog, Detail, IndexDetail};
 use super::contents::Contents;
 use super::keys::KeyCounts;
-use super::Engine;
+use super::{roles, system, Engine};
 use crate::api::Outcome;
 use crate::eval::passes;
 use crate::packed::PackedRow;
@@ -15,6 +15,15 @@ use crate::sql;
 
 impl Engine {
     pub(super) fn run_statements(&mut self, sql: &str) -> Outcome {
+        if self.roles.user() == roles::SYSTEM && system::is_alter_system(sql) {
+            return self.alter_system(sql).unwrap_or_else(Outcome::Error);
+        }
+        if let Some(role) = sql::role_statement(sql) {
+            return match role.and_then(|r| self.run_role_statement(r)) {
+                Ok(()) => Outcome::Ok,
+                Err(e) => Outcome::Error(e),
+            };
+        }
         let statements = match sql::statements(sql) {
             Ok(statements) => statements,
             Err(e) => return Outcome::Error(e),
@@ -25,7 +34,12 @@ impl Engine {
                 Err(e) => return Outcome::Error(e),
             };
             if let Some(statement) = planned {
+                if let Err(e) = self.gate(&statement) {
+                    return Outcome::Error(e);
+                }
+                let before = self.owned_before();
                 let outcome = self.execute(statement);
+                self.own_new(before);
                 if !matches!(outcome, Outcome::Ok | Outcome::Rows(_)) {
                     return outcome;
                 }

@@ -6,7 +6,8 @@
 //! directive does lives in the children: `ddl` (with `contents`, a
 //! table's rows as the coordinator keeps them, `keys`, the check of a
 //! table's keys, `drops`, what a DROP takes with it, and `update`, an
-//! UPDATE's read and then write), `system` (`ALTER SYSTEM`), `peeks` and `diagnosis`,
+//! UPDATE's read and then write), `system` (`ALTER SYSTEM`), `roles` (roles,
+//! the connections they act on, what they may run), `peeks` and `diagnosis`,
 //! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`. The
 //! catalog (`catalog`, with the built-in relations in `builtin`) and the
 //! rows of the introspection relations (`introspection`) are the
@@ -26,6 +27,7 @@ mod namespaces;
 mod peeks;
 mod read_policy;
 mod reports;
+mod roles;
 mod stepping;
 mod subscribe;
 mod system;
@@ -86,8 +88,10 @@ pub struct Engine {
     logging_reads: u64,
     /// Constant-only reads that returned rows (see `Witness::constant_reads`).
     constant_reads: u64,
-    /// The session's time zone, as `SHOW TIMEZONE` prints it (`sql::session`).
+    /// The acting connection's time zone, as `SHOW TIMEZONE` prints it
+    /// (`sql::session`); a named connection keeps its own (`roles`).
     time_zone: &'static str,
+    roles: roles::Roles,
 }
 
 /// Index of the runtime that maintains (Solo's one runtime, or Maintenance).
@@ -130,6 +134,7 @@ impl Engine {
             logging_reads: 0,
             constant_reads: 0,
             time_zone: sql::DEFAULT_TIME_ZONE,
+            roles: roles::Roles::default(),
         }
     }
 
@@ -174,6 +179,7 @@ impl Engine {
             let mut planned = sql::plan(sql, &engine.catalog)?;
             match (planned.len(), planned.pop()) {
                 (1, Some(statement @ (Statement::Select { .. } | Statement::ShowTimeZone))) => {
+                    engine.gate(&statement)?;
                     Ok(engine.execute(statement))
                 }
                 _ => Err(crate::repr::unsupported(

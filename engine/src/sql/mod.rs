@@ -13,6 +13,7 @@
 //!   `schemas`: CREATE and DROP of schemas and databases.
 //! - `query`: SELECT.
 //! - `session`: `SET`, `RESET` and `SHOW` of the session's time zone.
+//! - `roles`: `CREATE`, `ALTER` and `DROP ROLE`, on tokens.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
 //! - `values`: a bulk INSERT's rows of plain literals, read off the text.
@@ -34,6 +35,7 @@ mod names;
 mod parse;
 mod query;
 mod schemas;
+mod roles;
 mod session;
 mod statement;
 mod subscribe;
@@ -48,6 +50,7 @@ use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, GlobalId};
 
 pub use drop::still_depended_upon;
+pub use roles::{role_statement, RoleStatement};
 pub use session::DEFAULT_TIME_ZONE;
 pub use subscribe::{plan_subscribe, Subscribe};
 

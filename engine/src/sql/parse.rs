@@ -134,7 +134,7 @@ fn bulk_insert(sql: &str) -> Option<ParsedStatement> {
 }
 
 /// The tokens of `sql` that mean something: no whitespace, no end marker.
-fn tokenize(sql: &str) -> Result<Vec<TokenWithSpan>, String> {
+pub(super) fn tokenize(sql: &str) -> Result<Vec<TokenWithSpan>, String> {
     let tokens = Tokenizer::new(&DIALECT, sql)
         .tokenize_with_location()
         .map_err(|e| unsupported(format!("syntax: {e}")))?;

@@ -137,7 +137,7 @@ impl Tally {
         for block in &script.blocks {
             let (kind, sql) = match &block.directive.command {
                 Command::Statement { sql } => ("statement", Some(sql)),
-                Command::System { sql } => ("system", Some(sql)),
+                Command::Connection { sql, .. } => ("connection", Some(sql)),
                 Command::Query { sql, .. } => ("query", Some(sql)),
                 Command::Peek { .. } => ("peek", None),
                 Command::IssuePeek { .. } => ("peek name=", None),

@@ -41,10 +41,14 @@ pub enum Command {
     Statement {
         sql: String,
     },
-    /// `ALTER SYSTEM ...`, run as the `mz_system` user (Materialize's
-    /// `simple conn=mz_system,user=mz_system`).
-    System {
+    /// A `simple` record on a named connection (Materialize's `simple
+    /// conn=NAME,user=USER`): `sql` runs on connection `name`, opened as
+    /// `user` on its first use; as a read if `query`.
+    Connection {
+        name: String,
+        user: String,
         sql: String,
+        query: bool,
     },
     Query {
         sql: String,
@@ -114,7 +118,7 @@ impl Command {
     pub fn sorts_rows(&self) -> bool {
         !matches!(
             self,
-            Command::Query { sort: false, .. } | Command::Fetch { .. }
+            Command::Query { sort: false, .. } | Command::Fetch { .. } | Command::Connection { .. }
         )
     }
 

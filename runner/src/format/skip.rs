@@ -153,6 +153,11 @@ pub enum SkipReason {
     /// `||` of two byteas (a bytea beside a text is cast to its text);
     /// `convert_from` of UTF-8 alone.
     MzBytea,
+    /// The real system's roles: a database's own, created by the bootstrap
+    /// role with its errors (`role 'a' already exists`, reserved names,
+    /// the attributes it refuses); PostgreSQL's are the cluster's, its
+    /// errors others.
+    MzRoles,
 }
 
 impl SkipReason {
@@ -194,6 +199,7 @@ impl SkipReason {
         (SkipReason::MzAggregateOrder, "mz-aggregate-order"),
         (SkipReason::MzList, "mz-list"),
         (SkipReason::MzBytea, "mz-bytea"),
+        (SkipReason::MzRoles, "mz-roles"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -232,6 +238,7 @@ impl SkipReason {
                 | SkipReason::MzAggregateOrder
                 | SkipReason::MzList
                 | SkipReason::MzBytea
+                | SkipReason::MzRoles
         )
     }
 

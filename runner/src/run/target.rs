@@ -29,7 +29,15 @@ impl Target for Engine {
     fn execute(&mut self, command: &Command) -> Outcome {
         match command {
             Command::Statement { sql } => self.statement(sql),
-            Command::System { sql } => self.system(sql),
+            Command::Connection {
+                name,
+                user,
+                sql,
+                query,
+            } => self.on_connection(name, user, |engine| match query {
+                true => engine.query(sql),
+                false => engine.statement(sql),
+            }),
             Command::Query { sql, .. } => self.query(sql),
             Command::Peek { index, as_of } => self.peek(index, *as_of),
             Command::IssuePeek { index, as_of, name } => self.issue_peek(index, *as_of, name),

@@ -8,11 +8,11 @@
 //!
 //! Records become [`Block`]s: `statement` runs `Engine::statement`, `query`
 //! `Engine::query` (and asks the result's column names for `colnames`),
-//! `simple` either, by its first word, and `reset-server` starts a fresh
-//! engine. A record the runner cannot run gets no block and is refused by
+//! `simple` either, by its first word (on a named connection, opened as
+//! its user on first use: `Engine::on_connection`), and `reset-server`
+//! starts a fresh engine. A record the runner cannot run gets no block and is refused by
 //! [`refused`]: `copy` (its file is in Materialize's repository), `simple`
-//! on a named connection (another user's session; but `ALTER SYSTEM ...` as
-//! `mz_system`, which runs `Engine::system`), several statements in
+//! with a password, several statements in
 //! one record (Materialize sends a record as one prepared statement), a
 //! record naming an `mz_` relation (Materialize's catalog; the engine's
 //! introspection relations of those names are its own, with other columns
@@ -85,26 +85,36 @@ fn command(written: &Written) -> Option<Command> {
     if refused(written).is_some() {
         return None;
     }
-    if let Some(sql) = system(written) {
-        return Some(Command::System {
-            sql: sql.to_string(),
-        });
-    }
     Some(match &written.record {
         Record::Statement { sql, .. } => Command::Statement { sql: sql.clone() },
         Record::Query { sql, .. } => query(sql),
-        Record::Simple { sql, .. } => {
-            let statements = words::statements(sql);
-            let first = statements.first().and_then(|s| s.first());
-            let reads = ["select", "values", "with", "table", "show", "explain"];
-            match first.is_some_and(|t| reads.iter().any(|w| t.is(w))) {
-                true => query(sql),
-                false => Command::Statement { sql: sql.clone() },
-            }
-        }
+        Record::Simple {
+            sql,
+            conn: Some(name),
+            user,
+            ..
+        } => Command::Connection {
+            name: name.clone(),
+            // Materialize's runner connects as `materialize` when no user is named.
+            user: user.clone().unwrap_or_else(|| "materialize".into()),
+            sql: sql.clone(),
+            query: reads(sql),
+        },
+        Record::Simple { sql, .. } => match reads(sql) {
+            true => query(sql),
+            false => Command::Statement { sql: sql.clone() },
+        },
         Record::ResetServer => Command::Reset,
         Record::HashThreshold | Record::Copy { .. } => return None,
     })
+}
+
+/// Whether a `simple` record's first word makes it a read.
+fn reads(sql: &str) -> bool {
+    let statements = words::statements(sql);
+    let first = statements.first().and_then(|s| s.first());
+    let reads = ["select", "values", "with", "table", "show", "explain"];
+    first.is_some_and(|t| reads.iter().any(|w| t.is(w)))
 }
 
 fn query(sql: &str) -> Command {
@@ -117,12 +127,14 @@ fn query(sql: &str) -> Command {
 /// The construct of a record the runner does not run, if it is one that
 /// expects something (`hash-threshold` expects nothing).
 pub fn refused(written: &Written) -> Option<&'static str> {
-    if system(written).is_some() {
+    if system(written) {
         return None;
     }
     let sql = match &written.record {
         Record::Copy { .. } => return Some("copy"),
-        Record::Simple { conn: Some(_), .. } => return Some("simple on a named connection"),
+        Record::Simple {
+            password: Some(_), ..
+        } => return Some("simple with a password"),
         Record::Statement { sql, .. } | Record::Query { sql, .. } | Record::Simple { sql, .. } => {
             sql
         }
@@ -144,10 +156,9 @@ pub fn refused(written: &Written) -> Option<&'static str> {
     timed.then_some("AS OF and UP TO (Materialize's timestamps)")
 }
 
-/// The SQL of a record that the `mz_system` user runs on its own
-/// connection, `ALTER SYSTEM ...` alone: the engine runs it as that user
-/// (`Command::System`). Any other record on a named connection is refused.
-fn system(written: &Written) -> Option<&str> {
+/// Whether a record is `ALTER SYSTEM ...` alone, run by the `mz_system`
+/// user on its own connection: the engine runs it whatever names it holds.
+fn system(written: &Written) -> bool {
     let Record::Simple {
         sql,
         conn: Some(conn),
@@ -155,14 +166,14 @@ fn system(written: &Written) -> Option<&str> {
         ..
     } = &written.record
     else {
-        return None;
+        return false;
     };
     let statements = words::statements(sql);
     let alters = match statements.as_slice() {
         [only] => only.len() > 2 && only[0].is("alter") && only[1].is("system"),
         _ => false,
     };
-    (conn == "mz_system" && user == "mz_system" && alters).then_some(sql.as_str())
+    conn == "mz_system" && user == "mz_system" && alters
 }
 
 /// The SQL to describe for block `block`'s column names, if its record
@@ -181,30 +192,47 @@ pub fn described(layout: &Layout, block: usize) -> Option<&str> {
 mod tests {
     use super::*;
 
-    /// Only `ALTER SYSTEM` alone, as `mz_system` on its own connection,
-    /// runs; every other record on a named connection is refused.
+    /// A `simple` record on a named connection runs there, as its user
+    /// (`materialize` when none is named); one with a password, or of
+    /// several statements, is refused.
     #[test]
-    fn only_alter_system_runs_on_the_system_connection() {
-        let record = |conn: &str, sql: &str| {
-            format!("simple conn={conn},user={conn}\n{sql}\n----\nCOMPLETE 0\n\n")
-        };
+    fn a_named_connection_runs_as_its_user() {
+        let record = |head: &str, sql: &str| format!("{head}\n{sql}\n----\nCOMPLETE 0\n\n");
         let text = [
             record(
-                "mz_system",
+                "simple conn=mz_system,user=mz_system",
                 "ALTER SYSTEM SET unsafe_enable_table_keys = true",
             ),
-            record("mz_system", "SELECT 1"),
+            record("simple conn=joe,user=joe", "SELECT 1"),
+            record("simple conn=c", "CREATE TABLE t (a int)"),
             record(
-                "mz_system",
+                "simple conn=mz_system,user=mz_system",
                 "ALTER SYSTEM SET a = 1; ALTER SYSTEM SET b = 2",
             ),
-            record("other", "ALTER SYSTEM SET unsafe_enable_table_keys = true"),
+            record("simple conn=p,user=p,password=x", "SELECT 1"),
         ]
         .concat();
         let script = parse_script("t.slt", &text).expect("parses");
         let commands: Vec<&Command> = script.blocks.iter().map(|b| &b.directive.command).collect();
-        let sql = "ALTER SYSTEM SET unsafe_enable_table_keys = true".to_string();
-        assert_eq!(commands, [&Command::System { sql }]);
+        let on = |name: &str, user: &str, sql: &str, query| Command::Connection {
+            name: name.into(),
+            user: user.into(),
+            sql: sql.into(),
+            query,
+        };
+        assert_eq!(
+            commands,
+            [
+                &on(
+                    "mz_system",
+                    "mz_system",
+                    "ALTER SYSTEM SET unsafe_enable_table_keys = true",
+                    false
+                ),
+                &on("joe", "joe", "SELECT 1", true),
+                &on("c", "materialize", "CREATE TABLE t (a int)", false),
+            ]
+        );
         let Format::Materialize(layout) = &script.format else {
             panic!("a Materialize script");
         };
@@ -213,9 +241,10 @@ mod tests {
             refusals,
             [
                 None,
-                Some("simple on a named connection"),
-                Some("simple on a named connection"),
-                Some("simple on a named connection"),
+                None,
+                None,
+                Some("several statements in one record"),
+                Some("simple with a password"),
             ]
         );
     }

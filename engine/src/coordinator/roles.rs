@@ -1,0 +1,309 @@
+//! Roles, the connections they act on, and what a role may run.
+//!
+//! Materialize's sqllogictest runner opens a named connection on its first
+//! use, as the record's user (`materialize` when none is named), and the
+//! server creates a role of that name if there is none
+//! (`handle_startup_inner`). A connection keeps its own time zone and its
+//! role's id; once that role is dropped, every statement on it fails as
+//! Materialize's `check_plan` fails it (`ConcurrentRoleDrop`).
+//!
+//! Who may run what is Materialize's `rbac.rs`: `enable_rbac_checks` (on by
+//! default) or a system role's acting turns the checks on, and a superuser
+//! (`mz_system`) passes every check on user objects. The engine models no
+//! privilege, so it answers where no check can fail and refuses by name
+//! where one could (`gate`): the bootstrap role `materialize` holds every
+//! privilege on its own objects and on the system, so its statements run
+//! while every object is its own; any other role runs only what reads and
+//! writes no object while the checks are on.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Engine;
+use crate::api::Outcome;
+use crate::plan::Statement;
+use crate::repr::{unsupported, GlobalId};
+use crate::sql::RoleStatement;
+
+/// The default connection's role: Materialize's bootstrap role, `u1`.
+pub(super) const BOOTSTRAP: &str = "materialize";
+/// The superuser, on the internal port.
+pub(super) const SYSTEM: &str = "mz_system";
+/// Materialize's built-in roles and their ids (`PUBLIC`'s is `p`).
+const BUILTIN: [(&str, &str); 6] = [
+    ("mz_system", "s1"),
+    ("mz_support", "s2"),
+    ("mz_analytics", "s3"),
+    ("mz_monitor", "g1"),
+    ("mz_monitor_redacted", "g2"),
+    ("public", "p"),
+];
+/// The users that connect on the internal port, all system roles.
+const INTERNAL: [&str; 3] = ["mz_system", "mz_support", "mz_analytics"];
+
+/// The roles, the connections and who acts.
+pub(super) struct Roles {
+    /// User roles by name, with their ids' numbers (`u1` is `materialize`).
+    users: BTreeMap<String, u64>,
+    next_user: u64,
+    /// Named connections, opened on first use.
+    connections: BTreeMap<String, Connection>,
+    /// The named connection a directive runs on; `None`: the default one.
+    acting: Option<String>,
+    /// `enable_rbac_checks`, on by default.
+    pub rbac_checks: bool,
+    /// The owner of every object a role other than `materialize` created.
+    owners: BTreeMap<GlobalId, String>,
+}
+
+/// A named connection: the role it was opened as and its time zone.
+struct Connection {
+    user: String,
+    id: String,
+    time_zone: &'static str,
+}
+
+impl Default for Roles {
+    fn default() -> Roles {
+        Roles {
+            users: BTreeMap::from([(BOOTSTRAP.to_string(), 1)]),
+            next_user: 2,
+            connections: BTreeMap::new(),
+            acting: None,
+            rbac_checks: true,
+            owners: BTreeMap::new(),
+        }
+    }
+}
+
+impl Roles {
+    /// The id of the role named `name`, if there is one.
+    fn id(&self, name: &str) -> Option<String> {
+        match BUILTIN.iter().find(|(n, _)| *n == name) {
+            Some((_, id)) => Some(id.to_string()),
+            None => self.users.get(name).map(|n| format!("u{n}")),
+        }
+    }
+
+    /// The acting role's name and the id the connection was opened with.
+    fn acting(&self) -> (&str, String) {
+        match self.acting.as_ref().and_then(|c| self.connections.get(c)) {
+            Some(c) => (&c.user, c.id.clone()),
+            None => (BOOTSTRAP, "u1".into()),
+        }
+    }
+
+    /// The acting role's name.
+    pub(super) fn user(&self) -> &str {
+        self.acting().0
+    }
+
+    /// Materialize's `ConcurrentRoleDrop`: the acting role was dropped.
+    fn still_there(&self) -> Result<(), String> {
+        let (user, id) = self.acting();
+        match self.id(user) == Some(id.clone()) {
+            true => Ok(()),
+            false => Err(format!(
+                "role {id} was concurrently dropped\n\
+                 DETAIL: Please disconnect and re-connect with a valid role."
+            )),
+        }
+    }
+
+    /// Whether no check can fail for the acting role on objects owned by
+    /// others: a superuser, or a user role while the checks are off.
+    fn unchecked(&self) -> bool {
+        let user = self.user();
+        user == SYSTEM || (!self.rbac_checks && !is_builtin(user))
+    }
+
+    /// Whether every object of `ids` is the bootstrap role's.
+    fn all_bootstrap(&self, ids: &BTreeSet<GlobalId>) -> bool {
+        ids.iter()
+            .all(|id| self.owners.get(id).is_none_or(|o| o == BOOTSTRAP))
+    }
+}
+
+fn is_builtin(name: &str) -> bool {
+    BUILTIN.iter().any(|(n, _)| *n == name)
+}
+
+/// Materialize's `is_reserved_role_name`, with its error.
+fn reserved(name: &str) -> Result<(), String> {
+    let prefixed = ["mz_", "pg_", "external_"]
+        .iter()
+        .any(|p| name.starts_with(p));
+    match prefixed || name == "public" {
+        false => Ok(()),
+        true => Err(format!(
+            "role name \"{name}\" is reserved\nDETAIL: The role \"public\" and the \
+             prefixes \"mz_\" and \"pg_\" are reserved for system roles."
+        )),
+    }
+}
+
+impl Engine {
+    /// Runs `run` on connection `name`, opened as `user` on its first use
+    /// (a later use keeps the first user, as Materialize's runner does),
+    /// with that connection's time zone.
+    pub fn on_connection(
+        &mut self,
+        name: &str,
+        user: &str,
+        run: impl FnOnce(&mut Engine) -> Outcome,
+    ) -> Outcome {
+        if !self.roles.connections.contains_key(name) {
+            let internal = INTERNAL.contains(&user);
+            let id = match self.roles.id(user) {
+                Some(id) if internal || !is_builtin(user) => id,
+                Some(_) => return Outcome::Error(unsupported(format!("a connection as {user}"))),
+                None if reserved(user).is_err() => {
+                    return Outcome::Error(unsupported(format!("a connection as {user}")))
+                }
+                None => self.create_role(user),
+            };
+            let connection = Connection {
+                user: user.to_string(),
+                id,
+                time_zone: crate::sql::DEFAULT_TIME_ZONE,
+            };
+            self.roles.connections.insert(name.to_string(), connection);
+        }
+        let connection = self.roles.connections.get_mut(name).expect("opened");
+        std::mem::swap(&mut self.time_zone, &mut connection.time_zone);
+        self.roles.acting = Some(name.to_string());
+        let outcome = run(self);
+        self.roles.acting = None;
+        let connection = self.roles.connections.get_mut(name).expect("opened");
+        std::mem::swap(&mut self.time_zone, &mut connection.time_zone);
+        outcome
+    }
+
+    /// Creates user role `name`; its id.
+    fn create_role(&mut self, name: &str) -> String {
+        let n = self.roles.next_user;
+        self.roles.next_user += 1;
+        self.roles.users.insert(name.to_string(), n);
+        format!("u{n}")
+    }
+
+    /// Whether the acting role may run `statement`, planned: `Err` with
+    /// Materialize's error or a refusal by name where a privilege the
+    /// engine does not model could decide.
+    pub(super) fn gate(&self, statement: &Statement) -> Result<(), String> {
+        self.roles.still_there()?;
+        let user = self.roles.user();
+        let touches_nothing = match statement {
+            Statement::Select { plan, .. } => plan.is_constant(),
+            Statement::SetTimeZone { .. } | Statement::ShowTimeZone => true,
+            _ => false,
+        };
+        if user == SYSTEM {
+            // Its default cluster, `mz_system`, takes no index.
+            return match statement {
+                Statement::CreateIndex { .. } | Statement::CreateMaterializedView { .. } => Err(
+                    unsupported("an index or materialized view on the mz_system cluster"),
+                ),
+                _ => Ok(()),
+            };
+        }
+        let objects: BTreeSet<GlobalId> = self
+            .catalog
+            .entries()
+            .filter(|e| e.kind() != crate::plan::ObjectKind::Introspection)
+            .map(|e| e.id)
+            .collect();
+        let allowed = touches_nothing
+            || self.roles.unchecked()
+            || (user == BOOTSTRAP && self.roles.all_bootstrap(&objects));
+        match allowed {
+            true => Ok(()),
+            false => Err(unsupported(format!("privileges of role {user}"))),
+        }
+    }
+
+    /// The objects there are before a statement runs, if its role is
+    /// not the bootstrap role (whose objects are not recorded).
+    pub(super) fn owned_before(&self) -> Option<BTreeSet<GlobalId>> {
+        (self.roles.user() != BOOTSTRAP).then(|| self.catalog.entries().map(|e| e.id).collect())
+    }
+
+    /// Records the acting role as the owner of the objects `before` did not
+    /// hold (those the statement just run created).
+    pub(super) fn own_new(&mut self, before: Option<BTreeSet<GlobalId>>) {
+        let Some(before) = before else {
+            return;
+        };
+        let user = self.roles.user().to_string();
+        let new: Vec<GlobalId> = self
+            .catalog
+            .entries()
+            .map(|e| e.id)
+            .filter(|id| !before.contains(id))
+            .collect();
+        for id in new {
+            self.roles.owners.insert(id, user.clone());
+        }
+    }
+
+    /// Runs a role statement as the acting role.
+    pub(super) fn run_role_statement(&mut self, statement: RoleStatement) -> Result<(), String> {
+        self.roles.still_there()?;
+        let user = self.roles.user().to_string();
+        // `CREATEROLE` on the system: the bootstrap role's and the
+        // superuser's; another role's only while the checks are off.
+        if user != BOOTSTRAP && !self.roles.unchecked() {
+            return Err(unsupported(format!("privileges of role {user}")));
+        }
+        match statement {
+            RoleStatement::Create { name } => {
+                reserved(&name)?;
+                if self.roles.id(&name).is_some() {
+                    return Err(format!("role '{name}' already exists"));
+                }
+                self.create_role(&name);
+            }
+            RoleStatement::Alter { name, planned } => {
+                self.roles
+                    .id(&name)
+                    .ok_or_else(|| format!("unknown role '{name}'"))?;
+                planned?;
+                if is_builtin(&name) {
+                    reserved(&name)?;
+                }
+            }
+            RoleStatement::Drop { if_exists, names } => {
+                let mut dropped = Vec::new();
+                for name in names {
+                    if self.roles.id(&name).is_none() {
+                        match if_exists {
+                            true => continue,
+                            false => return Err(format!("unknown role '{name}'")),
+                        }
+                    }
+                    if name == user {
+                        return Err("current role cannot be dropped".into());
+                    }
+                    dropped.push(name);
+                }
+                for name in &dropped {
+                    if is_builtin(name) {
+                        reserved(name)?;
+                    }
+                }
+                let live: BTreeSet<GlobalId> = self.catalog.entries().map(|e| e.id).collect();
+                let owns = |name: &String| {
+                    let owned =
+                        |(id, owner): (&GlobalId, &String)| owner == name && live.contains(id);
+                    name == BOOTSTRAP || self.roles.owners.iter().any(owned)
+                };
+                if dropped.iter().any(owns) {
+                    return Err(unsupported("DROP ROLE of a role that owns objects"));
+                }
+                for name in dropped {
+                    self.roles.users.remove(&name);
+                }
+            }
+        }
+        Ok(())
+    }
+}
