@@ -15,7 +15,8 @@
 //! engine never saw that state, so the disagreement says nothing of its
 //! answers. Likewise after an
 //! unsupported statement that changes the session (`SET cluster`,
-//! `SET search_path`, `SET ROLE`, `ALTER SYSTEM SET max_...`; a `BEGIN`
+//! `SET search_path`, `SET ROLE`, `ALTER SYSTEM SET max_...`, `GRANT`,
+//! `REVOKE`, `ALTER ... OWNER TO`; a `BEGIN`
 //! until its `COMMIT` or `ROLLBACK`) every disagreeing record is cascaded:
 //! it ran in a session the engine never had. `reset-server` forgets all of
 //! that with the rest of the catalog. Only `wrong` records fail the file.

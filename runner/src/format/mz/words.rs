@@ -343,7 +343,8 @@ pub fn takes(statement: &[Token]) -> Option<Takes> {
 pub enum Session {
     /// A setting that decides where names resolve or statements run, or
     /// what they may do (`SET cluster`, `SET search_path`, `SET ROLE`,
-    /// `ALTER SYSTEM SET max_tables`).
+    /// `ALTER SYSTEM SET max_tables`; a role's privileges, granted,
+    /// revoked or reassigned, and an object's owner).
     Setting,
     /// `BEGIN` / `START TRANSACTION`: a transaction's rules from here.
     Begin,
@@ -395,6 +396,17 @@ pub fn session(statement: &[Token]) -> Option<Session> {
             Some(Session::End)
         }
         _ if (is(0, "set") || is(0, "reset")) && setting(1) => Some(Session::Setting),
+        _ if is(0, "grant")
+            || is(0, "revoke")
+            || ((is(0, "reassign") || is(0, "drop")) && is(1, "owned"))
+            || (is(0, "alter") && is(1, "default") && is(2, "privileges"))
+            || (is(0, "alter")
+                && statement
+                    .windows(2)
+                    .any(|w| w[0].is("owner") && w[1].is("to"))) =>
+        {
+            Some(Session::Setting)
+        }
         _ if is(0, "alter")
             && is(1, "system")
             && (is(2, "set") || is(2, "reset"))
@@ -456,6 +468,17 @@ mod tests {
         assert_eq!(s("SET TimeZone = '+00:00'"), Some(Session::Setting));
         assert_eq!(s("SET application_name = 'x'"), None);
         assert_eq!(s("ALTER SYSTEM SET enable_x = true"), None);
+        let privileges = [
+            "GRANT SELECT ON t TO joe",
+            "REVOKE r FROM joe",
+            "ALTER TABLE t OWNER TO joe",
+            "ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO joe",
+            "REASSIGN OWNED BY a TO b",
+        ];
+        for sql in privileges {
+            assert_eq!(s(sql), Some(Session::Setting), "{sql}");
+        }
+        assert_eq!(s("ALTER TABLE t RENAME TO u"), None);
         assert_eq!(s("BEGIN"), Some(Session::Begin));
         assert_eq!(s("COMMIT"), Some(Session::End));
         assert!(t("SET x = 1").is_empty());
