@@ -9,7 +9,6 @@ use sqlparser::ast::{
 };
 
 use super::function_name;
-use super::variance::Variance;
 use crate::plan::AggregateFunc;
 use crate::repr::unsupported;
 
@@ -23,6 +22,34 @@ pub enum Rewrite {
     And,
     Or,
     Variance(Variance),
+}
+
+/// Which of the variances and standard deviations a call is
+/// (`variance`, which plans them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variance {
+    /// The function's name, as the call wrote it (lower case).
+    pub name: &'static str,
+    /// Of a sample (`count - 1` below the line), not of the population.
+    pub sample: bool,
+    /// The standard deviation: the variance's square root.
+    pub root: bool,
+}
+
+impl Variance {
+    /// The function `name` names, if one of the six.
+    pub fn of(name: &str) -> Option<Variance> {
+        let (name, sample, root) = match name {
+            "variance" => ("variance", true, false),
+            "var_samp" => ("var_samp", true, false),
+            "var_pop" => ("var_pop", false, false),
+            "stddev" => ("stddev", true, true),
+            "stddev_samp" => ("stddev_samp", true, true),
+            "stddev_pop" => ("stddev_pop", false, true),
+            _ => return None,
+        };
+        Some(Variance { name, sample, root })
+    }
 }
 
 /// An aggregate call's parts.

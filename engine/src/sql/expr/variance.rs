@@ -25,37 +25,10 @@ use sqlparser::ast::{
     ObjectName, Value,
 };
 
-use super::aggregate_call::Call;
+use super::aggregate_call::{Call, Variance};
 use super::typed::Typed;
 use super::ExprContext;
 use crate::repr::{unsupported, ScalarType};
-
-/// Which of the six a call is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Variance {
-    /// The function's name, as the call wrote it (lower case).
-    pub name: &'static str,
-    /// Of a sample (`count - 1` below the line), not of the population.
-    pub sample: bool,
-    /// The standard deviation: the variance's square root.
-    pub root: bool,
-}
-
-impl Variance {
-    /// The function `name` names, if one of the six.
-    pub fn of(name: &str) -> Option<Variance> {
-        let (name, sample, root) = match name {
-            "variance" => ("variance", true, false),
-            "var_samp" => ("var_samp", true, false),
-            "var_pop" => ("var_pop", false, false),
-            "stddev" => ("stddev", true, true),
-            "stddev_samp" => ("stddev_samp", true, true),
-            "stddev_pop" => ("stddev_pop", false, true),
-            _ => return None,
-        };
-        Some(Variance { name, sample, root })
-    }
-}
 
 impl ExprContext<'_> {
     /// `call`, one of the six, planned as Materialize's rewrite of it.
