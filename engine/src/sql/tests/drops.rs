@@ -42,7 +42,7 @@ fn cascade_and_several_names_plan_every_name_once_in_order() {
     assert_eq!(dropped("DROP TABLE t, nn"), vec![T, GlobalId(9)]);
     assert_eq!(
         planned("DROP TABLE t, v CASCADE"),
-        Err("\"v\" is a view not a table".into())
+        Err("v is a view not a table".into())
     );
     // IF EXISTS skips what it does not find, and plans nothing if it finds
     // nothing.

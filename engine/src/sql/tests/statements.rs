@@ -468,7 +468,7 @@ fn drop() {
     assert_eq!(err("DROP INDEX t"), "t is a table not an index");
     assert_eq!(
         err("DROP VIEW mz_objects"),
-        "\"mz_objects\" is a source not a view"
+        "mz_objects is a source not a view"
     );
     // Several names, CASCADE and RESTRICT as Materialize plans them
     // (`tests/drops.rs`); other systems' forms are refused.
