@@ -11,7 +11,9 @@
 //! an `INSERT`/`UPDATE`/`DELETE`/`COPY`, and `t_` for an unnamed index on
 //! `t`, whose default name starts so; for a `DROP ... CASCADE` also every
 //! object created before that mentions a dropped name, and for
-//! `DROP SCHEMA|DATABASE ... CASCADE` every object created in it): the
+//! `DROP SCHEMA|DATABASE ... CASCADE` every object created in it), or
+//! when it is a `DROP` of something such a name was created over (whether
+//! the drop is refused, or what its `CASCADE` takes, depends on it): the
 //! engine never saw that state, so the disagreement says nothing of its
 //! answers. Likewise after an
 //! unsupported statement that changes the session (`SET cluster`,
@@ -125,6 +127,7 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
                 construct
             }
             Match::Differs(why) => match cascade(&tainted, sql)
+                .or_else(|| dependents(&tainted, &created, &statements))
                 .or_else(|| session.as_ref().map(|(construct, _)| construct.clone()))
             {
                 Some(construct) => {
@@ -191,6 +194,27 @@ fn taken(created: &[Created], mut dropped: Vec<String>, takes: Takes) -> Vec<Str
         }
         dropped.extend(more);
     }
+}
+
+/// The construct that blocked a dependent of what a `DROP` among
+/// `statements` drops: whether that drop is refused (`still depended upon`)
+/// or takes more with `CASCADE` depends on objects the engine never had
+/// right, such as a view over `t` whose `CREATE` was refused, or one whose
+/// refused `DROP` left it in place.
+fn dependents(
+    tainted: &BTreeMap<String, String>,
+    created: &[Created],
+    statements: &[Vec<words::Token>],
+) -> Option<String> {
+    let drops = statements
+        .iter()
+        .filter(|s| s.first().is_some_and(|t| t.is("drop")));
+    let dropped: Vec<String> = drops.flat_map(|s| words::targets(s)).collect();
+    created
+        .iter()
+        .filter(|c| !dropped.contains(&c.name))
+        .filter(|c| c.mentions.iter().any(|m| dropped.contains(m)))
+        .find_map(|c| tainted.get(&c.name).cloned())
 }
 
 fn sql_of(record: &Record) -> &str {
@@ -376,6 +400,38 @@ mod tests {
         assert!(j.wrongs[0].starts_with("f.slt:19: "), "{:?}", j.wrongs);
         assert_eq!(j.blocked["DROP ... CASCADE"], 2);
         assert_eq!(j.blocked["DROP SCHEMA"], 2);
+    }
+
+    #[test]
+    fn a_drop_under_a_refused_dependent_cascades() {
+        let text = "statement ok\nCREATE TABLE t (a int)\n\n\
+                    statement ok\nCREATE TEMP VIEW v AS SELECT a FROM t\n\n\
+                    statement error still depended upon\nDROP TABLE t\n\n\
+                    statement ok\nCREATE TABLE u (a int)\n\n\
+                    statement ok\nCREATE VIEW w AS SELECT a FROM u\n\n\
+                    statement ok\nDROP VIEW w\n\n\
+                    statement ok\nDROP TABLE u\n\n\
+                    statement error still depended upon\nDROP TABLE u\n";
+        let l = layout(text);
+        let j = judge(
+            &l,
+            &outputs(&[
+                &["ok"],
+                &["error: unsupported: temporary objects"],
+                &["ok"],
+                &["ok"],
+                &["ok"],
+                &["error: unsupported: DROP VIEW"],
+                &["error: cannot drop table \"u\": still depended upon by view \"w\""],
+                &["ok"],
+            ]),
+            "f.slt",
+        );
+        // The drop of `t` would have met `v`, and the first of `u` found `w`
+        // gone; once that drop is cascaded, `u` itself is tainted.
+        assert_eq!((j.agreed, j.unsupported, j.cascaded, j.wrong), (3, 2, 3, 0));
+        assert_eq!(j.blocked["temporary objects"], 2);
+        assert_eq!(j.blocked["DROP VIEW"], 3);
     }
 
     #[test]
