@@ -186,6 +186,29 @@ fn greatest_and_least_skip_nulls() {
 }
 
 #[test]
+fn greatest_and_least_keep_the_later_of_equal_floats() {
+    let f = |v: f64| Datum::Float64(crate::repr::F64::new(v));
+    let bits = |d: Datum| match d {
+        Datum::Float64(v) => v.get().to_bits(),
+        other => panic!("not a double: {other:?}"),
+    };
+    for func in [Func::Greatest, Func::Least] {
+        assert_eq!(bits(ok(func, &[f(-0.0), f(0.0)])), 0.0f64.to_bits());
+        assert_eq!(
+            bits(ok(func, &[f(0.0), Null, f(-0.0)])),
+            (-0.0f64).to_bits()
+        );
+    }
+    assert!(
+        matches!(ok(Func::Greatest, &[f(f64::NAN), f(f64::INFINITY)]), Datum::Float64(v) if v.get().is_nan())
+    );
+    assert_eq!(
+        bits(ok(Func::Least, &[f(f64::NAN), f(-0.0), f(1.0)])),
+        (-0.0f64).to_bits()
+    );
+}
+
+#[test]
 fn a_strict_function_fails_before_it_is_null() {
     let null = ScalarExpr::Literal(Null);
     let s = ScalarExpr::Literal(text("abc"));

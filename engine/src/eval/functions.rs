@@ -33,6 +33,7 @@ use crate::plan::{
     ArrayFunc, Func, JsonbFunc, ListFunc, RangeFunc, ScalarExpr, TextFunc, TrimSide,
 };
 use crate::repr::{DataflowError, Datum};
+use std::cmp::Ordering;
 
 /// The real system's bound on the text a string function makes
 /// (`MAX_STRING_FUNC_RESULT_BYTES`, 100 MiB).
@@ -127,11 +128,21 @@ pub fn call(func: Func, args: &[ScalarExpr], row: &[Datum]) -> Result<Datum, Dat
         },
         Func::Greatest | Func::Least => {
             let values = evaluate_all(args, row)?.into_iter();
-            let values = values.filter(|d| *d != Datum::Null);
-            let found = match func {
-                Func::Greatest => values.max(),
-                _ => values.min(),
+            let mut values = values.filter(|d| *d != Datum::Null);
+            // The real system folds its arguments with `fallible_iterator`
+            // 0.2's `max` and `min`, which keep the later of two equals,
+            // in its `Datum` order, where a float's `-0` equals `0`.
+            let kept = match func {
+                Func::Greatest => Ordering::Greater,
+                _ => Ordering::Less,
             };
+            let first = values.next();
+            let found = first.map(|first| {
+                values.fold(first, |acc, d| match acc.sql_cmp(&d) == kept {
+                    true => acc,
+                    false => d,
+                })
+            });
             Ok(found.unwrap_or(Datum::Null))
         }
         Func::Range(RangeFunc::Create(_)) => range::create(&evaluate_all(args, row)?),

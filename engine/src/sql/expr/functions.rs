@@ -503,7 +503,7 @@ fn type_name(t: Option<ScalarType>) -> Cow<'static, str> {
 /// which Materialize casts implicitly to other numbers in ways the table
 /// does not model).
 fn refuse_unmodelled(name: &str, args: &[Typed]) -> Result<(), String> {
-    let floats = float_functions::takes_floats(name);
+    let floats = float_functions::takes_floats(name) || matches!(name, "greatest" | "least");
     // An array's and a list's SQL order is not its derived order, which
     // `greatest` and `least` take.
     let array = |t: &ScalarType| matches!(t, ScalarType::Array(_) | ScalarType::List(_));

@@ -14,8 +14,7 @@
 //!
 //! each division by `CASE WHEN d = 0 THEN NULL ELSE d END`, and the result
 //! kept from going below zero by rounding (`CASE WHEN r IS NULL THEN NULL
-//! ELSE greatest(r, 0) END`, of a float `r < 0` instead of `greatest`: see
-//! below); the `stddev`s take its `sqrt`. A `FILTER` and
+//! ELSE greatest(r, 0) END`); the `stddev`s take its `sqrt`. A `FILTER` and
 //! `DISTINCT` go to each `sum` and the `count`.
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
@@ -90,20 +89,7 @@ impl ExprContext<'_> {
         );
         let result = divide(spread, below);
         let zero = number("0");
-        let floor = match arg.typ.is_some_and(|t| t.is_float()) {
-            // The engine refuses `greatest` of floats, whose `-0` and `0`
-            // it orders apart (`repr/float.rs`). Here they cannot meet: a
-            // float's variance is never `-0` (a sum of floats is summed in
-            // fixed point, so no `sum` is `-0`, and `+0 - +0` is `+0`), and
-            // NaN is above `0` in both, so this is `greatest` on every
-            // value that reaches it.
-            true => case(
-                binary(result.clone(), BinaryOperator::Lt, zero.clone()),
-                zero,
-                result.clone(),
-            ),
-            false => function("greatest", vec![result.clone(), zero], false, None),
-        };
+        let floor = function("greatest", vec![result.clone(), zero], false, None);
         let kept = null_when(Expr::IsNull(Box::new(result)), floor);
         let rewritten = match variance.root {
             true => function("sqrt", vec![kept], false, None),
