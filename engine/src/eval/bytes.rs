@@ -12,13 +12,10 @@ use md5::Md5;
 use sha1::Sha1;
 use sha2::{Digest, Sha224, Sha256, Sha384, Sha512};
 
-use super::errors::int4_out_of_range;
+use super::errors::{int4_out_of_range, length_too_large, MAX_RESULT_BYTES};
 use crate::plan::BytesFunc;
 use crate::repr::bytes::{parse_escaped, parse_hex};
 use crate::repr::{quoted, DataflowError, Datum};
-
-/// The real system's bound on what `decode` makes (100 MiB).
-const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
 
 /// `func` of non-NULL `args` of the types it was resolved for (`None`:
 /// not a function of this family).
@@ -149,7 +146,7 @@ fn decode(format: Format, s: &str) -> Result<Vec<u8>, DataflowError> {
         Format::Base64 => decode_base64(s)?,
     };
     match out.len() > MAX_RESULT_BYTES {
-        true => Err(eval("requested length too large")),
+        true => Err(length_too_large()),
         false => Ok(out),
     }
 }

@@ -3,6 +3,17 @@
 
 use crate::repr::{DataflowError, Datum, ScalarType};
 
+/// The real system's bound on what a string or bytes function makes
+/// (`MAX_STRING_FUNC_RESULT_BYTES`, 100 MiB): `repeat`, `lpad`, `||`,
+/// `decode` and their kin.
+pub const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
+
+/// The real system's text for a result beyond [`MAX_RESULT_BYTES`]
+/// (`LengthTooLarge`).
+pub fn length_too_large() -> DataflowError {
+    DataflowError::eval("requested length too large")
+}
+
 /// The real system's text for a value beyond an integer type's bounds.
 pub fn out_of_range(typ: ScalarType) -> DataflowError {
     DataflowError::eval(&format!("{} out of range", typ.name()))

@@ -17,7 +17,7 @@
 
 use super::array;
 use super::bytes;
-use super::errors::{int4_out_of_range, int8_out_of_range_of};
+use super::errors::{int4_out_of_range, int8_out_of_range_of, length_too_large, MAX_RESULT_BYTES};
 use super::float_functions;
 use super::int16;
 use super::jsonb;
@@ -34,10 +34,6 @@ use crate::plan::{
 };
 use crate::repr::{DataflowError, Datum};
 use std::cmp::Ordering;
-
-/// The real system's bound on the text a string function makes
-/// (`MAX_STRING_FUNC_RESULT_BYTES`, 100 MiB).
-const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
 
 /// Whether a NULL argument makes `func` NULL (Materialize's
 /// `propagates_nulls`): all but the ones that skip or compare NULLs.
@@ -254,7 +250,7 @@ fn apply(func: Func, args: &[Datum]) -> Result<Datum, DataflowError> {
         (Func::Repeat, [Text(s), Int32(n)]) => {
             let n = usize::try_from(*n).unwrap_or(0);
             if n.saturating_mul(s.len()) > MAX_RESULT_BYTES {
-                return Err(too_large());
+                return Err(length_too_large());
             }
             Text(s.repeat(n))
         }
@@ -310,7 +306,7 @@ fn replace(s: &str, from: &str, to: &str) -> Result<String, DataflowError> {
     if s.len().saturating_mul(to.len()) > MAX_RESULT_BYTES {
         let grown = s.matches(from).count() * to.len().saturating_sub(from.len());
         if s.len() + grown > MAX_RESULT_BYTES {
-            return Err(too_large());
+            return Err(length_too_large());
         }
     }
     Ok(s.replace(from, to))
@@ -357,7 +353,7 @@ fn concat(values: &[Datum], separator: Option<&str>) -> Result<Datum, DataflowEr
         .collect();
     let separators = separator.map_or(0, |s| s.len() * parts.len());
     if parts.iter().map(String::len).sum::<usize>() + separators > MAX_RESULT_BYTES {
-        return Err(too_large());
+        return Err(length_too_large());
     }
     Ok(Datum::Text(parts.join(separator.unwrap_or(""))))
 }
@@ -400,7 +396,7 @@ fn lpad(s: &str, length: i32, fill: &str) -> Result<String, DataflowError> {
     let length =
         usize::try_from(length).map_err(|_| DataflowError::eval("length must be nonnegative"))?;
     if length > MAX_RESULT_BYTES {
-        return Err(too_large());
+        return Err(length_too_large());
     }
     let (chars, bytes) = s
         .chars()
@@ -412,10 +408,6 @@ fn lpad(s: &str, length: i32, fill: &str) -> Result<String, DataflowError> {
     let mut padded: String = fill.chars().cycle().take(length - chars).collect();
     padded.push_str(s);
     Ok(padded)
-}
-
-fn too_large() -> DataflowError {
-    DataflowError::eval("requested length too large")
 }
 
 /// Reached only by plans the planner did not type-check.

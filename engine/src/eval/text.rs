@@ -18,6 +18,7 @@ use std::borrow::Cow;
 use regex::{Regex, RegexBuilder};
 use unicode_normalization::UnicodeNormalization;
 
+use super::errors::{length_too_large, MAX_RESULT_BYTES};
 use crate::plan::{ScalarExpr, TextFunc};
 use crate::repr::array::Array;
 use crate::repr::{quoted, DataflowError, Datum};
@@ -26,8 +27,6 @@ use crate::repr::{quoted, DataflowError, Datum};
 const MAX_PATTERN_BYTES: usize = 1024 * 1024;
 /// The real system's bound on a compiled pattern (the crate's default).
 const MAX_COMPILED_BYTES: usize = 10 * 1024 * 1024;
-/// The real system's bound on the text a string function makes.
-const MAX_RESULT_BYTES: usize = 100 * 1024 * 1024;
 /// The real system's longest identifier, in bytes.
 const MAX_IDENTIFIER_BYTES: usize = 255;
 
@@ -271,7 +270,7 @@ pub fn string_to_array(s: &str, delimiter: Option<&str>, null_string: Option<&st
 
 fn concat(a: &str, b: &str) -> Result<Datum, DataflowError> {
     if a.len() + b.len() > MAX_RESULT_BYTES {
-        return Err(DataflowError::eval("requested length too large"));
+        return Err(length_too_large());
     }
     Ok(Datum::Text(format!("{a}{b}")))
 }
