@@ -160,7 +160,19 @@ impl Engine {
                 finishing,
                 simple,
                 ..
-            } => self.select(plan, as_of, finishing, simple),
+            } => {
+                // A read its optimizer folds to a constant is answered
+                // without a dataflow (`FastPathPlan::Constant`), its
+                // evaluation error reported with its own text
+                // (`AdapterError::Eval`), as an INSERT's above.
+                let constant = plan.is_constant();
+                match self.select(plan, as_of, finishing, simple) {
+                    Outcome::Error(e) if constant => {
+                        Outcome::Error(DataflowError(e).what().to_string())
+                    }
+                    other => other,
+                }
+            }
             Statement::SetTimeZone { zone } => {
                 self.time_zone = zone;
                 Outcome::Ok
