@@ -17,7 +17,7 @@ pub const VARIABLE: &str = "ENGINE_MUTATION";
 
 /// Every mutation, by the name `ENGINE_MUTATION` and docs/mutations.md's
 /// table give it.
-pub const NAMES: [&str; 19] = [
+pub const NAMES: [&str; 20] = [
     "alias-overwrites",
     "point-frontiers",
     "process-wide-alias",
@@ -37,6 +37,7 @@ pub const NAMES: [&str; 19] = [
     "lateral-null-keys",
     "aggregate-order-ignored",
     "frame-without-peers",
+    "demand-ignored",
 ];
 
 /// The mutation this process has: none without the `mutations` feature or
@@ -156,6 +157,11 @@ pub fn aggregate_order_ignored() -> bool {
 /// and `last_value`'s, ends at the row instead of at its last tie.
 pub fn frame_without_peers() -> bool {
     on("frame-without-peers")
+}
+/// A `Map`'s expressions are all computed, whether or not anything above
+/// reads their columns, so an unread column's error fails the read.
+pub fn demand_ignored() -> bool {
+    on("demand-ignored")
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Aggregate, RelationPlan, ScalarExpr};
+use crate::mutation;
 use crate::recursion::grown;
 use crate::repr::{unsupported, Datum, GlobalId};
 
@@ -154,7 +155,8 @@ impl Pass<'_> {
                 // or demanded, reads its own columns.
                 let mut exprs: Vec<_> = exprs.into_iter().enumerate().collect();
                 for (j, e) in exprs.iter_mut().rev() {
-                    match needed.contains(&(width + *j)) {
+                    let read = needed.contains(&(width + *j)) || mutation::demand_ignored();
+                    match read {
                         true => needed.extend(columns_read(e)),
                         false => *e = null(),
                     }
