@@ -17,9 +17,17 @@ pub enum Relation {
     ArrangementSizes,
     ComputeFrontiers,
     LirMapping,
+    /// Materialize's catalog relations of `mz_catalog`, their rows the
+    /// user objects of the engine's catalog (`coordinator::catalog_rows`).
+    Tables,
+    Views,
+    MaterializedViews,
+    Indexes,
+    Schemas,
+    Databases,
 }
 
-const ALL: [Relation; 11] = [
+const ALL: [Relation; 17] = [
     Relation::Objects,
     Relation::ComputeExports,
     Relation::ComputeDependencies,
@@ -31,6 +39,12 @@ const ALL: [Relation; 11] = [
     Relation::ArrangementSizes,
     Relation::ComputeFrontiers,
     Relation::LirMapping,
+    Relation::Tables,
+    Relation::Views,
+    Relation::MaterializedViews,
+    Relation::Indexes,
+    Relation::Schemas,
+    Relation::Databases,
 ];
 
 /// Ids of built-in relations sit far above any user id.
@@ -50,6 +64,12 @@ impl Relation {
             Relation::ArrangementSizes => "mz_arrangement_sizes",
             Relation::ComputeFrontiers => "mz_compute_frontiers",
             Relation::LirMapping => "mz_lir_mapping",
+            Relation::Tables => "mz_tables",
+            Relation::Views => "mz_views",
+            Relation::MaterializedViews => "mz_materialized_views",
+            Relation::Indexes => "mz_indexes",
+            Relation::Schemas => "mz_schemas",
+            Relation::Databases => "mz_databases",
         }
     }
 
@@ -99,6 +119,7 @@ impl Relation {
             ],
             Relation::ComputeFrontiers => &[("export_id", Text, false), ("time", Int, true)],
             Relation::LirMapping => &[("global_id", Text, false), ("operator", Text, false)],
+            catalog => catalog_columns(catalog),
         };
         cols.iter()
             .map(|(name, typ, nullable)| Column {
@@ -107,5 +128,104 @@ impl Relation {
                 nullable: *nullable,
             })
             .collect()
+    }
+}
+
+/// A column of Materialize's catalog relations: its name, type and
+/// nullability, as `src/catalog/src/builtin.rs` declares them. `oid`
+/// (Materialize's `oid`) and `privileges` (`mz_aclitem[]`) have no type of
+/// the engine's; they are typed `uint4` and `text` here and never read: a
+/// read of either is refused (`refused_column`).
+type ColumnSpec = (&'static str, ScalarType, bool);
+
+fn catalog_columns(relation: Relation) -> &'static [ColumnSpec] {
+    use ScalarType::{Text, UInt32 as Oid};
+    match relation {
+        Relation::Tables => &[
+            ("id", Text, false),
+            ("oid", Oid, false),
+            ("schema_id", Text, false),
+            ("name", Text, false),
+            ("owner_id", Text, false),
+            ("privileges", Text, false),
+            ("create_sql", Text, true),
+            ("redacted_create_sql", Text, true),
+            ("source_id", Text, true),
+        ],
+        Relation::Views => &[
+            ("id", Text, false),
+            ("oid", Oid, false),
+            ("schema_id", Text, false),
+            ("name", Text, false),
+            ("definition", Text, false),
+            ("owner_id", Text, false),
+            ("privileges", Text, false),
+            ("create_sql", Text, false),
+            ("redacted_create_sql", Text, false),
+        ],
+        Relation::MaterializedViews => &[
+            ("id", Text, false),
+            ("oid", Oid, false),
+            ("schema_id", Text, false),
+            ("name", Text, false),
+            ("cluster_id", Text, false),
+            ("definition", Text, false),
+            ("owner_id", Text, false),
+            ("privileges", Text, false),
+            ("create_sql", Text, false),
+            ("redacted_create_sql", Text, false),
+        ],
+        Relation::Indexes => &[
+            ("id", Text, false),
+            ("oid", Oid, false),
+            ("name", Text, false),
+            ("on_id", Text, false),
+            ("cluster_id", Text, false),
+            ("owner_id", Text, false),
+            ("create_sql", Text, false),
+            ("redacted_create_sql", Text, false),
+        ],
+        Relation::Schemas => &[
+            ("id", Text, false),
+            ("oid", Oid, false),
+            ("database_id", Text, true),
+            ("name", Text, false),
+            ("owner_id", Text, false),
+            ("privileges", Text, false),
+        ],
+        Relation::Databases => &[
+            ("id", Text, false),
+            ("oid", Oid, false),
+            ("name", Text, false),
+            ("owner_id", Text, false),
+            ("privileges", Text, false),
+        ],
+        _ => &[],
+    }
+}
+
+impl Relation {
+    /// Whether it is one of Materialize's catalog relations (`mz_tables`,
+    /// ...), not one of the suite's own views of compute.
+    pub fn is_catalog(self) -> bool {
+        !catalog_columns(self).is_empty()
+    }
+
+    /// Whether Materialize lists its own system objects in it too, which
+    /// the engine's catalog does not have: a read must filter them out
+    /// (`sql::query::catalog_reads`). No system object is a database or a
+    /// materialized view.
+    pub fn lists_system_objects(self) -> bool {
+        self.is_catalog() && !matches!(self, Relation::MaterializedViews | Relation::Databases)
+    }
+
+    /// The refusal of reading column `column`, if the engine cannot fill it
+    /// as Materialize does: ids and oids (the engine allocates neither as
+    /// Materialize does), owners (Materialize's role ids), privileges,
+    /// clusters, and the SQL Materialize prints normalized.
+    pub fn refused_column(self, column: usize) -> Option<String> {
+        let (name, _, _) = catalog_columns(self).get(column)?;
+        let exact = matches!(*name, "name" | "source_id");
+        (!exact).then(|| format!("column {}.{name}", self.name()))
     }
 }

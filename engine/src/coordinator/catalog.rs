@@ -188,6 +188,14 @@ impl plan::Resolver for Catalog {
         self.namespaces.names(schema)
     }
 
+    fn lists_system_objects(&self, id: GlobalId) -> bool {
+        Relation::by_id(id).is_some_and(Relation::lists_system_objects)
+    }
+
+    fn in_mz_catalog(&self, id: GlobalId) -> bool {
+        Relation::by_id(id).is_some_and(Relation::is_catalog)
+    }
+
     fn schema_of(&self, id: GlobalId) -> SchemaId {
         self.entries
             .get(&id)

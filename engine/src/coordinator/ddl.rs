@@ -10,7 +10,7 @@ use crate::eval::passes;
 use crate::packed::PackedRow;
 use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
 use crate::protocol::{Command, PeekTarget};
-use crate::repr::{Column, DataflowError, Datum, Diff, GlobalId, Row};
+use crate::repr::{unsupported, Column, DataflowError, Datum, Diff, GlobalId, Row};
 use crate::sql;
 
 impl Engine {
@@ -262,6 +262,9 @@ impl Engine {
                     Ok(desc) => desc,
                     Err(e) => return Outcome::Error(e),
                 };
+                if let Some(relation) = self.constant_read(&desc) {
+                    return Outcome::Error(unsupported(format!("an index that reads {relation}")));
+                }
                 let imports: Vec<GlobalId> = desc.imports.keys().copied().collect();
                 self.runtimes[maintenance]
                     .runtime

@@ -44,6 +44,9 @@ impl SubscribeExport {
 /// The relation's rows, given what the logging runtime's workers and the
 /// coordinator report.
 pub fn rows(relation: Relation, catalog: &Catalog, sources: Sources<'_>) -> Vec<Row> {
+    if relation.is_catalog() {
+        return super::catalog_rows::rows(relation, catalog);
+    }
     let mut rows = reported_rows(relation, catalog, sources.reports);
     for s in sources.subscribes {
         let dataflow = Datum::Int64(s.dataflow_id as i64);
@@ -174,6 +177,13 @@ fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]
                     .collect()
             })
             .unwrap_or_default(),
+        // Computed apart (`catalog_rows`).
+        Relation::Tables
+        | Relation::Views
+        | Relation::MaterializedViews
+        | Relation::Indexes
+        | Relation::Schemas
+        | Relation::Databases => vec![],
         // An export's frontier: the least upper over its workers.
         Relation::ComputeFrontiers => {
             let mut uppers: BTreeMap<GlobalId, Option<u64>> = BTreeMap::new();

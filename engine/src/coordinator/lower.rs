@@ -43,7 +43,8 @@ impl Engine {
         // What nothing reads of an inlined view is not computed.
         let arities = |id| imports[&id].1;
         let every = (0..plan.arity(&arities)).collect();
-        let plan = plan.demanded(&every, &arities)?;
+        let refused = |id, column| Relation::by_id(id)?.refused_column(column);
+        let plan = plan.demanded_refusing(&every, &arities, &refused)?;
         for (import_id, (import, _)) in &imports {
             if matches!(import, Import::Constant(_)) {
                 continue;
@@ -61,6 +62,19 @@ impl Engine {
             plan,
             joins: self.config.joins,
         })
+    }
+}
+
+impl Engine {
+    /// The name of an introspection or catalog relation `desc` reads, a
+    /// constant computed once: an export that reads one would keep it
+    /// stale, where Materialize keeps it up to date.
+    pub(super) fn constant_read(&self, desc: &DataflowDesc) -> Option<String> {
+        let id = desc
+            .imports
+            .iter()
+            .find_map(|(id, (import, _))| matches!(import, Import::Constant(_)).then_some(id))?;
+        crate::plan::Resolver::name(&self.catalog, *id)
     }
 }
 

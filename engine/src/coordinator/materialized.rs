@@ -18,7 +18,7 @@ use super::catalog::{self, Detail, IndexDetail};
 use super::Engine;
 use crate::api::Outcome;
 use crate::plan::{RelationPlan, SchemaId};
-use crate::protocol::{Command, Import};
+use crate::protocol::Command;
 use crate::repr::{unsupported, Column, GlobalId};
 
 impl Engine {
@@ -48,12 +48,7 @@ impl Engine {
         // Materialize refuses a materialized view of its log sources and
         // reads its catalog tables as they change; the engine's
         // introspection relations are constants computed once.
-        if let Some(id) = desc
-            .imports
-            .iter()
-            .find_map(|(id, (import, _))| matches!(import, Import::Constant(_)).then_some(id))
-        {
-            let relation = crate::plan::Resolver::name(&self.catalog, *id).unwrap_or_default();
+        if let Some(relation) = self.constant_read(&desc) {
             return Outcome::Error(unsupported(format!(
                 "a materialized view that reads {relation}"
             )));

@@ -15,6 +15,7 @@
 
 mod builtin;
 mod catalog;
+mod catalog_rows;
 mod contents;
 mod ddl;
 mod diagnosis;

@@ -82,6 +82,17 @@ impl Namespaces {
             .collect()
     }
 
+    /// Every database's name, in order.
+    pub fn databases(&self) -> impl Iterator<Item = &str> {
+        self.databases.iter().map(String::as_str)
+    }
+
+    /// Every schema: its database's name and its own, by id.
+    pub fn schemas(&self) -> impl Iterator<Item = (&str, &str)> {
+        let schemas = self.schemas.values();
+        schemas.map(|s| (s.database.as_str(), s.name.as_str()))
+    }
+
     /// Forgets a schema the planner found empty, or emptied.
     pub fn drop_schema(&mut self, id: SchemaId) {
         self.schemas.remove(&id);

@@ -34,6 +34,10 @@ use crate::repr::{unsupported, Datum, GlobalId};
 /// The number of columns a catalog relation has.
 pub type Arities<'a> = &'a dyn Fn(GlobalId) -> usize;
 
+/// The refusal of reading a column of a catalog relation, if the engine
+/// cannot fill it as Materialize does (`mz_tables.oid`, ...).
+pub type Refusals<'a> = &'a dyn Fn(GlobalId, usize) -> Option<String>;
+
 impl RelationPlan {
     /// The number of columns the plan produces.
     pub fn arity(&self, arities: Arities<'_>) -> usize {
@@ -71,13 +75,27 @@ impl RelationPlan {
     /// replaced by a NULL literal, and its `Derived` nodes dropped; or the
     /// refusal of a computed column of one that the engine cannot tell
     /// Materialize computes, on the same rows.
+    #[cfg(test)]
     pub fn demanded(
         self,
         demand: &BTreeSet<usize>,
         arities: Arities<'_>,
     ) -> Result<RelationPlan, String> {
+        self.demanded_refusing(demand, arities, &|_, _| None)
+    }
+
+    /// `demanded`, refusing a read of a relation's column that `refused`
+    /// names: a column is read if the pass demands it of the relation,
+    /// which it does wherever it cannot tell that nothing reads it.
+    pub fn demanded_refusing(
+        self,
+        demand: &BTreeSet<usize>,
+        arities: Arities<'_>,
+        refused: Refusals<'_>,
+    ) -> Result<RelationPlan, String> {
         let mut pass = Pass {
             arities,
+            refused,
             locals: BTreeMap::new(),
         };
         pass.plan(self, demand, true)
@@ -88,6 +106,7 @@ impl RelationPlan {
 /// whether every such read is exact.
 struct Pass<'a> {
     arities: Arities<'a>,
+    refused: Refusals<'a>,
     locals: BTreeMap<usize, (BTreeSet<usize>, bool)>,
 }
 
@@ -139,7 +158,11 @@ impl Pass<'_> {
                 *all_exact &= exact;
                 RelationPlan::Local { id, arity }
             }
-            leaf @ (RelationPlan::Get(_) | RelationPlan::Constant { .. }) => leaf,
+            RelationPlan::Get(id) => match demand.iter().find_map(|c| (self.refused)(id, *c)) {
+                Some(refusal) => return Err(unsupported(refusal)),
+                None => RelationPlan::Get(id),
+            },
+            leaf @ RelationPlan::Constant { .. } => leaf,
             RelationPlan::Derived {
                 input,
                 computed,

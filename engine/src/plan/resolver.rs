@@ -73,6 +73,16 @@ pub trait Resolver {
     fn schema_names(&self, _schema: SchemaId) -> (String, String) {
         (DEFAULT_DATABASE.to_string(), DEFAULT_SCHEMA.to_string())
     }
+    /// Whether it is a catalog relation in which Materialize lists its own
+    /// system objects too (`mz_tables`, ...), which the catalog lacks.
+    fn lists_system_objects(&self, _id: GlobalId) -> bool {
+        false
+    }
+    /// Whether it is one of Materialize's relations of `mz_catalog` that
+    /// the engine has as Materialize does, which `mz_catalog.` may qualify.
+    fn in_mz_catalog(&self, _id: GlobalId) -> bool {
+        false
+    }
     /// The schema an object lives in.
     fn schema_of(&self, _id: GlobalId) -> SchemaId {
         SchemaId::DEFAULT

@@ -41,6 +41,13 @@ pub(super) fn plan(
         if if_exists && resolve(catalog, name).is_err() {
             continue;
         }
+        // Materialize's `cannot drop table ... because it is required by
+        // the database system`, or its kind mismatch: not its words.
+        if let Ok((shown, id, _)) = resolve(catalog, name) {
+            if catalog.in_mz_catalog(id) {
+                return Err(unsupported(format!("DROP of a system relation: {shown}")));
+            }
+        }
         materialized::check_drop_kind(catalog, name, kind)?;
         let id = object_of_kind(catalog, name, kind)?;
         if !cascade {

@@ -3,7 +3,8 @@
 //! database first (`unknown database 'd'`), then a schema in it
 //! (`unknown schema 's'`), then the item in that schema; an unqualified
 //! name through the search path. One of Materialize's system schemas,
-//! which the engine does not have, is refused by name.
+//! which the engine does not have, is refused by name, but for
+//! `mz_catalog`'s relations the engine has (`mz_catalog.mz_tables`).
 
 use sqlparser::ast::ObjectName;
 
@@ -91,6 +92,18 @@ pub(super) fn item_name(
             "unknown database '{}'",
             database.expect("given")
         )));
+    }
+    let in_mz_catalog = catalog
+        .resolve(item)
+        .is_some_and(|(id, _)| catalog.in_mz_catalog(id));
+    if schema == "mz_catalog" && in_mz_catalog {
+        // One of Materialize's catalog relations the engine has, which the
+        // search path finds first.
+        return Ok(Ok(ItemName {
+            schema: None,
+            item: item.clone(),
+            given,
+        }));
     }
     if system_schema(schema) {
         // Found in any database; the engine has none of them, nor what

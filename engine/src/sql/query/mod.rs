@@ -5,6 +5,7 @@
 //! `subquery` how a subquery's rows are planned and joined back onto the
 //! rows it was computed for; the rest of the SELECT is planned here.
 
+mod catalog_reads;
 mod distinct_on;
 mod finishing;
 mod from;
@@ -135,6 +136,7 @@ impl Planner<'_> {
         let width = prefix.map_or(0, |p| p.columns.len());
 
         let mut from = plan_from(self, &s.from, prefix, outer)?;
+        catalog_reads::check(self, s)?;
         // A WHERE's conjuncts without subqueries filter the FROM; each with
         // one filters after them, in order, as the real system splits them.
         let mut deferred = vec![];

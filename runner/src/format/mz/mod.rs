@@ -16,7 +16,8 @@
 //! one record (Materialize sends a record as one prepared statement), a
 //! record naming an `mz_` relation (Materialize's catalog; the engine's
 //! introspection relations of those names are its own, with other columns
-//! and rows), and one with `AS OF` or `UP TO` (the engine's clock counts
+//! and rows) other than the catalog relations the engine has as Materialize
+//! does (`ENGINE_CATALOG`), and one with `AS OF` or `UP TO` (the engine's clock counts
 //! its writes; Materialize's is milliseconds since the epoch).
 //!
 //! `layout` holds the records, `parse` reads them, `value` and `output`
@@ -124,6 +125,21 @@ fn query(sql: &str) -> Command {
     }
 }
 
+/// The `mz_` names a record may hold and still run: Materialize's catalog
+/// relations the engine has with Materialize's columns (refusing the ones
+/// it does not fill) and rows (refusing a read that could see Materialize's
+/// system objects), alone or after `mz_catalog.`. Every other `mz_` name is
+/// refused here: the engine's introspection relations of those names are
+/// its own.
+const ENGINE_CATALOG: [&str; 6] = [
+    "mz_databases",
+    "mz_indexes",
+    "mz_materialized_views",
+    "mz_schemas",
+    "mz_tables",
+    "mz_views",
+];
+
 /// The construct of a record the runner does not run, if it is one that
 /// expects something (`hash-threshold` expects nothing).
 pub fn refused(written: &Written) -> Option<&'static str> {
@@ -145,15 +161,29 @@ pub fn refused(written: &Written) -> Option<&'static str> {
         return Some("several statements in one record");
     }
     let tokens = statements.first().map_or(&[][..], Vec::as_slice);
-    let catalog =
-        |t: &words::Token| matches!(t, words::Token::Word { text, .. } if text.starts_with("mz_"));
-    if tokens.iter().any(catalog) {
+    if refused_catalog_name(tokens) {
         return Some("Materialize's catalog (mz_ relations)");
     }
     let timed = tokens
         .windows(2)
         .any(|w| (w[0].is("as") && w[1].is("of")) || (w[0].is("up") && w[1].is("to")));
     timed.then_some("AS OF and UP TO (Materialize's timestamps)")
+}
+
+/// Whether `tokens` name an `mz_` relation or schema other than the
+/// catalog relations the engine has (`ENGINE_CATALOG`, or `mz_catalog.` and
+/// one of them).
+fn refused_catalog_name(tokens: &[words::Token]) -> bool {
+    let engine_catalog = |t: Option<&words::Token>| matches!(t, Some(words::Token::Word { text, .. }) if ENGINE_CATALOG.contains(&text.as_str()));
+    tokens.iter().enumerate().any(|(i, t)| match t {
+        words::Token::Word { text, .. } if text.starts_with("mz_") => {
+            let qualifies = text == "mz_catalog"
+                && tokens.get(i + 1) == Some(&words::Token::Dot)
+                && engine_catalog(tokens.get(i + 2));
+            !(qualifies || engine_catalog(Some(t)))
+        }
+        _ => false,
+    })
 }
 
 /// Whether a record is `ALTER SYSTEM ...` alone, run by the `mz_system`
@@ -247,5 +277,27 @@ mod tests {
                 Some("simple with a password"),
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod catalog_tests {
+    use super::*;
+
+    /// A record naming only the catalog relations the engine has, bare or
+    /// in `mz_catalog`, runs; one naming any other `mz_` relation or
+    /// schema is refused.
+    #[test]
+    fn only_the_engines_catalog_relations_run() {
+        let refused = |sql: &str| refused_catalog_name(&words::tokens(sql));
+        assert!(!refused("SELECT name FROM mz_tables WHERE name = 't'"));
+        assert!(!refused("SELECT name FROM mz_catalog.mz_indexes"));
+        assert!(!refused("SELECT 'mz_objects' FROM \"mz_views\""));
+        assert!(refused("SELECT name FROM mz_objects"));
+        assert!(refused("SELECT name FROM mz_catalog.mz_roles"));
+        assert!(refused("SET search_path = mz_catalog"));
+        assert!(refused(
+            "SELECT * FROM mz_tables JOIN mz_internal.mz_comments ON true"
+        ));
     }
 }
