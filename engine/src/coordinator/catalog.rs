@@ -184,6 +184,10 @@ impl plan::Resolver for Catalog {
         self.namespaces.database_exists(name)
     }
 
+    fn databases(&self) -> Vec<String> {
+        self.namespaces.databases().map(str::to_string).collect()
+    }
+
     fn schema_names(&self, schema: SchemaId) -> (String, String) {
         self.namespaces.names(schema)
     }

@@ -69,6 +69,10 @@ pub trait Resolver {
     fn database_exists(&self, name: &str) -> bool {
         name == DEFAULT_DATABASE
     }
+    /// Every database's name, in order.
+    fn databases(&self) -> Vec<String> {
+        vec![DEFAULT_DATABASE.to_string()]
+    }
     /// The names of a schema's database and of the schema.
     fn schema_names(&self, _schema: SchemaId) -> (String, String) {
         (DEFAULT_DATABASE.to_string(), DEFAULT_SCHEMA.to_string())

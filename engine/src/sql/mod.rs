@@ -37,6 +37,7 @@ mod query;
 mod roles;
 mod schemas;
 mod session;
+mod show;
 mod statement;
 mod subscribe;
 #[cfg(test)]

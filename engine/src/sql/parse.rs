@@ -20,7 +20,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
-use super::{list_syntax, mutually_recursive, session, values};
+use super::{list_syntax, mutually_recursive, session, show, values};
 use crate::plan::Statement;
 use crate::recursion::{grow_sqlparser, recursion_limit_error, with_stack, RECURSION_LIMIT};
 use crate::repr::{unsupported, Timestamp};
@@ -44,6 +44,8 @@ pub(super) enum Parsed {
     /// `SET`, `RESET` or `SHOW` of the time zone, read on tokens and
     /// planned there (`session`), its value checked.
     Session(Box<Result<Statement, String>>),
+    /// `SHOW TABLES`, `SHOW VIEWS` or `SHOW DATABASES` (`show`).
+    Show(Box<show::Show>),
 }
 
 /// A parsed statement and the `AS OF` that was stripped off its end, and
@@ -277,6 +279,11 @@ fn parse_tokens(mut tokens: Vec<TokenWithSpan>, stack: usize) -> Result<ParsedSt
             .all(|(t, k)| is_keyword(t, k));
     let stmt = if let Some(planned) = session::statement(&tokens) {
         Parsed::Session(Box::new(planned))
+    } else if let Some(listed) = show::listed(&tokens) {
+        let mut parser = parser(tokens.split_off(2))?;
+        let show = show::read(&mut parser, listed).map_err(parser_error)?;
+        end_of_statement(&mut parser)?;
+        Parsed::Show(Box::new(show))
     } else if is_default_index {
         let mut parser = parser(tokens.split_off(3))?;
         parser

@@ -38,6 +38,13 @@ pub(super) fn plan(
             return insert(catalog, &i, Some(&rows)).map(Some)
         }
         Parsed::Session(planned) => return (*planned).map(Some),
+        // Planned as the query Materialize plans it as.
+        Parsed::Show(show) => {
+            let sql = super::show::query(catalog, &show)?;
+            let mut parsed = super::parse::parse(&sql)?;
+            let query = parsed.pop().expect("one statement");
+            return plan(query, catalog);
+        }
         Parsed::Ast(stmt) => stmt,
     };
     match *stmt {
