@@ -18,7 +18,7 @@
 //! answers. Likewise after an
 //! unsupported statement that changes the session (`SET cluster`,
 //! `SET search_path`, `SET ROLE`, `ALTER SYSTEM SET max_...`, `GRANT`,
-//! `REVOKE`, `ALTER ... OWNER TO`; a `BEGIN`
+//! `REVOKE`, `ALTER ... OWNER TO`, `COMMENT ON`; a `BEGIN`
 //! until its `COMMIT` or `ROLLBACK`) every disagreeing record is cascaded:
 //! it ran in a session the engine never had. `reset-server` forgets all of
 //! that with the rest of the catalog. Only `wrong` records fail the file.

@@ -344,7 +344,8 @@ pub enum Session {
     /// A setting that decides where names resolve or statements run, or
     /// what they may do (`SET cluster`, `SET search_path`, `SET ROLE`,
     /// `ALTER SYSTEM SET max_tables`; a role's privileges, granted,
-    /// revoked or reassigned, and an object's owner).
+    /// revoked or reassigned, and an object's owner; a comment, which the
+    /// `comment` column of every later `SHOW` of its schema shows).
     Setting,
     /// `BEGIN` / `START TRANSACTION`: a transaction's rules from here.
     Begin,
@@ -398,6 +399,7 @@ pub fn session(statement: &[Token]) -> Option<Session> {
         _ if (is(0, "set") || is(0, "reset")) && setting(1) => Some(Session::Setting),
         _ if is(0, "grant")
             || is(0, "revoke")
+            || (is(0, "comment") && is(1, "on"))
             || ((is(0, "reassign") || is(0, "drop")) && is(1, "owned"))
             || (is(0, "alter") && is(1, "default") && is(2, "privileges"))
             || (is(0, "alter")
@@ -478,6 +480,7 @@ mod tests {
         for sql in privileges {
             assert_eq!(s(sql), Some(Session::Setting), "{sql}");
         }
+        assert_eq!(s("COMMENT ON TABLE t IS 'x'"), Some(Session::Setting));
         assert_eq!(s("ALTER TABLE t RENAME TO u"), None);
         assert_eq!(s("BEGIN"), Some(Session::Begin));
         assert_eq!(s("COMMIT"), Some(Session::End));
