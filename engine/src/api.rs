@@ -56,6 +56,11 @@ pub enum Outcome {
     /// last fetch, each `mz_timestamp, mz_diff, columns...`, consolidated
     /// per time and sorted by time, then row; then where it stands.
     Updates { rows: Vec<Row>, progress: Progress },
+    /// What a request of several statements returns (`Engine::simple`):
+    /// each statement's outcome in turn, `Ok` or `Rows`. An error ends the
+    /// request and is its whole outcome, as the simple query protocol's
+    /// client shows it.
+    Results(Vec<Outcome>),
 }
 
 /// Where a subscribe stands after a fetch.

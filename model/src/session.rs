@@ -106,6 +106,11 @@ impl Model {
                 self.lose_track();
                 Expectation::NoClaim("connections of other roles are not modelled")
             }
+            // A request's implicit transaction is outside the model's grammar.
+            Command::Simple { .. } => {
+                self.lose_track();
+                Expectation::NoClaim("several statements in one request are not modelled")
+            }
             Command::Query { sql, sort } => claim(self.query(sql, *sort)),
             Command::Peek { index, as_of } => claim(self.peek(index, *as_of)),
             Command::IssuePeek { index, as_of, name } => {

@@ -8,17 +8,26 @@ use super::{roles, system, Engine};
 use crate::api::Outcome;
 use crate::eval::passes;
 use crate::packed::PackedRow;
-use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement};
+use crate::plan::{not_null_violation, Finishing, RelationPlan, Statement, Transaction};
 use crate::protocol::{Command, PeekTarget};
 use crate::repr::{unsupported, Column, DataflowError, Datum, Diff, GlobalId, Row};
 use crate::sql;
 
 impl Engine {
     pub(super) fn run_statements(&mut self, sql: &str) -> Outcome {
-        if self.roles.user() == roles::SYSTEM && system::is_alter_system(sql) {
+        let alters = self.roles.user() == roles::SYSTEM && system::is_alter_system(sql);
+        let role = (!alters).then(|| sql::role_statement(sql)).flatten();
+        if (alters || role.is_some()) && self.in_transaction() {
+            let e = self
+                .transaction_failed()
+                .unwrap_or_else(|| unsupported("a role or system statement in a transaction"));
+            self.fail_transaction(&e);
+            return Outcome::Error(e);
+        }
+        if alters {
             return self.alter_system(sql).unwrap_or_else(Outcome::Error);
         }
-        if let Some(role) = sql::role_statement(sql) {
+        if let Some(role) = role {
             return match role.and_then(|r| self.run_role_statement(r)) {
                 Ok(()) => Outcome::Ok,
                 Err(e) => Outcome::Error(e),
@@ -29,23 +38,43 @@ impl Engine {
             Err(e) => return Outcome::Error(e),
         };
         for statement in statements {
-            let planned = match statement.plan(&self.catalog) {
-                Ok(planned) => planned,
-                Err(e) => return Outcome::Error(e),
-            };
-            if let Some(statement) = planned {
-                if let Err(e) = self.gate(&statement) {
+            match self.run_unplanned(statement) {
+                Ok(Outcome::Ok | Outcome::Rows(_)) => {}
+                Ok(outcome) => return outcome,
+                Err(e) => {
+                    self.fail_transaction(&e);
                     return Outcome::Error(e);
-                }
-                let before = self.owned_before();
-                let outcome = self.execute(statement);
-                self.own_new(before);
-                if !matches!(outcome, Outcome::Ok | Outcome::Rows(_)) {
-                    return outcome;
                 }
             }
         }
         Outcome::Ok
+    }
+
+    /// Plans and runs one statement of a request: in a failed transaction
+    /// only its end runs (Materialize's pgwire checks before planning).
+    pub(super) fn run_unplanned(&mut self, statement: sql::Unplanned) -> Result<Outcome, String> {
+        let failed = self.transaction_failed();
+        let planned = statement.plan(&self.catalog);
+        let ends = matches!(
+            planned,
+            Ok(Some(Statement::Transaction(
+                Transaction::Commit | Transaction::Rollback
+            )))
+        );
+        if let Some(e) = failed.filter(|_| !ends) {
+            return Err(e);
+        }
+        let Some(statement) = planned? else {
+            return Ok(Outcome::Ok);
+        };
+        self.gate(&statement)?;
+        let before = self.owned_before();
+        let outcome = self.run_planned(statement)?;
+        self.own_new(before);
+        match outcome {
+            Outcome::Error(e) => Err(e),
+            outcome => Ok(outcome),
+        }
     }
 
     pub(super) fn execute(&mut self, statement: Statement) -> Outcome {
@@ -177,6 +206,10 @@ impl Engine {
                 self.time_zone = zone;
                 Outcome::Ok
             }
+            Statement::Transaction(control) => match self.control(control) {
+                Ok(()) => Outcome::Ok,
+                Err(e) => Outcome::Error(e),
+            },
             Statement::ShowTimeZone => {
                 // A session's value: no table or index is read.
                 self.constant_reads += 1;
@@ -199,16 +232,24 @@ impl Engine {
     }
 
     /// Commits `updates` to `table` at `now + 1`, then advances the clock.
-    pub(super) fn write(&mut self, table: GlobalId, mut updates: Vec<(PackedRow, Diff)>) {
-        updates.retain(|(_, diff)| *diff != 0);
-        let contents = self.table_rows.get_mut(&table).expect("table exists");
-        contents.write(&updates);
-        if let Some(counts) = self.table_keys.get_mut(&table) {
-            counts.write(&updates);
+    pub(super) fn write(&mut self, table: GlobalId, updates: Vec<(PackedRow, Diff)>) {
+        self.write_all(vec![(table, updates)]);
+    }
+
+    /// Commits each table's updates at `now + 1`, all at that one time,
+    /// then advances the clock once.
+    pub(super) fn write_all(&mut self, writes: Vec<(GlobalId, Vec<(PackedRow, Diff)>)>) {
+        for (table, mut updates) in writes {
+            updates.retain(|(_, diff)| *diff != 0);
+            let contents = self.table_rows.get_mut(&table).expect("table exists");
+            contents.write(&updates);
+            if let Some(counts) = self.table_keys.get_mut(&table) {
+                counts.write(&updates);
+            }
+            self.runtimes[self.maintenance()]
+                .runtime
+                .command(0, Command::Write { table, updates });
         }
-        self.runtimes[self.maintenance()]
-            .runtime
-            .command(0, Command::Write { table, updates });
         self.advance_clock();
     }
 

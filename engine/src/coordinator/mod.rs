@@ -7,7 +7,8 @@
 //! table's rows as the coordinator keeps them, `keys`, the check of a
 //! table's keys, `drops`, what a DROP takes with it, and `update`, an
 //! UPDATE's read and then write), `system` (`ALTER SYSTEM`), `roles` (roles,
-//! the connections they act on, what they may run), `peeks` and `diagnosis`,
+//! the connections they act on, what they may run), `transaction` (each
+//! connection's transaction), `peeks` and `diagnosis`,
 //! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`. The
 //! catalog (`catalog`, with the built-in relations in `builtin`) and the
 //! rows of the introspection relations (`introspection`) are the
@@ -32,6 +33,7 @@ mod roles;
 mod stepping;
 mod subscribe;
 mod system;
+mod transaction;
 mod update;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -93,6 +95,8 @@ pub struct Engine {
     /// (`sql::session`); a named connection keeps its own (`roles`).
     time_zone: &'static str,
     roles: roles::Roles,
+    /// Each connection's open transaction (`transaction`).
+    transactions: transaction::Transactions,
 }
 
 /// Index of the runtime that maintains (Solo's one runtime, or Maintenance).
@@ -136,6 +140,7 @@ impl Engine {
             constant_reads: 0,
             time_zone: sql::DEFAULT_TIME_ZONE,
             roles: roles::Roles::default(),
+            transactions: transaction::Transactions::default(),
         }
     }
 
@@ -175,19 +180,42 @@ impl Engine {
         self.directive(|engine| Ok(engine.run_statements(sql)))
     }
 
+    /// Several statements as one request of the simple query protocol, in
+    /// an implicit transaction (`transaction`); one runs as `statement`
+    /// would.
+    pub fn simple(&mut self, sql: &str) -> Outcome {
+        self.directive(|engine| Ok(engine.run_request(sql)))
+    }
+
     pub fn query(&mut self, sql: &str) -> Outcome {
         self.directive(|engine| {
-            let mut planned = sql::plan(sql, &engine.catalog)?;
-            match (planned.len(), planned.pop()) {
-                (1, Some(statement @ (Statement::Select { .. } | Statement::ShowTimeZone))) => {
-                    engine.gate(&statement)?;
-                    Ok(engine.execute(statement))
+            let outcome = engine.run_query(sql);
+            match outcome {
+                Ok(Outcome::Error(e)) | Err(e) => {
+                    engine.fail_transaction(&e);
+                    Err(e)
                 }
-                _ => Err(crate::repr::unsupported(
-                    "a query that is not exactly one SELECT",
-                )),
+                outcome => outcome,
             }
         })
+    }
+
+    /// One SELECT (or `SHOW TIMEZONE`), in the acting connection's
+    /// transaction if it has one.
+    fn run_query(&mut self, sql: &str) -> Result<Outcome, String> {
+        if let Some(e) = self.transaction_failed() {
+            return Err(e);
+        }
+        let mut planned = sql::plan(sql, &self.catalog)?;
+        match (planned.len(), planned.pop()) {
+            (1, Some(statement @ (Statement::Select { .. } | Statement::ShowTimeZone))) => {
+                self.gate(&statement)?;
+                self.run_planned(statement)
+            }
+            _ => Err(crate::repr::unsupported(
+                "a query that is not exactly one SELECT",
+            )),
+        }
     }
 
     /// The names of the columns `sql`, one SELECT, would return: planned

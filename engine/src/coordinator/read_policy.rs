@@ -29,6 +29,7 @@ impl Engine {
             holds.extend(state.holds.iter().map(|id| (*id, state.time)));
         }
         holds.extend(self.subscribe_holds());
+        holds.extend(self.transactions.holds());
         let imports: Vec<(GlobalId, GlobalId)> = self
             .catalog
             .entries()

@@ -92,6 +92,11 @@ impl Roles {
         }
     }
 
+    /// The named connection acting; `None`: the default one.
+    pub(super) fn connection(&self) -> Option<&str> {
+        self.acting.as_deref()
+    }
+
     /// The acting role's name.
     pub(super) fn user(&self) -> &str {
         self.acting().0
@@ -194,7 +199,9 @@ impl Engine {
         let user = self.roles.user();
         let touches_nothing = match statement {
             Statement::Select { plan, .. } => plan.is_constant(),
-            Statement::SetTimeZone { .. } | Statement::ShowTimeZone => true,
+            Statement::SetTimeZone { .. } | Statement::ShowTimeZone | Statement::Transaction(_) => {
+                true
+            }
             _ => false,
         };
         if user == SYSTEM {

@@ -152,6 +152,9 @@ impl Engine {
         if self.subscribes.contains_key(name) {
             return Err(format!("subscribe {name} already exists"));
         }
+        if self.in_transaction() {
+            return Err(crate::repr::unsupported("SUBSCRIBE in a transaction"));
+        }
         let Subscribe {
             plan,
             columns,

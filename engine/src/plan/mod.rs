@@ -472,6 +472,21 @@ pub enum Statement {
     SetTimeZone { zone: &'static str },
     /// `SHOW TIMEZONE`, `SHOW TIME ZONE`: one row, the session's zone.
     ShowTimeZone,
+    /// A transaction's start or end (`sql::transaction`), which the
+    /// coordinator's `transaction` runs.
+    Transaction(Transaction),
+}
+
+/// The statements that start and end a transaction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transaction {
+    /// `BEGIN` or `START TRANSACTION`; `read_only` is the access mode named
+    /// last (`Some(true)`: `READ ONLY`), if any.
+    Begin { read_only: Option<bool> },
+    /// `COMMIT`.
+    Commit,
+    /// `ROLLBACK` or `ABORT`.
+    Rollback,
 }
 
 #[cfg(test)]

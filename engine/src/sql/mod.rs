@@ -42,6 +42,7 @@ mod statement;
 mod subscribe;
 #[cfg(test)]
 mod tests;
+mod transaction;
 mod values;
 
 use sqlparser::ast::{Ident, ObjectName};

@@ -20,7 +20,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
-use super::{list_syntax, mutually_recursive, session, show, values};
+use super::{list_syntax, mutually_recursive, session, show, transaction, values};
 use crate::plan::Statement;
 use crate::recursion::{grow_sqlparser, recursion_limit_error, with_stack, RECURSION_LIMIT};
 use crate::repr::{unsupported, Timestamp};
@@ -278,6 +278,8 @@ fn parse_tokens(mut tokens: Vec<TokenWithSpan>, stack: usize) -> Result<ParsedSt
             .zip(default_index)
             .all(|(t, k)| is_keyword(t, k));
     let stmt = if let Some(planned) = session::statement(&tokens) {
+        Parsed::Session(Box::new(planned))
+    } else if let Some(planned) = transaction::statement(&tokens) {
         Parsed::Session(Box::new(planned))
     } else if let Some(listed) = show::listed(&tokens) {
         let mut parser = parser(tokens.split_off(2))?;

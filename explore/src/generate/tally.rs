@@ -138,6 +138,7 @@ impl Tally {
             let (kind, sql) = match &block.directive.command {
                 Command::Statement { sql } => ("statement", Some(sql)),
                 Command::Connection { sql, .. } => ("connection", Some(sql)),
+                Command::Simple { sql } => ("simple", Some(sql)),
                 Command::Query { sql, .. } => ("query", Some(sql)),
                 Command::Peek { .. } => ("peek", None),
                 Command::IssuePeek { .. } => ("peek name=", None),

@@ -41,6 +41,11 @@ pub enum Command {
     Statement {
         sql: String,
     },
+    /// A `simple` record of several statements on the default connection:
+    /// one request of the simple query protocol (`Engine::simple`).
+    Simple {
+        sql: String,
+    },
     /// A `simple` record on a named connection (Materialize's `simple
     /// conn=NAME,user=USER`): `sql` runs on connection `name`, opened as
     /// `user` on its first use; as a read if `query`.
@@ -118,7 +123,10 @@ impl Command {
     pub fn sorts_rows(&self) -> bool {
         !matches!(
             self,
-            Command::Query { sort: false, .. } | Command::Fetch { .. } | Command::Connection { .. }
+            Command::Query { sort: false, .. }
+                | Command::Fetch { .. }
+                | Command::Connection { .. }
+                | Command::Simple { .. }
         )
     }
 

@@ -36,8 +36,9 @@ impl Target for Engine {
                 query,
             } => self.on_connection(name, user, |engine| match query {
                 true => engine.query(sql),
-                false => engine.statement(sql),
+                false => engine.simple(sql),
             }),
+            Command::Simple { sql } => self.simple(sql),
             Command::Query { sql, .. } => self.query(sql),
             Command::Peek { index, as_of } => self.peek(index, *as_of),
             Command::IssuePeek { index, as_of, name } => self.issue_peek(index, *as_of, name),

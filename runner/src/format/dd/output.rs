@@ -36,6 +36,8 @@ pub fn render(command: &Command, outcome: &Outcome) -> Vec<String> {
         Outcome::Error(message) => prefixed("error: ", message),
         Outcome::Pending(diagnosis) => prefixed("pending: ", diagnosis),
         Outcome::Issued => vec!["issued".to_string()],
+        // Each statement's outcome in turn (only `simple` records ask).
+        Outcome::Results(outcomes) => outcomes.iter().flat_map(|o| render(command, o)).collect(),
     }
 }
 

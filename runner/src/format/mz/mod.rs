@@ -101,18 +101,23 @@ fn command(written: &Written) -> Option<Command> {
             sql: sql.clone(),
             query: reads(sql),
         },
-        Record::Simple { sql, .. } => match reads(sql) {
-            true => query(sql),
-            false => Command::Statement { sql: sql.clone() },
+        Record::Simple { sql, .. } => match (reads(sql), words::statements(sql).len() > 1) {
+            (true, _) => query(sql),
+            (false, true) => Command::Simple { sql: sql.clone() },
+            (false, false) => Command::Statement { sql: sql.clone() },
         },
         Record::ResetServer => Command::Reset,
         Record::HashThreshold | Record::Copy { .. } => return None,
     })
 }
 
-/// Whether a `simple` record's first word makes it a read.
+/// Whether a `simple` record is one statement whose first word makes it
+/// a read.
 fn reads(sql: &str) -> bool {
     let statements = words::statements(sql);
+    if statements.len() > 1 {
+        return false;
+    }
     let first = statements.first().and_then(|s| s.first());
     let reads = ["select", "values", "with", "table", "show", "explain"];
     first.is_some_and(|t| reads.iter().any(|w| t.is(w)))
@@ -157,16 +162,19 @@ pub fn refused(written: &Written) -> Option<&'static str> {
         Record::HashThreshold | Record::ResetServer => return None,
     };
     let statements = words::statements(sql);
-    if statements.len() > 1 {
+    // Materialize's runner sends a `statement` or `query` record as one
+    // prepared statement, and a `simple` one as one request.
+    if statements.len() > 1 && !matches!(written.record, Record::Simple { .. }) {
         return Some("several statements in one record");
     }
-    let tokens = statements.first().map_or(&[][..], Vec::as_slice);
-    if refused_catalog_name(tokens) {
+    if statements.iter().any(|tokens| refused_catalog_name(tokens)) {
         return Some("Materialize's catalog (mz_ relations)");
     }
-    let timed = tokens
-        .windows(2)
-        .any(|w| (w[0].is("as") && w[1].is("of")) || (w[0].is("up") && w[1].is("to")));
+    let timed = statements.iter().any(|tokens| {
+        tokens
+            .windows(2)
+            .any(|w| (w[0].is("as") && w[1].is("of")) || (w[0].is("up") && w[1].is("to")))
+    });
     timed.then_some("AS OF and UP TO (Materialize's timestamps)")
 }
 
@@ -223,7 +231,8 @@ mod tests {
     use super::*;
 
     /// A `simple` record on a named connection runs there, as its user
-    /// (`materialize` when none is named); one with a password, or of
+    /// (`materialize` when none is named); one of several statements runs
+    /// as one request; one with a password, or a `statement` record of
     /// several statements, is refused.
     #[test]
     fn a_named_connection_runs_as_its_user() {
@@ -235,10 +244,9 @@ mod tests {
             ),
             record("simple conn=joe,user=joe", "SELECT 1"),
             record("simple conn=c", "CREATE TABLE t (a int)"),
-            record(
-                "simple conn=mz_system,user=mz_system",
-                "ALTER SYSTEM SET a = 1; ALTER SYSTEM SET b = 2",
-            ),
+            record("simple conn=c", "SELECT 1; SELECT 2"),
+            record("simple", "BEGIN; SELECT 1"),
+            "statement ok\nSELECT 1; SELECT 2\n\n".to_string(),
             record("simple conn=p,user=p,password=x", "SELECT 1"),
         ]
         .concat();
@@ -261,6 +269,10 @@ mod tests {
                 ),
                 &on("joe", "joe", "SELECT 1", true),
                 &on("c", "materialize", "CREATE TABLE t (a int)", false),
+                &on("c", "materialize", "SELECT 1; SELECT 2", false),
+                &Command::Simple {
+                    sql: "BEGIN; SELECT 1".into()
+                },
             ]
         );
         let Format::Materialize(layout) = &script.format else {
@@ -270,6 +282,8 @@ mod tests {
         assert_eq!(
             refusals,
             [
+                None,
+                None,
                 None,
                 None,
                 None,

@@ -121,9 +121,28 @@ fn values(rows: &[Row], types: &[Type], mode: Mode, sort: Sort) -> Vec<String> {
     values.iter().map(|v| escape(v)).collect()
 }
 
-/// What the simple query protocol shows for `outcome`.
+/// What the simple query protocol shows for `outcome`: for a request of
+/// several statements, each one's lines in turn.
 fn simple(sql: &str, sort: Sort, outcome: &Outcome) -> Vec<String> {
+    let statements = words::statements(sql);
     let mut lines: Vec<String> = match outcome {
+        Outcome::Results(outcomes) => outcomes
+            .iter()
+            .enumerate()
+            .flat_map(|(i, o)| completed(statements.get(i).map(Vec::as_slice), o))
+            .collect(),
+        outcome => completed(statements.first().map(Vec::as_slice), outcome),
+    };
+    if sort == Sort::Row {
+        lines.sort();
+    }
+    lines
+}
+
+/// One statement's rows and `COMPLETE` line, its row count for a read, or
+/// [`UNKNOWN_COUNT`] for a write.
+fn completed(statement: Option<&[words::Token]>, outcome: &Outcome) -> Vec<String> {
+    match outcome {
         Outcome::Rows(rows) => {
             let mut lines: Vec<String> = rows
                 .iter()
@@ -136,9 +155,7 @@ fn simple(sql: &str, sort: Sort, outcome: &Outcome) -> Vec<String> {
             lines
         }
         _ => {
-            let statements = words::statements(sql);
-            let writes = statements
-                .first()
+            let writes = statement
                 .and_then(|s| s.first())
                 .is_some_and(|t| ["insert", "update", "delete"].iter().any(|w| t.is(w)));
             match writes {
@@ -146,11 +163,7 @@ fn simple(sql: &str, sort: Sort, outcome: &Outcome) -> Vec<String> {
                 false => vec!["COMPLETE 0".to_string()],
             }
         }
-    };
-    if sort == Sort::Row {
-        lines.sort();
     }
-    lines
 }
 
 /// Lines a value could be mistaken for.

@@ -194,10 +194,10 @@ pub(super) const STATEMENTS: Table = &[
     ("show views", Some(("SHOW VIEWS", Planned))),
     ("show collation", Some(("SHOW COLLATION", Refused))),
     ("use", Some(("USE db", Refused))),
-    ("start transaction", Some(("START TRANSACTION", Refused))),
+    ("start transaction", Some(("START TRANSACTION ISOLATION LEVEL SNAPSHOT", Refused))),
     ("comment", Some(("COMMENT ON TABLE t IS 'x'", Refused))),
-    ("commit", Some(("COMMIT", Refused))),
-    ("rollback", Some(("ROLLBACK", Refused))),
+    ("commit", Some(("END", Refused))),
+    ("rollback", Some(("ROLLBACK TO SAVEPOINT s", Refused))),
     ("create schema", Some(("CREATE SCHEMA s", Planned))),
     ("create database", Some(("CREATE DATABASE d", Planned))),
     (
