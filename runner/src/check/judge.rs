@@ -18,10 +18,14 @@
 //! answers. Likewise after an
 //! unsupported statement that changes the session (`SET cluster`,
 //! `SET search_path`, `SET ROLE`, `ALTER SYSTEM SET max_...`, `GRANT`,
-//! `REVOKE`, `ALTER ... OWNER TO`, `COMMENT ON`; a `BEGIN`
-//! until its `COMMIT` or `ROLLBACK`) every disagreeing record is cascaded:
-//! it ran in a session the engine never had. `reset-server` forgets all of
-//! that with the rest of the catalog. Only `wrong` records fail the file.
+//! `REVOKE`, `ALTER ... OWNER TO`, `COMMENT ON`; a refused `BEGIN`
+//! until its `COMMIT` or `ROLLBACK`, itself judged inside it) every
+//! disagreeing record is cascaded: it ran in a session the engine never
+//! had. A transaction the engine answered but whose end it refused (or
+//! whose end disagrees inside a refused session) leaves every name its
+//! statements wrote or created as an unsupported statement would.
+//! `reset-server` forgets all of that with the rest of the catalog. Only
+//! `wrong` records fail the file.
 
 use crate::format::mz::compare::{compare, Match};
 use crate::format::mz::layout::{Layout, Record};
@@ -81,6 +85,10 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
     // Every object a record created, or tried to: what a refused
     // `DROP ... CASCADE` would have taken with it.
     let mut created: Vec<Created> = Vec::new();
+    // What the statements of the open transaction wrote or created, since
+    // its `BEGIN`: its end, refused or disagreeing, leaves them as the
+    // engine never had them.
+    let mut in_transaction: Option<Vec<String>> = None;
     for (r, written) in layout.records.iter().enumerate() {
         let verdict = match (&written.record, refused(written), block_of[r]) {
             (Record::HashThreshold, ..) => continue,
@@ -113,13 +121,32 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
                 tainted.entry(name).or_insert_with(|| construct.clone());
             }
         }
+        // The end of a transaction the engine never had ends the session
+        // change after its own verdict: a `COMMIT` that disagrees (it
+        // would have failed, as Materialize's did) is cascaded too.
         let change = statements.first().and_then(|s| words::session(s));
-        if change == Some(Session::End) && session.as_ref().is_some_and(|(_, begun)| *begun) {
-            session = None;
+        let ends = change == Some(Session::End) && session.as_ref().is_some_and(|(_, b)| *b);
+        let mut transaction_ends = false;
+        for statement in &statements {
+            match words::session(statement) {
+                Some(Session::Begin) => {
+                    in_transaction.get_or_insert_with(Vec::new);
+                }
+                Some(Session::End) => transaction_ends = true,
+                _ => {
+                    if let Some(names) = in_transaction.as_mut() {
+                        names.extend(words::targets(statement));
+                    }
+                }
+            }
         }
+        let ended = transaction_ends.then(|| in_transaction.take()).flatten();
         let blocker = match verdict {
             Match::Agrees => {
                 judged.agreed += 1;
+                if ends {
+                    session = None;
+                }
                 continue;
             }
             Match::Unsupported(construct) => {
@@ -143,6 +170,12 @@ pub fn judge(layout: &Layout, outputs: &[Option<Vec<String>>], shown: &str) -> J
                 }
             },
         };
+        if ends {
+            session = None;
+        }
+        for name in ended.into_iter().flatten() {
+            tainted.entry(name).or_insert_with(|| blocker.clone());
+        }
         *judged.blocked.entry(blocker.clone()).or_default() += 1;
         // Every statement of a blocked record may change the session (a
         // `simple` record of `ROLLBACK; BEGIN; ...` starts a transaction).
@@ -355,15 +388,38 @@ mod tests {
 
     #[test]
     fn a_transaction_begun_inside_a_refused_record_cascades() {
-        let text = "simple\nROLLBACK;\nBEGIN;\nSELECT 1;\n----\nCOMPLETE 0\n\n\
+        let text = "simple\nROLLBACK;\nBEGIN;\nSELECT f();\n----\nCOMPLETE 0\n\n\
                     query error not allowed\nSELECT 1\n\n\
                     statement ok\nROLLBACK\n\n\
                     query error not allowed\nSELECT 1\n";
         let l = layout(text);
-        assert_eq!(l.blocks.len(), 3, "the refused record has no block");
-        let j = judge(&l, &outputs(&[&["1"], &["ok"], &["1"]]), "f.slt");
+        let refused = "db error: ERROR: unsupported: function f";
+        let j = judge(
+            &l,
+            &outputs(&[&[refused], &["1"], &["ok"], &["1"]]),
+            "f.slt",
+        );
         assert_eq!((j.unsupported, j.cascaded, j.agreed, j.wrong), (1, 1, 1, 1));
-        assert_eq!(j.blocked["several statements in one record"], 2);
+        assert_eq!(j.blocked["function f"], 2);
+    }
+
+    #[test]
+    fn the_commit_of_a_refused_transaction_is_judged_inside_it() {
+        let text = "statement ok\nBEGIN\n\n\
+                    statement ok\nINSERT INTO t VALUES (1)\n\n\
+                    statement ok\nUPDATE u SET a = 2\n\n\
+                    statement ok\nCOMMIT\n\n\
+                    query I\nSELECT a FROM t\n----\n1\n\n\
+                    query I\nSELECT a FROM v\n----\n1\n";
+        let l = layout(text);
+        let refused = "error: unsupported: UPDATE in a transaction";
+        let commit = "error: unsupported: COMMIT of a transaction with a refused statement";
+        let outputs = outputs(&[&["ok"], &["ok"], &[refused], &[commit], &[], &[]]);
+        let j = judge(&l, &outputs, "f.slt");
+        // The refused COMMIT leaves `t`, written in its transaction, as the
+        // engine never had it; `v` was not.
+        assert_eq!((j.agreed, j.unsupported, j.cascaded, j.wrong), (2, 2, 1, 1));
+        assert!(j.wrongs[0].starts_with("f.slt:18: "), "{:?}", j.wrongs);
     }
 
     #[test]
