@@ -158,6 +158,14 @@ pub enum SkipReason {
     /// the attributes it refuses); PostgreSQL's are the cluster's, its
     /// errors others.
     MzRoles,
+    /// The real system's transactions, which either read at one time or
+    /// write at COMMIT: a read in a writing one is its `transaction in
+    /// write-only mode`, a write after a read its `transaction in
+    /// read-only mode`; a statement it delays to COMMIT or refuses in a
+    /// transaction block (DDL, `UPDATE`, `DELETE`), and an isolation level
+    /// other than its own, which the engine refuses by name; PostgreSQL's
+    /// run every statement as it comes.
+    MzTransactions,
 }
 
 impl SkipReason {
@@ -200,6 +208,7 @@ impl SkipReason {
         (SkipReason::MzList, "mz-list"),
         (SkipReason::MzBytea, "mz-bytea"),
         (SkipReason::MzRoles, "mz-roles"),
+        (SkipReason::MzTransactions, "mz-transactions"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
