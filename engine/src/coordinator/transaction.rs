@@ -190,24 +190,11 @@ impl Engine {
             return Ok(self.execute(statement));
         }
         match statement {
-            Statement::Select {
-                plan,
-                columns,
-                as_of,
-                finishing,
-                simple,
-            } => {
-                if as_of.is_some() {
-                    return Err(unsupported("AS OF in a transaction"));
+            Statement::Select { as_of: Some(_), .. } => Err(unsupported("AS OF in a transaction")),
+            mut select @ Statement::Select { .. } => {
+                if let Statement::Select { plan, as_of, .. } = &mut select {
+                    *as_of = self.read_time(plan)?;
                 }
-                let time = self.read_time(&plan)?;
-                let select = Statement::Select {
-                    plan,
-                    columns,
-                    as_of: time,
-                    finishing,
-                    simple,
-                };
                 Ok(self.execute(select))
             }
             statement @ Statement::ShowTimeZone => Ok(self.execute(statement)),

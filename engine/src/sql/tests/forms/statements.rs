@@ -194,7 +194,10 @@ pub(super) const STATEMENTS: Table = &[
     ("show views", Some(("SHOW VIEWS", Planned))),
     ("show collation", Some(("SHOW COLLATION", Refused))),
     ("use", Some(("USE db", Refused))),
-    ("start transaction", Some(("START TRANSACTION ISOLATION LEVEL SNAPSHOT", Refused))),
+    (
+        "start transaction",
+        Some(("START TRANSACTION ISOLATION LEVEL SNAPSHOT", Refused)),
+    ),
     ("comment", Some(("COMMENT ON TABLE t IS 'x'", Refused))),
     ("commit", Some(("END", Refused))),
     ("rollback", Some(("ROLLBACK TO SAVEPOINT s", Refused))),
