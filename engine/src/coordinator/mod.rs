@@ -7,8 +7,9 @@
 //! table's rows as the coordinator keeps them, `keys`, the check of a
 //! table's keys, `drops`, what a DROP takes with it, and `update`, an
 //! UPDATE's read and then write), `system` (`ALTER SYSTEM`), `roles` (roles,
-//! the connections they act on, what they may run), `transaction` (each
-//! connection's transaction), `peeks` and `diagnosis`,
+//! the connections they act on, what they may run; `privileges`, their
+//! memberships), `transaction` (each connection's transaction), `peeks`
+//! and `diagnosis`,
 //! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`. The
 //! catalog (`catalog`, with the built-in relations in `builtin`) and the
 //! rows of the introspection relations (`introspection`) are the
@@ -27,6 +28,7 @@ mod lower;
 mod materialized;
 mod namespaces;
 mod peeks;
+mod privileges;
 mod read_policy;
 mod reports;
 mod roles;

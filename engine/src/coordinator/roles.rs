@@ -18,6 +18,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::privileges::Membership;
 use super::Engine;
 use crate::api::Outcome;
 use crate::plan::Statement;
@@ -53,6 +54,8 @@ pub(super) struct Roles {
     pub rbac_checks: bool,
     /// The owner of every object a role other than `materialize` created.
     owners: BTreeMap<GlobalId, String>,
+    /// Which roles each role was granted.
+    pub membership: Membership,
 }
 
 /// A named connection: the role it was opened as and its time zone.
@@ -71,6 +74,7 @@ impl Default for Roles {
             acting: None,
             rbac_checks: true,
             owners: BTreeMap::new(),
+            membership: Membership::default(),
         }
     }
 }
@@ -126,6 +130,54 @@ impl Roles {
         ids.iter()
             .all(|id| self.owners.get(id).is_none_or(|o| o == BOOTSTRAP))
     }
+}
+
+/// Materialize's `sequence_grant_role` and `sequence_revoke_role`, then its
+/// catalog's `Op::GrantRole` and `Op::RevokeRole` in order, on a copy that
+/// replaces `membership` only if every one passes. Roles are (name, id).
+fn grant_roles(
+    membership: &mut Membership,
+    revoke: bool,
+    roles: &[(String, String)],
+    members: &[(String, String)],
+) -> Result<(), String> {
+    // `ensure_not_reserved_role` of the member, `ensure_grantable_role` of
+    // the role.
+    let grantable = |(role, role_id): &(String, String), (member, _): &(String, String)| {
+        if is_builtin(member) {
+            reserved(member)?;
+        }
+        match role_id.starts_with('s') || role_id == super::privileges::PUBLIC {
+            true => Err(format!("role name \"{role}\" cannot be granted")),
+            false => Ok(()),
+        }
+    };
+    let mut ops = Vec::new();
+    for role in roles {
+        for member in members {
+            // A membership that is already so (or not) is a notice.
+            match membership.is_direct(&role.1, &member.1) != revoke {
+                true => grantable(role, member)?,
+                false => ops.push((role, member)),
+            }
+        }
+    }
+    let mut after = membership.clone();
+    for (role, member) in ops {
+        grantable(role, member)?;
+        match revoke {
+            true => after.revoke(&role.1, &member.1),
+            false if after.member_of(&role.1).contains(&member.1) => {
+                return Err(format!(
+                    "role \"{}\" is a member of role \"{}\"",
+                    role.0, member.0
+                ))
+            }
+            false => after.grant(&role.1, &member.1),
+        }
+    }
+    *membership = after;
+    Ok(())
 }
 
 fn is_builtin(name: &str) -> bool {
@@ -256,12 +308,35 @@ impl Engine {
     pub(super) fn run_role_statement(&mut self, statement: RoleStatement) -> Result<(), String> {
         self.roles.still_there()?;
         let user = self.roles.user().to_string();
+        // A membership's names are resolved when it is planned, before its
+        // privileges are checked.
+        let membership = match statement {
+            RoleStatement::Membership {
+                revoke,
+                ref roles,
+                ref members,
+            } => {
+                let resolve = |name: &String| {
+                    let id = self.roles.id(name);
+                    id.map(|id| (name.clone(), id))
+                        .ok_or_else(|| format!("unknown role '{name}'"))
+                };
+                let roles = roles.iter().map(resolve).collect::<Result<Vec<_>, _>>()?;
+                let members = members.iter().map(resolve).collect::<Result<Vec<_>, _>>()?;
+                Some((revoke, roles, members))
+            }
+            _ => None,
+        };
         // `CREATEROLE` on the system: the bootstrap role's and the
         // superuser's; another role's only while the checks are off.
         if user != BOOTSTRAP && !self.roles.unchecked() {
             return Err(unsupported(format!("privileges of role {user}")));
         }
+        if let Some((revoke, roles, members)) = membership {
+            return grant_roles(&mut self.roles.membership, revoke, &roles, &members);
+        }
         match statement {
+            RoleStatement::Membership { .. } => unreachable!("run above"),
             RoleStatement::Create { name } => {
                 reserved(&name)?;
                 if self.roles.id(&name).is_some() {
@@ -307,6 +382,8 @@ impl Engine {
                     return Err(unsupported("DROP ROLE of a role that owns objects"));
                 }
                 for name in dropped {
+                    let id = self.roles.id(&name).expect("resolved");
+                    self.roles.membership.drop_role(&id);
                     self.roles.users.remove(&name);
                 }
             }

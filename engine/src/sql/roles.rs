@@ -1,12 +1,13 @@
-//! `CREATE ROLE`, `ALTER ROLE` and `DROP ROLE`, read on tokens as
-//! Materialize's parser reads them and planned as its `plan_create_role`,
-//! `plan_alter_role` and `plan_drop_role` plan them (`plan_role_attributes`:
-//! which attributes it takes, and its errors for the others). The engine
-//! keeps no password and no login, so an attribute that would set either
-//! (`SUPERUSER`, `LOGIN`, `PASSWORD` and their negations) is refused by
-//! name, as is `ALTER ROLE ... SET`. The coordinator keeps the roles
-//! (`coordinator/roles.rs`); a text that is no single such statement is left
-//! to sqlparser, which refuses it by name.
+//! `CREATE ROLE`, `ALTER ROLE`, `DROP ROLE` and `GRANT` and `REVOKE` of
+//! roles, read on tokens as Materialize's parser reads them and planned as
+//! its `plan_create_role`, `plan_alter_role`, `plan_drop_role` and
+//! `plan_grant_role` plan them (`plan_role_attributes`: which attributes it
+//! takes, and its errors for the others). The engine keeps no password and
+//! no login, so an attribute that would set either (`SUPERUSER`, `LOGIN`,
+//! `PASSWORD` and their negations) is refused by name, as is `ALTER ROLE
+//! ... SET`. The coordinator keeps the roles (`coordinator/roles.rs`) and
+//! their memberships (`coordinator/privileges.rs`); a text that is no single
+//! such statement is left to sqlparser, which refuses it by name.
 
 use sqlparser::tokenizer::Token;
 
@@ -27,6 +28,13 @@ pub enum RoleStatement {
     },
     /// `DROP ROLE [IF EXISTS] name [, ...]`.
     Drop { if_exists: bool, names: Vec<String> },
+    /// `GRANT role [, ...] TO [GROUP] member [, ...]`, or with `revoke`,
+    /// `REVOKE role [, ...] FROM [GROUP] member [, ...]`.
+    Membership {
+        revoke: bool,
+        roles: Vec<String>,
+        members: Vec<String>,
+    },
 }
 
 /// The role statement `sql` is, if it is one: `None` leaves it to the
@@ -66,9 +74,59 @@ pub fn role_statement(sql: &str) -> Option<Result<RoleStatement, String>> {
             let names = names(rest)?;
             Some(Ok(RoleStatement::Drop { if_exists, names }))
         }
+        [g, rest @ ..] if word(g, "grant") => membership(false, rest),
+        [r, rest @ ..] if word(r, "revoke") => membership(true, rest),
         _ => None,
     }
 }
+
+/// Materialize's `parse_grant_role` and `parse_revoke_role`: a `GRANT` or
+/// `REVOKE` whose first word names no privilege grants or revokes roles.
+/// Anything else (a privilege, `WITH ADMIN OPTION`, `GRANTED BY`) is left
+/// to the usual parser, which refuses it by name.
+fn membership(revoke: bool, rest: &[Token]) -> Option<Result<RoleStatement, String>> {
+    if PRIVILEGES
+        .iter()
+        .any(|p| rest.first().is_some_and(|t| word(t, p)))
+    {
+        return None;
+    }
+    let to = rest
+        .iter()
+        .position(|t| word(t, if revoke { "from" } else { "to" }))?;
+    let roles = names(&rest[..to])?;
+    // Each member may be written `GROUP name`.
+    let members: Vec<&Token> = rest[to + 1..]
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            let first = *i == 0 || rest[to + *i] == Token::Comma;
+            !(first && word(t, "group"))
+        })
+        .map(|(_, t)| t)
+        .collect();
+    let members = names(&members.into_iter().cloned().collect::<Vec<_>>())?;
+    Some(Ok(RoleStatement::Membership {
+        revoke,
+        roles,
+        members,
+    }))
+}
+
+/// The keywords Materialize's `parse_privilege_specification` reads.
+const PRIVILEGES: [&str; 11] = [
+    "all",
+    "insert",
+    "select",
+    "update",
+    "delete",
+    "usage",
+    "create",
+    "createrole",
+    "createdb",
+    "createcluster",
+    "createnetworkpolicy",
+];
 
 /// Materialize's `plan_role_attributes`, for the attributes the engine
 /// keeps: `INHERIT` once, and the errors of the others.
@@ -151,14 +209,39 @@ fn names(tokens: &[Token]) -> Option<Vec<String>> {
 }
 
 /// A role's name as the catalog knows it: an unquoted one folded to lower
-/// case; `None` for a token that is no name.
+/// case; `None` for a token that is no name, or a word Materialize always
+/// reserves (`is_always_reserved`).
 fn role_name(token: &Token) -> Option<String> {
     match token {
         Token::Word(w) if w.quote_style == Some('"') => Some(w.value.clone()),
-        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_lowercase()),
+        Token::Word(w) if w.quote_style.is_none() => {
+            let name = w.value.to_lowercase();
+            (!RESERVED.contains(&name.as_str())).then_some(name)
+        }
         _ => None,
     }
 }
+
+/// Materialize's always reserved keywords.
+const RESERVED: [&str; 17] = [
+    "with",
+    "select",
+    "from",
+    "where",
+    "group",
+    "having",
+    "qualify",
+    "window",
+    "order",
+    "limit",
+    "offset",
+    "fetch",
+    "options",
+    "returning",
+    "union",
+    "except",
+    "intersect",
+];
 
 fn word(t: &Token, name: &str) -> bool {
     matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(name))
@@ -196,6 +279,34 @@ mod tests {
         assert_eq!(planned("ALTER ROLE a"), None);
         assert_eq!(planned("CREATE ROLE a; CREATE ROLE b"), None);
         assert_eq!(planned("CREATE TABLE t (a int)"), None);
+    }
+
+    #[test]
+    fn the_forms_of_a_membership() {
+        let membership = |revoke, roles: &[&str], members: &[&str]| {
+            Some(Ok(RoleStatement::Membership {
+                revoke,
+                roles: roles.iter().map(|r| r.to_string()).collect(),
+                members: members.iter().map(|m| m.to_string()).collect(),
+            }))
+        };
+        assert_eq!(
+            planned("GRANT a, \"B\" TO GROUP c, d"),
+            membership(false, &["a", "B"], &["c", "d"])
+        );
+        assert_eq!(
+            planned("revoke A from c, group D;"),
+            membership(true, &["a"], &["c", "d"])
+        );
+        // Privileges, options and reserved words are the usual parser's.
+        assert_eq!(planned("GRANT SELECT ON t TO a"), None);
+        assert_eq!(planned("GRANT ALL ON t TO a"), None);
+        assert_eq!(planned("GRANT a TO b WITH ADMIN OPTION"), None);
+        assert_eq!(planned("GRANT a TO group"), None);
+        assert_eq!(planned("GRANT a TO GROUP group"), None);
+        assert_eq!(planned("REVOKE a TO b"), None);
+        assert_eq!(planned("GRANT TO b"), None);
+        assert_eq!(planned("CREATE ROLE select"), None);
     }
 
     #[test]
