@@ -79,6 +79,8 @@ pub struct Catalog {
     pub enabled: BTreeSet<&'static str>,
     /// The databases and schemas.
     pub namespaces: Namespaces,
+    /// The connection, while a one-off query is planned.
+    pub session: Option<plan::Session>,
 }
 
 impl Catalog {
@@ -159,6 +161,10 @@ impl Catalog {
 }
 
 impl plan::Resolver for Catalog {
+    fn session(&self) -> Option<&plan::Session> {
+        self.session.as_ref()
+    }
+
     /// A name is looked up as it is: the planner folded an unquoted one to
     /// lower case, and a quoted one keeps its case (`"A"` is not `a`).
     /// The search path: the system relations, then `materialize.public`.

@@ -54,7 +54,9 @@ impl Engine {
     /// only its end runs (Materialize's pgwire checks before planning).
     pub(super) fn run_unplanned(&mut self, statement: sql::Unplanned) -> Result<Outcome, String> {
         let failed = self.transaction_failed();
+        self.catalog.session = statement.is_query().then(|| self.session());
         let planned = statement.plan(&self.catalog);
+        self.catalog.session = None;
         let ends = matches!(
             planned,
             Ok(Some(Statement::Transaction(

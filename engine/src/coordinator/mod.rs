@@ -208,7 +208,7 @@ impl Engine {
         if let Some(e) = self.transaction_failed() {
             return Err(e);
         }
-        let mut planned = sql::plan(sql, &self.catalog)?;
+        let mut planned = self.plan_one_off(sql)?;
         match (planned.len(), planned.pop()) {
             (1, Some(statement @ (Statement::Select { .. } | Statement::ShowTimeZone))) => {
                 self.gate(&statement)?;
@@ -223,8 +223,8 @@ impl Engine {
     /// The names of the columns `sql`, one SELECT, would return: planned
     /// against the catalog, not run (what a client learns from a prepared
     /// statement's description).
-    pub fn describe(&self, sql: &str) -> Result<Vec<String>, String> {
-        let mut planned = sql::plan(sql, &self.catalog)?;
+    pub fn describe(&mut self, sql: &str) -> Result<Vec<String>, String> {
+        let mut planned = self.plan_one_off(sql)?;
         match (planned.len(), planned.pop()) {
             (1, Some(Statement::Select { columns, .. })) => {
                 Ok(columns.into_iter().map(|c| c.name).collect())
@@ -233,6 +233,14 @@ impl Engine {
             (1, Some(Statement::ShowTimeZone)) => Ok(vec!["timezone".into()]),
             _ => Err("only a single SELECT can be described".into()),
         }
+    }
+
+    /// Plans `sql` with the connection its one-off queries read.
+    fn plan_one_off(&mut self, sql: &str) -> Result<Vec<Statement>, String> {
+        self.catalog.session = Some(self.session());
+        let planned = sql::plan(sql, &self.catalog);
+        self.catalog.session = None;
+        planned
     }
 
     pub fn peek(&mut self, index: &str, as_of: Option<Timestamp>) -> Outcome {

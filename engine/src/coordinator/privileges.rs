@@ -68,6 +68,17 @@ impl Membership {
         membership
     }
 
+    /// Materialize's `mz_role_oid_memberships` of a role: itself and every
+    /// role it is a member of, directly or through others, but not
+    /// `PUBLIC`, of which no role is a member by a grant.
+    pub(super) fn member_of_itself(&self, id: &str) -> BTreeSet<String> {
+        let mut of = self.member_of(id);
+        if id != PUBLIC {
+            of.remove(PUBLIC);
+        }
+        of
+    }
+
     /// Every membership: (role, member, grantor), as `mz_role_members`
     /// lists them.
     #[allow(dead_code)]

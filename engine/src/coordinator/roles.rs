@@ -304,6 +304,36 @@ impl Engine {
         }
     }
 
+    /// The connection as a one-off query's functions read it; the
+    /// memberships only for the bootstrap role and the superuser, whose
+    /// reads of `mz_roles` no privilege refuses.
+    pub(super) fn session(&self) -> crate::plan::Session {
+        let user = self.roles.user();
+        // `PUBLIC` is in no `mz_roles` row: `pg_has_role` knows no such role.
+        let names = BUILTIN
+            .iter()
+            .filter(|(_, id)| *id != super::privileges::PUBLIC)
+            .map(|(name, _)| name.to_string())
+            .chain(self.roles.users.keys().cloned());
+        let by_id: BTreeMap<String, String> = names
+            .filter_map(|name| Some((self.roles.id(&name)?, name)))
+            .collect();
+        let memberships = [BOOTSTRAP, SYSTEM].contains(&user).then(|| {
+            let of = |id: &String| {
+                let ids = self.roles.membership.member_of_itself(id);
+                ids.iter().filter_map(|id| by_id.get(id).cloned()).collect()
+            };
+            by_id
+                .iter()
+                .map(|(id, name)| (name.clone(), of(id)))
+                .collect()
+        });
+        crate::plan::Session {
+            user: user.to_string(),
+            memberships,
+        }
+    }
+
     /// Runs a role statement as the acting role.
     pub(super) fn run_role_statement(&mut self, statement: RoleStatement) -> Result<(), String> {
         self.roles.still_there()?;

@@ -3,6 +3,8 @@
 //! coordinator's catalog; the planner tests' fixed one), and the kinds and
 //! schemas of its objects.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::repr::{Column, GlobalId};
 
 /// A schema of the catalog, by id: `DEFAULT` is Materialize's default
@@ -42,12 +44,29 @@ pub const DEFAULT_DATABASE: &str = "materialize";
 /// Materialize's default schema, the search path.
 pub const DEFAULT_SCHEMA: &str = "public";
 
+/// The connection a one-off query runs on, as Materialize's unmaterializable
+/// functions read it when it evaluates them before the query runs.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    /// The acting role's name (`current_user`, `session_user`).
+    pub user: String,
+    /// Each role's name with the names of the roles it is a member of,
+    /// itself among them (Materialize's `mz_role_oid_memberships`), where
+    /// the engine answers `has_role` as this role.
+    pub memberships: Option<BTreeMap<String, BTreeSet<String>>>,
+}
+
 /// What the planner needs to know about the catalog.
 pub trait Resolver {
     /// Resolves a relation, index or view name: unqualified, exactly as
     /// given (an unquoted name was folded to lower case before), through
     /// the search path (the system relations, then `materialize.public`).
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)>;
+    /// The connection, while a one-off query is planned; `None` elsewhere
+    /// (a view's query is evaluated when it is read, not when it is made).
+    fn session(&self) -> Option<&Session> {
+        None
+    }
     /// Resolves an item's name in one schema, which never holds a system
     /// relation.
     fn resolve_in(&self, schema: SchemaId, name: &str) -> Option<(GlobalId, ObjectKind)> {

@@ -94,6 +94,16 @@ pub fn statements(sql: &str) -> Result<Vec<Unplanned>, String> {
 pub struct Unplanned(Option<Result<parse::ParsedStatement, String>>);
 
 impl Unplanned {
+    /// Whether the statement is a one-off query (a `SELECT`), whose
+    /// connection's functions are evaluated as it is planned.
+    pub fn is_query(&self) -> bool {
+        let query = |p: &parse::ParsedStatement| match &p.stmt {
+            parse::Parsed::Ast(s) => matches!(**s, sqlparser::ast::Statement::Query(_)),
+            _ => false,
+        };
+        matches!(&self.0, Some(Ok(p)) if query(p))
+    }
+
     /// Plans the statement against `catalog` (nothing, for `IF EXISTS` and
     /// `IF NOT EXISTS` that find nothing to do), on a stack deep enough for
     /// its syntax tree.

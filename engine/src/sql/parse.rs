@@ -143,7 +143,35 @@ pub(super) fn tokenize(sql: &str) -> Result<Vec<TokenWithSpan>, String> {
     let significant = |t: &TokenWithSpan| !matches!(t.token, Token::Whitespace(_) | Token::EOF);
     let tokens: Vec<TokenWithSpan> = tokens.into_iter().filter(significant).collect();
     identifier_lengths(&tokens)?;
-    Ok(list_syntax::rewrite(postfix_isnull(tokens)))
+    Ok(list_syntax::rewrite(empty_calls(postfix_isnull(tokens))))
+}
+
+/// `current_user()`, `session_user()` and `user()`, which Materialize reads
+/// as calls and sqlparser only without parentheses: the word becomes one
+/// quoted in backticks, which the PostgreSQL dialect's tokenizer never
+/// makes, so sqlparser reads a call of a function of that name
+/// (`expr::session_func`), and `user` without them stays what it was.
+fn empty_calls(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    for i in 0..tokens.len() {
+        let called = tokens.get(i + 1).is_some_and(|t| t.token == Token::LParen)
+            && tokens.get(i + 2).is_some_and(|t| t.token == Token::RParen);
+        let Token::Word(w) = &tokens[i].token else {
+            continue;
+        };
+        let niladic = matches!(
+            w.keyword,
+            Keyword::CURRENT_USER | Keyword::SESSION_USER | Keyword::USER
+        );
+        if called && niladic && w.quote_style.is_none() {
+            let name = w.value.to_lowercase();
+            tokens[i].token = Token::Word(sqlparser::tokenizer::Word {
+                value: name,
+                quote_style: Some('`'),
+                keyword: Keyword::NoKeyword,
+            });
+        }
+    }
+    tokens
 }
 
 /// The longest identifier Materialize's lexer reads, in bytes.

@@ -8,7 +8,7 @@ use sqlparser::ast::{
 
 use super::arity::{self, RowError};
 use super::assignment::{assignment, Site};
-use super::expr::{scalar_type, value_as_float, ExprContext, Scope, Typed};
+use super::expr::{scalar_type, value_as_float, with_session, ExprContext, Scope, Typed};
 use super::mutation::{delete, update, written_table};
 use super::parse::{Parsed, ParsedStatement, MAX_IDENTIFIER_BYTES};
 use super::query::{plan_query, PlannedQuery};
@@ -54,7 +54,7 @@ pub(super) fn plan(
                 columns,
                 finishing,
                 simple,
-            } = plan_query(catalog, &q)?;
+            } = with_session(catalog.session(), || plan_query(catalog, &q))?;
             Ok(Some(Statement::Select {
                 plan,
                 columns,

@@ -29,6 +29,7 @@ mod range;
 mod reduce;
 mod refusal;
 mod scope;
+mod session_func;
 mod subquery;
 mod time;
 mod typed;
@@ -59,6 +60,8 @@ use names::not_a_column;
 pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;
 pub(super) use scope::{Scope, ScopeItem};
+pub(super) use session_func::with_session;
+use session_func::{is_niladic_session_function, is_session_function};
 pub(super) use subquery::{
     Enclosing, Kind, Nested, Outer, OuterRefused, Prefix, Reads, Subqueries, Subquery,
     SUBQUERY_COLUMN,
@@ -193,6 +196,11 @@ impl<'a> ExprContext<'a> {
                 if id.quote_style.is_none() && RESERVED.contains(&name.as_str()) {
                     return Err(unsupported(format!("reserved keyword {name} as a name")));
                 }
+                // Materialize's `FuncRewriter` makes these calls before any
+                // name is resolved, so no column of the name hides them.
+                if is_niladic_session_function(&name) {
+                    return self.niladic_session_call(&name);
+                }
                 match self.column(None, &name) {
                     Err(e) if self.has_table(&name) => {
                         Err(unsupported(format!("whole-row reference {name}: {e}")))
@@ -237,6 +245,9 @@ impl<'a> ExprContext<'a> {
             Expr::Function(f) if list::is_constructor(f) => self.list(f, None),
             Expr::Function(f) if f.over.is_some() => self.window(f),
             Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
+            Expr::Function(f) if is_session_function(&function_name(f)) => {
+                self.session_call(&function_name(f), f)
+            }
             Expr::Function(f) if is_scalar_function(&function_name(f)) => self.function(f),
             Expr::Substring { .. }
             | Expr::Position { .. }
