@@ -166,6 +166,10 @@ pub enum SkipReason {
     /// other than its own, which the engine refuses by name; PostgreSQL's
     /// run every statement as it comes.
     MzTransactions,
+    /// The real system's session variables: its names, defaults
+    /// (`transaction_isolation`, `search_path`, `cluster`, `database`,
+    /// `server_version`), the values it takes and its errors.
+    MzVars,
 }
 
 impl SkipReason {
@@ -209,6 +213,7 @@ impl SkipReason {
         (SkipReason::MzBytea, "mz-bytea"),
         (SkipReason::MzRoles, "mz-roles"),
         (SkipReason::MzTransactions, "mz-transactions"),
+        (SkipReason::MzVars, "mz-vars"),
     ];
 
     /// Whether the difference is the real system's over PostgreSQL's (the
@@ -248,6 +253,7 @@ impl SkipReason {
                 | SkipReason::MzList
                 | SkipReason::MzBytea
                 | SkipReason::MzRoles
+                | SkipReason::MzVars
         )
     }
 
