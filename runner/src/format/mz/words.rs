@@ -353,14 +353,15 @@ pub enum Session {
     End,
 }
 
-/// Settings of the session that change what later statements see or may do.
-/// The time zone (`SET TIMEZONE ...`, `SET TIME ZONE ...`) changes what
-/// `SHOW TIMEZONE` answers; the engine answers the forms Materialize's parser
-/// reads (`engine::sql::session`) and refuses the rest (`SET LOCAL`, a list
-/// of values), after which a record that differs is not judged wrong. The
-/// words hide literals, so a refused `SET LOCAL TIME ZONE 'UTC'`, which
-/// changes nothing later, counts too: conservative, it can turn a wrong
-/// record after it into a cascaded one.
+/// Settings of the system that change what later statements see or may do,
+/// after `ALTER SYSTEM SET` (a session's `SET` and `RESET` of any variable
+/// always count, as `SHOW` shows each: the engine answers the forms
+/// Materialize's parser reads, `engine::sql::session`, and refuses the
+/// rest, `SET LOCAL` or a value it does not model, after which a record
+/// that differs is not judged wrong). The words hide literals, so a
+/// refused `SET LOCAL TIME ZONE 'UTC'`, which changes nothing later, counts
+/// too: conservative, it can turn a wrong record after it into a cascaded
+/// one.
 const SETTINGS: &[&str] = &[
     "timezone",
     "time",
@@ -396,7 +397,9 @@ pub fn session(statement: &[Token]) -> Option<Session> {
         {
             Some(Session::End)
         }
-        _ if (is(0, "set") || is(0, "reset")) && setting(1) => Some(Session::Setting),
+        // Every variable the engine keeps is shown by `SHOW`, so a refused
+        // `SET` or `RESET` of any changes what later records see.
+        _ if is(0, "set") || is(0, "reset") => Some(Session::Setting),
         _ if is(0, "grant")
             || is(0, "revoke")
             || (is(0, "comment") && is(1, "on"))
@@ -468,7 +471,8 @@ mod tests {
         assert_eq!(s("ALTER SYSTEM SET max_tables = 2"), Some(Session::Setting));
         assert_eq!(s("SET TIME ZONE -5"), Some(Session::Setting));
         assert_eq!(s("SET TimeZone = '+00:00'"), Some(Session::Setting));
-        assert_eq!(s("SET application_name = 'x'"), None);
+        assert_eq!(s("SET application_name = 'x'"), Some(Session::Setting));
+        assert_eq!(s("RESET extra_float_digits"), Some(Session::Setting));
         assert_eq!(s("ALTER SYSTEM SET enable_x = true"), None);
         let privileges = [
             "GRANT SELECT ON t TO joe",
