@@ -204,18 +204,18 @@ impl Engine {
                     other => other,
                 }
             }
-            Statement::SetTimeZone { zone } => {
-                self.time_zone = zone;
+            Statement::SetVariable { name, value } => {
+                self.vars.set(name, value);
                 Outcome::Ok
             }
             Statement::Transaction(control) => match self.control(control) {
                 Ok(()) => Outcome::Ok,
                 Err(e) => Outcome::Error(e),
             },
-            Statement::ShowTimeZone => {
+            Statement::ShowVariable { name, .. } => {
                 // A session's value: no table or index is read.
                 self.constant_reads += 1;
-                Outcome::Rows(vec![vec![Datum::Text(self.time_zone.into())]])
+                Outcome::Rows(vec![vec![Datum::Text(self.vars.get(name).into())]])
             }
         }
     }

@@ -93,9 +93,9 @@ pub struct Engine {
     logging_reads: u64,
     /// Constant-only reads that returned rows (see `Witness::constant_reads`).
     constant_reads: u64,
-    /// The acting connection's time zone, as `SHOW TIMEZONE` prints it
-    /// (`sql::session`); a named connection keeps its own (`roles`).
-    time_zone: &'static str,
+    /// The acting connection's variables, as `SHOW` prints them
+    /// (`sql::vars`); a named connection keeps its own (`roles`).
+    vars: sql::Vars,
     roles: roles::Roles,
     /// Each connection's open transaction (`transaction`).
     transactions: transaction::Transactions,
@@ -140,7 +140,7 @@ impl Engine {
             registry,
             logging_reads: 0,
             constant_reads: 0,
-            time_zone: sql::DEFAULT_TIME_ZONE,
+            vars: sql::Vars::default(),
             roles: roles::Roles::default(),
             transactions: transaction::Transactions::default(),
         }
@@ -210,7 +210,7 @@ impl Engine {
         }
         let mut planned = self.plan_one_off(sql)?;
         match (planned.len(), planned.pop()) {
-            (1, Some(statement @ (Statement::Select { .. } | Statement::ShowTimeZone))) => {
+            (1, Some(statement @ (Statement::Select { .. } | Statement::ShowVariable { .. }))) => {
                 self.gate(&statement)?;
                 self.run_planned(statement)
             }
@@ -230,7 +230,7 @@ impl Engine {
                 Ok(columns.into_iter().map(|c| c.name).collect())
             }
             // Materialize names the column for the variable.
-            (1, Some(Statement::ShowTimeZone)) => Ok(vec!["timezone".into()]),
+            (1, Some(Statement::ShowVariable { column, .. })) => Ok(vec![column]),
             _ => Err("only a single SELECT can be described".into()),
         }
     }

@@ -58,11 +58,11 @@ pub(super) struct Roles {
     pub membership: Membership,
 }
 
-/// A named connection: the role it was opened as and its time zone.
+/// A named connection: the role it was opened as and its variables.
 struct Connection {
     user: String,
     id: String,
-    time_zone: &'static str,
+    vars: crate::sql::Vars,
 }
 
 impl Default for Roles {
@@ -201,7 +201,7 @@ fn reserved(name: &str) -> Result<(), String> {
 impl Engine {
     /// Runs `run` on connection `name`, opened as `user` on its first use
     /// (a later use keeps the first user, as Materialize's runner does),
-    /// with that connection's time zone.
+    /// with that connection's variables.
     pub fn on_connection(
         &mut self,
         name: &str,
@@ -221,17 +221,17 @@ impl Engine {
             let connection = Connection {
                 user: user.to_string(),
                 id,
-                time_zone: crate::sql::DEFAULT_TIME_ZONE,
+                vars: crate::sql::Vars::default(),
             };
             self.roles.connections.insert(name.to_string(), connection);
         }
         let connection = self.roles.connections.get_mut(name).expect("opened");
-        std::mem::swap(&mut self.time_zone, &mut connection.time_zone);
+        std::mem::swap(&mut self.vars, &mut connection.vars);
         self.roles.acting = Some(name.to_string());
         let outcome = run(self);
         self.roles.acting = None;
         let connection = self.roles.connections.get_mut(name).expect("opened");
-        std::mem::swap(&mut self.time_zone, &mut connection.time_zone);
+        std::mem::swap(&mut self.vars, &mut connection.vars);
         outcome
     }
 
@@ -251,9 +251,9 @@ impl Engine {
         let user = self.roles.user();
         let touches_nothing = match statement {
             Statement::Select { plan, .. } => plan.is_constant(),
-            Statement::SetTimeZone { .. } | Statement::ShowTimeZone | Statement::Transaction(_) => {
-                true
-            }
+            Statement::SetVariable { .. }
+            | Statement::ShowVariable { .. }
+            | Statement::Transaction(_) => true,
             _ => false,
         };
         if user == SYSTEM {

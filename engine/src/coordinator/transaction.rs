@@ -197,7 +197,7 @@ impl Engine {
                 }
                 Ok(self.execute(select))
             }
-            statement @ Statement::ShowTimeZone => Ok(self.execute(statement)),
+            statement @ Statement::ShowVariable { .. } => Ok(self.execute(statement)),
             Statement::Insert { table, rows } => {
                 let open = self.open_transaction().expect("in a transaction");
                 match &mut open.ops {
@@ -387,10 +387,10 @@ fn named(statement: &Statement) -> &'static str {
         Statement::CreateSchema { .. } => "CREATE SCHEMA",
         Statement::DropSchemas { .. } | Statement::Drop { .. } => "DROP",
         Statement::CreateIndex { .. } => "CREATE INDEX",
-        Statement::SetTimeZone { .. } => "SET",
+        Statement::SetVariable { .. } => "SET",
         Statement::Insert { .. }
         | Statement::Select { .. }
-        | Statement::ShowTimeZone
+        | Statement::ShowVariable { .. }
         | Statement::Transaction(_) => "a statement",
     }
 }

@@ -468,11 +468,15 @@ pub enum Statement {
         /// Set when the query has the fast-path shape.
         simple: Option<SimpleSelect>,
     },
-    /// `SET TIME ZONE`, `SET timezone`, `RESET timezone`: the session's
-    /// zone by the name `SHOW` prints (`UTC`, `GMT` or `+00:00`, all UTC).
-    SetTimeZone { zone: &'static str },
-    /// `SHOW TIMEZONE`, `SHOW TIME ZONE`: one row, the session's zone.
-    ShowTimeZone,
+    /// `SET`, `RESET`: a session variable, by Materialize's name for it,
+    /// to a value as `SHOW` prints it (`None`: its default).
+    SetVariable {
+        name: &'static str,
+        value: Option<String>,
+    },
+    /// `SHOW name`: one row, the variable's value, in a column named as
+    /// the statement names it.
+    ShowVariable { name: &'static str, column: String },
     /// A transaction's start or end (`sql::transaction`), which the
     /// coordinator's `transaction` runs.
     Transaction(Transaction),

@@ -12,7 +12,8 @@
 //!   catalog item's name, bare or qualified by a schema and database;
 //!   `schemas`: CREATE and DROP of schemas and databases.
 //! - `query`: SELECT.
-//! - `session`: `SET`, `RESET` and `SHOW` of the session's time zone.
+//! - `session`: `SET`, `RESET` and `SHOW` of a session variable, on tokens;
+//!   `vars`: the variables, their values and errors.
 //! - `roles`: `CREATE`, `ALTER` and `DROP ROLE`, on tokens.
 //! - `subscribe`: `SUBSCRIBE [TO] <relation | (SELECT ...)> [AS OF t] [UP TO u]`.
 //! - `expr`: scalar expressions, name scopes and types.
@@ -44,6 +45,7 @@ mod subscribe;
 mod tests;
 mod transaction;
 mod values;
+mod vars;
 
 use sqlparser::ast::{Ident, ObjectName};
 
@@ -53,8 +55,8 @@ use crate::repr::{unsupported, Column, GlobalId};
 
 pub use drop::still_depended_upon;
 pub use roles::{role_statement, RoleStatement};
-pub use session::DEFAULT_TIME_ZONE;
 pub use subscribe::{plan_subscribe, Subscribe};
+pub use vars::Vars;
 
 /// Plans one or more `;`-separated statements. All are parsed before any is
 /// planned (a syntax error anywhere fails the whole text), and all are

@@ -36,7 +36,7 @@ fn a_foreign_corpus_is_judged_record_by_record() {
         "coverage (agreed / judged): 37.5% (9 of 24)",
         "         3  type json",
         "         2  DROP SCHEMA of the default schema",
-        "         2  statement set",
+        "         2  SET cluster to a value other than quickstart",
         "         1  an expected error that is not a regex",
         "1 passed, 1 failed",
     ];

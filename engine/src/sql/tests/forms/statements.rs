@@ -8,7 +8,7 @@ use super::Table;
 /// Statements.
 pub(super) const STATEMENTS: Table = &[
     ("analyze", Some(("ANALYZE t", Refused))),
-    ("set", Some(("SET x = 1", Refused))),
+    ("set", Some(("SET TIMEZONE 'UTC'", Refused))),
     ("truncate", Some(("TRUNCATE t", Refused))),
     ("msck", Some(("MSCK REPAIR TABLE t", Refused))),
     ("query", Some(("SELECT 1", Planned))),
@@ -279,7 +279,7 @@ pub(super) const STATEMENTS: Table = &[
     ("create user", Some(("CREATE USER u", Refused))),
     ("alter user", None),
     ("vacuum", Some(("VACUUM t", Refused))),
-    ("reset", Some(("RESET x", Refused))),
+    ("reset", Some(("RESET a.b", Refused))),
     (
         "refresh materialized view",
         Some(("REFRESH MATERIALIZED VIEW v", Refused)),
