@@ -21,6 +21,7 @@ mod float_functions;
 mod functions;
 mod grouped;
 mod jsonb;
+mod like;
 mod list;
 mod names;
 mod numeric;
@@ -56,12 +57,12 @@ use call_syntax::special_form;
 pub(super) use float::value_as_float;
 use functions::is_scalar_function;
 pub(super) use jsonb::{is_jsonb_table_function, plan_table_call as plan_jsonb_table_call};
+use like::like_operator;
 use names::not_a_column;
 pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;
 pub(super) use scope::{Scope, ScopeItem};
 pub(super) use session_func::with_session;
-use session_func::{is_niladic_session_function, is_session_function};
 pub(super) use subquery::{
     Enclosing, Kind, Nested, Outer, OuterRefused, Prefix, Reads, Subqueries, Subquery,
     SUBQUERY_COLUMN,
@@ -196,9 +197,8 @@ impl<'a> ExprContext<'a> {
                 if id.quote_style.is_none() && RESERVED.contains(&name.as_str()) {
                     return Err(unsupported(format!("reserved keyword {name} as a name")));
                 }
-                // Materialize's `FuncRewriter` makes these calls before any
-                // name is resolved, so no column of the name hides them.
-                if is_niladic_session_function(&name) {
+                // Materialize's `FuncRewriter` calls these before names resolve.
+                if session_func::is_niladic_session_function(&name) {
                     return self.niladic_session_call(&name);
                 }
                 match self.column(None, &name) {
@@ -245,8 +245,8 @@ impl<'a> ExprContext<'a> {
             Expr::Function(f) if list::is_constructor(f) => self.list(f, None),
             Expr::Function(f) if f.over.is_some() => self.window(f),
             Expr::Function(f) if function_name(f) == "coalesce" => self.coalesce(f),
-            Expr::Function(f) if is_session_function(&function_name(f)) => {
-                self.session_call(&function_name(f), f)
+            Expr::Function(f) if session_func::is_session_function(&function_name(f)) => {
+                self.session_call(f)
             }
             Expr::Function(f) if is_scalar_function(&function_name(f)) => self.function(f),
             Expr::Substring { .. }
@@ -371,38 +371,6 @@ impl<'a> ExprContext<'a> {
         let below = binary(&BinaryOperator::LtEq, self.plan(expr)?, self.plan(high)?)?;
         let within = binary(&BinaryOperator::And, above, below)?;
         Ok(negate(within, negated))
-    }
-
-    #[inline(never)]
-    fn like(
-        &mut self,
-        op: BinaryOp,
-        expr: &Expr,
-        pattern: &Expr,
-        negated: bool,
-    ) -> Result<Typed, String> {
-        let text = self
-            .plan(expr)?
-            .like_operand(true)
-            .coerce(ScalarType::Text)?;
-        let pattern = self
-            .plan(pattern)?
-            .like_operand(false)
-            .coerce(ScalarType::Text)?;
-        if text.typ != Some(ScalarType::Text) || pattern.typ != Some(ScalarType::Text) {
-            let name = if op == BinaryOp::Like { "~~" } else { "~~*" };
-            return Err(format!(
-                "operator does not exist: {} {name} {}",
-                text.type_name(),
-                pattern.type_name()
-            ));
-        }
-        let nullable = text.nullable || pattern.nullable;
-        let like = ScalarExpr::Binary(op, Box::new(text.expr), Box::new(pattern.expr));
-        Ok(negate(
-            Typed::new(like, ScalarType::Bool, nullable),
-            negated,
-        ))
     }
 
     /// `CAST(expr AS t)` and `expr::t`: a value of type `t`, even when it
@@ -567,19 +535,6 @@ fn conjuncts(e: ScalarExpr, out: &mut Vec<ScalarExpr>) {
             conjuncts(*r, out);
         }
         e => out.push(e),
-    }
-}
-
-/// PostgreSQL's operator spelling of LIKE (`~~`, `~~*`, `!~~`, `!~~*`):
-/// which LIKE, and whether negated.
-fn like_operator(op: &BinaryOperator) -> Option<(BinaryOp, bool)> {
-    use BinaryOperator as B;
-    match op {
-        B::PGLikeMatch => Some((BinaryOp::Like, false)),
-        B::PGILikeMatch => Some((BinaryOp::ILike, false)),
-        B::PGNotLikeMatch => Some((BinaryOp::Like, true)),
-        B::PGNotILikeMatch => Some((BinaryOp::ILike, true)),
-        _ => None,
     }
 }
 

@@ -19,7 +19,7 @@ use std::cell::RefCell;
 
 use sqlparser::ast::{Expr, Function, FunctionArguments, Value};
 
-use super::{plain_args, ExprContext, Typed};
+use super::{function_name, plain_args, ExprContext, Typed};
 use crate::plan::{ScalarExpr, Session};
 use crate::repr::{unsupported, Datum, ScalarType};
 
@@ -75,7 +75,9 @@ impl ExprContext<'_> {
     }
 
     /// A call of one of the functions [`is_session_function`] names.
-    pub(super) fn session_call(&self, name: &str, f: &Function) -> Result<Typed, String> {
+    pub(super) fn session_call(&self, f: &Function) -> Result<Typed, String> {
+        let name = function_name(f);
+        let name = name.as_str();
         let session = session(name)?;
         // `current_user` without parentheses, as sqlparser reads it.
         if matches!(f.args, FunctionArguments::None) && is_niladic_session_function(name) {
