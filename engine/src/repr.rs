@@ -6,6 +6,7 @@ pub mod bytes;
 pub mod chars;
 pub mod decimal;
 mod float;
+pub mod ident;
 pub mod interval;
 pub mod jsonb;
 pub mod list;

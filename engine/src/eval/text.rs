@@ -21,62 +21,13 @@ use unicode_normalization::UnicodeNormalization;
 use super::errors::{length_too_large, MAX_RESULT_BYTES};
 use crate::plan::{ScalarExpr, TextFunc};
 use crate::repr::array::Array;
+use crate::repr::ident::{self, MAX_IDENTIFIER_BYTES};
 use crate::repr::{quoted, DataflowError, Datum};
 
 /// The real system's bound on a pattern before it is compiled.
 const MAX_PATTERN_BYTES: usize = 1024 * 1024;
 /// The real system's bound on a compiled pattern (the crate's default).
 const MAX_COMPILED_BYTES: usize = 10 * 1024 * 1024;
-/// The real system's longest identifier, in bytes.
-const MAX_IDENTIFIER_BYTES: usize = 255;
-
-/// The keywords the real system's parser reserves somewhere
-/// (`Keyword::is_sometimes_reserved` of its `sql-lexer`): `quote_ident`
-/// quotes them.
-const SOMETIMES_RESERVED: &[&str] = &[
-    "array",
-    "case",
-    "cast",
-    "cross",
-    "day",
-    "except",
-    "false",
-    "fetch",
-    "from",
-    "full",
-    "group",
-    "having",
-    "hour",
-    "inner",
-    "intersect",
-    "join",
-    "left",
-    "limit",
-    "minute",
-    "month",
-    "natural",
-    "not",
-    "null",
-    "offset",
-    "on",
-    "options",
-    "order",
-    "outer",
-    "qualify",
-    "returning",
-    "right",
-    "second",
-    "select",
-    "set",
-    "true",
-    "union",
-    "using",
-    "where",
-    "window",
-    "with",
-    "year",
-];
-
 /// `f` of non-NULL arguments of the types its overload takes, or `None`
 /// for arguments of other types (the caller's error).
 pub fn apply(f: TextFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError>> {
@@ -285,14 +236,7 @@ fn quote_ident(s: &str) -> Result<String, DataflowError> {
             quoted(s)
         )));
     }
-    let mut chars = s.chars();
-    let bare = chars.next().is_some_and(|c| matches!(c, 'a'..='z' | '_'))
-        && chars.all(|c| matches!(c, 'a'..='z' | '0'..='9' | '_'))
-        && !SOMETIMES_RESERVED.contains(&s);
-    Ok(match bare {
-        true => s.to_string(),
-        false => format!("\"{}\"", s.replace('"', "\"\"")),
-    })
+    Ok(ident::printed(s))
 }
 
 /// Each character of `s` found in `from` becomes the one at its place in

@@ -175,7 +175,7 @@ fn empty_calls(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
 }
 
 /// The longest identifier Materialize's lexer reads, in bytes.
-pub(super) const MAX_IDENTIFIER_BYTES: usize = 255;
+pub(super) use crate::repr::ident::MAX_IDENTIFIER_BYTES;
 
 /// Materialize's lexer refuses every identifier longer than
 /// [`MAX_IDENTIFIER_BYTES`], quoted or not (an unquoted one as folded to

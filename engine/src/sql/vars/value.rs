@@ -4,6 +4,7 @@
 //! (`sql/src/session/vars/value.rs`) read and format them. A form the
 //! engine cannot read exactly is refused by name.
 
+use crate::repr::ident::{self, MAX_IDENTIFIER_BYTES};
 use crate::repr::{quoted, unsupported};
 
 /// What a variable holds.
@@ -216,9 +217,9 @@ pub(super) const DATE_STYLE: &str = "ISO, MDY";
 /// Materialize's `Vec<Ident>::parse` of a `SET`'s values, then its
 /// `format`: each identifier as its `Ident` prints it.
 fn identifiers(name: &str, values: &[String]) -> Result<String, String> {
-    if let Some(v) = values.iter().find(|v| v.len() > MAX_IDENTIFIER_LENGTH) {
+    if let Some(v) = values.iter().find(|v| v.len() > MAX_IDENTIFIER_BYTES) {
         return Err(format!(
-            "parameter {} cannot have value {}: identifier too long (len: {}, max: {MAX_IDENTIFIER_LENGTH}, value: {})",
+            "parameter {} cannot have value {}: identifier too long (len: {}, max: {MAX_IDENTIFIER_BYTES}, value: {})",
             quoted(name),
             values.iter().map(|v| quoted(v)).collect::<Vec<_>>().join(","),
             v.len(),
@@ -230,68 +231,6 @@ fn identifiers(name: &str, values: &[String]) -> Result<String, String> {
         // does not keep.
         return Err(unsupported(format!("{name} naming . or ..")));
     }
-    let shown: Vec<String> = values.iter().map(|v| identifier(v)).collect();
+    let shown: Vec<String> = values.iter().map(|v| ident::printed(v)).collect();
     Ok(shown.join(", "))
-}
-
-/// Materialize's longest identifier.
-pub(super) const MAX_IDENTIFIER_LENGTH: usize = 255;
-
-/// Materialize's keywords that are sometimes reserved
-/// (`Keyword::is_sometimes_reserved`, `sql-lexer/src/keywords.rs`): an
-/// identifier that is one prints quoted.
-const SOMETIMES_RESERVED: [&str; 34] = [
-    "with",
-    "select",
-    "from",
-    "where",
-    "group",
-    "having",
-    "qualify",
-    "window",
-    "order",
-    "limit",
-    "offset",
-    "fetch",
-    "options",
-    "returning",
-    "union",
-    "except",
-    "intersect",
-    "true",
-    "false",
-    "null",
-    "array",
-    "case",
-    "cast",
-    "not",
-    "on",
-    "join",
-    "inner",
-    "cross",
-    "full",
-    "left",
-    "right",
-    "natural",
-    "using",
-    "set",
-];
-
-/// The rest of that list: the table alias's `OUTER` and the column
-/// alias's units.
-const ALSO_RESERVED: [&str; 7] = ["outer", "year", "month", "day", "hour", "minute", "second"];
-
-/// An identifier as Materialize's `Ident` prints it (`can_be_printed_bare`):
-/// bare if it is a lower case word and no sometimes reserved keyword,
-/// quoted otherwise, its double quotes doubled.
-fn identifier(v: &str) -> String {
-    let bare = v.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-        && v.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && !SOMETIMES_RESERVED.contains(&v)
-        && !ALSO_RESERVED.contains(&v);
-    match bare {
-        true => v.to_string(),
-        false => format!("\"{}\"", v.replace('"', "\"\"")),
-    }
 }
