@@ -166,8 +166,14 @@ impl<'c> Session<'c> {
 
 impl Drop for Session<'_> {
     fn drop(&mut self) {
-        // Best effort: a broken connection has already lost the schema's
+        // A file's transaction (a `BEGIN` left open, or aborted by an
+        // error) and its `SET`s end with it, so the next file on this
+        // connection starts as the first did: `RESET ALL` returns each
+        // setting to the connection's own (`statement_timeout`). Best
+        // effort: a broken connection has already lost the schema's
         // session, and the next run's names differ anyway.
+        let _ = batch(self.client, "ROLLBACK");
+        let _ = batch(self.client, "RESET ALL");
         let _ = leave(self.client, &self.schema);
     }
 }
