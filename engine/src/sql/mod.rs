@@ -46,6 +46,7 @@ mod tests;
 mod transaction;
 mod values;
 mod vars;
+mod words;
 
 use sqlparser::ast::{Ident, ObjectName};
 

@@ -12,6 +12,7 @@
 use sqlparser::tokenizer::Token;
 
 use super::parse::tokenize;
+use super::words::word;
 use crate::repr::unsupported;
 
 /// A statement about roles, planned: names folded, attributes checked.
@@ -242,10 +243,6 @@ const RESERVED: [&str; 17] = [
     "except",
     "intersect",
 ];
-
-fn word(t: &Token, name: &str) -> bool {
-    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(name))
-}
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
 use super::vars;
+use super::words::{keyword, word};
 use crate::plan::Statement;
 use crate::repr::unsupported;
 
@@ -128,12 +129,4 @@ fn schema_alias(name: &str) -> &str {
         "schema" => "search_path",
         name => name,
     }
-}
-
-fn word(t: &Token, name: &str) -> bool {
-    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(name))
-}
-
-fn keyword(t: &Token, k: Keyword) -> bool {
-    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.keyword == k)
 }

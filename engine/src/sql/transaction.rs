@@ -11,6 +11,7 @@
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
+use super::words::keyword;
 use crate::plan::{Statement, Transaction};
 use crate::repr::unsupported;
 
@@ -117,10 +118,6 @@ fn chain(rest: &[&Token]) -> Option<Result<(), String>> {
         }
         _ => None,
     }
-}
-
-fn keyword(t: &Token, k: Keyword) -> bool {
-    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.keyword == k)
 }
 
 #[cfg(test)]
