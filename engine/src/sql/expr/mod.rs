@@ -58,6 +58,7 @@ pub(super) use float::value_as_float;
 use functions::is_scalar_function;
 pub(super) use jsonb::{is_jsonb_table_function, plan_table_call as plan_jsonb_table_call};
 use like::like_operator;
+pub(super) use names::is_function_keyword;
 use names::not_a_column;
 pub(super) use names::output_name;
 pub(super) use refusal::first_refusal;
@@ -197,9 +198,11 @@ impl<'a> ExprContext<'a> {
                 if id.quote_style.is_none() && RESERVED.contains(&name.as_str()) {
                     return Err(unsupported(format!("reserved keyword {name} as a name")));
                 }
-                // Materialize's `FuncRewriter` calls these before names resolve.
-                if session_func::is_niladic_session_function(&name) {
-                    return self.niladic_session_call(&name);
+                if is_function_keyword(&name) {
+                    return match session_func::is_niladic_session_function(&name) {
+                        true => self.niladic_session_call(&name),
+                        false => Err(unsupported(format!("function {name}"))),
+                    };
                 }
                 match self.column(None, &name) {
                     Err(e) if self.has_table(&name) => {

@@ -3,7 +3,8 @@
 //! scope, to a column of an enclosing query's row (a correlated
 //! subquery's outer reference), counting which of the two each was; and
 //! the name an expression gives its output column when it has no alias;
-//! and what a name that is no column is (`not_a_column`).
+//! and what a name that is no column is (`not_a_column`), and which names
+//! are no names at all but calls (`is_function_keyword`).
 
 use sqlparser::ast::{AccessExpr, Expr, Value};
 
@@ -161,6 +162,22 @@ fn invent(e: &Expr, subquery: &dyn Fn(&Expr) -> Option<String>) -> Option<(Strin
         )),
         _ => None,
     }
+}
+
+/// Whether a bare name is a call of a function, as Materialize's
+/// `FuncRewriter` makes it before any name resolves: `current_timestamp`
+/// is the function even where a column, an alias or an output column has
+/// that name, quoted or not (its names are compared once normalized).
+pub(in crate::sql) fn is_function_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "current_catalog"
+            | "current_role"
+            | "current_schema"
+            | "current_timestamp"
+            | "current_user"
+            | "session_user"
+    )
 }
 
 /// A name that is no column, refused if it is one of SQL's functions called

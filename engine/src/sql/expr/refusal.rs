@@ -12,6 +12,7 @@ use sqlparser::ast::{
 use super::aggregate_call::aggregate_call;
 use super::call_syntax::{special_args, special_refusal};
 use super::float::numeric_literal;
+use super::session_func::is_session_function;
 use super::typed::jsonb::is_jsonb_operator;
 use super::typed::range::is_range_operator;
 use super::typed::text::is_text_operator;
@@ -144,6 +145,10 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
                 _ if list::is_constructor(f) => plain_args(f),
                 "coalesce" => plain_args(f),
                 name if is_scalar_function(name) => plain_args(f),
+                name if is_session_function(name) => match &f.args {
+                    FunctionArguments::None => Ok(vec![]),
+                    _ => plain_args(f),
+                },
                 _ => aggregate_call(f).map(|call| call.exprs().collect()),
             };
             match args {

@@ -16,8 +16,7 @@ use std::cell::RefCell;
 use sqlparser::ast::{Distinct, Expr, Select};
 
 use super::super::expr::{contains_aggregate, ExprContext, Typed};
-use super::super::ident;
-use super::finishing::position;
+use super::finishing::{output_name_reference, position};
 use super::{as_columns, project};
 use crate::plan::{OrderColumn, RelationPlan, ScalarExpr};
 use crate::repr::unsupported;
@@ -92,8 +91,7 @@ fn expression(
     if let Some(p) = position(e, outputs.len(), "DISTINCT ON")? {
         return Ok(outputs[p].1.clone());
     }
-    if let Expr::Identifier(name) = e {
-        let name = ident(name);
+    if let Some(name) = output_name_reference(e) {
         let mut named = outputs.iter().filter(|(n, _)| *n == name);
         if let Some((_, first)) = named.next() {
             // Per SQL92 a name is not ambiguous if it names identical

@@ -4,7 +4,7 @@
 
 use sqlparser::ast::{Expr, LimitClause, Offset, OrderBy, OrderByKind, OrderBySort, Value};
 
-use super::super::expr::{negative_number, ExprContext, Typed};
+use super::super::expr::{is_function_keyword, negative_number, ExprContext, Typed};
 use super::super::ident;
 use crate::plan::OrderColumn;
 use crate::repr::unsupported;
@@ -86,8 +86,7 @@ fn order_column(
     if let Some(p) = position(e, visible, "ORDER BY")? {
         return Ok(p);
     }
-    if let Expr::Identifier(name) = e {
-        let name = ident(name);
+    if let Some(name) = output_name_reference(e) {
         let named: Vec<usize> = (0..visible).filter(|i| outputs[*i].0 == name).collect();
         if let Some(first) = named.first() {
             if named
@@ -111,6 +110,15 @@ fn order_column(
         false => Err(unsupported(format!(
             "ORDER BY an expression not in the select list: {e}"
         ))),
+    }
+}
+
+/// The output column a bare name in ORDER BY or DISTINCT ON may name:
+/// none for a name Materialize makes a call before it looks at outputs.
+pub(super) fn output_name_reference(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Identifier(name) => Some(ident(name)).filter(|n| !is_function_keyword(n)),
+        _ => None,
     }
 }
 

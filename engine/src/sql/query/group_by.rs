@@ -6,7 +6,8 @@
 use sqlparser::ast::{Expr, GroupByExpr, OrderBy, OrderByKind, Select, SelectItem};
 
 use super::super::expr::{
-    contains_aggregate, output_name, ExprContext, Grouping, Outer, Scope, Typed,
+    contains_aggregate, is_function_keyword, output_name, ExprContext, Grouping, Outer, Scope,
+    Typed,
 };
 use super::super::ident;
 use super::finishing::position;
@@ -97,6 +98,9 @@ pub(super) fn group_by<'s>(
                 return Ok(key);
             };
             let name = ident(name);
+            if is_function_keyword(&name) {
+                return Ok(key);
+            }
             match scope.resolve(None, &name) {
                 Err(e) if e.ends_with("does not exist") => {}
                 _ => return Ok(key),
