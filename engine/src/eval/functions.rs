@@ -96,7 +96,7 @@ pub fn introduces_nulls(func: Func) -> bool {
                     | ArrayFunc::Position
             )
             | Func::List(ListFunc::Index)
-            | Func::Text(TextFunc::RegexpMatch)
+            | Func::Text(TextFunc::RegexpMatch | TextFunc::TryParseMonotonicIso8601Timestamp)
     )
 }
 

@@ -22,6 +22,7 @@ use super::errors::{length_too_large, MAX_RESULT_BYTES};
 use crate::plan::{ScalarExpr, TextFunc};
 use crate::repr::array::Array;
 use crate::repr::ident::{self, MAX_IDENTIFIER_BYTES};
+use crate::repr::time;
 use crate::repr::{quoted, DataflowError, Datum};
 
 /// The real system's bound on a pattern before it is compiled.
@@ -55,6 +56,9 @@ pub fn apply(f: TextFunc, args: &[Datum]) -> Option<Result<Datum, DataflowError>
             Ok(Datum::Bool(s.starts_with(&**prefix)))
         }
         (TextFunc::Normalize, [Text(s), Text(form)]) => normalize(s, form).map(Text),
+        (TextFunc::TryParseMonotonicIso8601Timestamp, [Text(s)]) => {
+            Ok(time::parse_monotonic_iso8601(s).map_or(Datum::Null, Datum::Timestamp))
+        }
         (TextFunc::RegexpMatch, [Text(s), Text(pattern), flags @ ..]) => {
             build(pattern, text_flags(flags)?).map(|r| regexp_match(s, &r))
         }

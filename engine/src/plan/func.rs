@@ -167,6 +167,9 @@ pub enum TextFunc {
     /// `string_to_array(text, delimiter[, null_string])`: not strict in its
     /// delimiter (NULL splits into characters) nor its NULL string.
     StringToArray,
+    /// `try_parse_monotonic_iso8601_timestamp(text)`: a `timestamp`, NULL
+    /// for a text not of its one form.
+    TryParseMonotonicIso8601Timestamp,
 }
 
 impl TextFunc {
@@ -191,6 +194,7 @@ impl TextFunc {
             TextFunc::RegexpMatch => "regexp_match",
             TextFunc::RegexpSplitToArray => "regexp_split_to_array",
             TextFunc::StringToArray => "string_to_array",
+            TextFunc::TryParseMonotonicIso8601Timestamp => "try_parse_monotonic_iso8601_timestamp",
         }
     }
 }

@@ -163,6 +163,45 @@ pub fn add_months(micros: i64, months: i32) -> Option<DateTime> {
     DateTime::from_micros(days.checked_mul(MICROS_PER_DAY)?.checked_add(time)?)
 }
 
+/// The timestamp of a text of exactly the form `YYYY-MM-DDTHH:MM:SS.mmmZ`,
+/// ASCII digits in every place, a real date and time of day; `None` for
+/// any other text. The real system's `try_parse_monotonic_iso8601_timestamp`
+/// (its `persist-types/src/timestamp.rs`) reads only this form, so that
+/// the texts' order is their timestamps' order.
+pub fn parse_monotonic_iso8601(s: &str) -> Option<DateTime> {
+    let b = s.as_bytes();
+    if b.len() != 24 || !s.is_ascii() {
+        return None;
+    }
+    let int = |at: usize, digits: usize| -> Option<u32> {
+        b[at..at + digits].iter().try_fold(0u32, |acc, d| {
+            d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
+        })
+    };
+    let punctuation = [
+        (4, b'-'),
+        (7, b'-'),
+        (10, b'T'),
+        (13, b':'),
+        (16, b':'),
+        (19, b'.'),
+        (23, b'Z'),
+    ];
+    if punctuation.iter().any(|(at, c)| b[*at] != *c) {
+        return None;
+    }
+    let (year, month, day) = (int(0, 4)?, int(5, 2)?, int(8, 2)?);
+    let (hour, minute, second, milli) = (int(11, 2)?, int(14, 2)?, int(17, 2)?, int(20, 3)?);
+    let year = i64::from(year);
+    let date_ok = (1..=12).contains(&month) && (1..=days_in_month(year, month)).contains(&day);
+    if !date_ok || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let seconds = i64::from(hour * 3600 + minute * 60 + second);
+    let micros = seconds * 1_000_000 + i64::from(milli) * 1000;
+    DateTime::from_micros(days_from_civil(year, month, day) * MICROS_PER_DAY + micros)
+}
+
 /// Days since 2000-01-01 of a proleptic Gregorian date (year 0 is 1 BC),
 /// by Howard Hinnant's `days_from_civil`.
 fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {

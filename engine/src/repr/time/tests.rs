@@ -289,3 +289,66 @@ fn timestamps_with_time_zone_read_in_utc_and_render_with_its_offset() {
         "unsupported: timestamp with time zone input format: \"2020-01-01 00:00:00+1:2\""
     );
 }
+
+#[test]
+fn the_monotonic_form_is_read_in_its_one_form_alone() {
+    let read = |s: &str| parse_monotonic_iso8601(s).map(|t| t.to_string());
+    assert_eq!(
+        read("2015-09-18T23:56:04.123Z").as_deref(),
+        Some("2015-09-18 23:56:04.123")
+    );
+    assert_eq!(
+        read("0000-01-01T00:00:00.000Z").as_deref(),
+        Some("0001-01-01 00:00:00 BC")
+    );
+    assert_eq!(
+        read("2024-02-29T00:00:00.000Z").as_deref(),
+        Some("2024-02-29 00:00:00")
+    );
+    for other in [
+        "2023-02-29T00:00:00.000Z",
+        "2015-00-01T00:00:00.000Z",
+        "2015-09-00T00:00:00.000Z",
+        "2015-09-18T24:00:00.000Z",
+        "2015-09-18T23:60:00.000Z",
+        "2015-09-18T23:59:60.000Z",
+        "2015-09-18T23:56:04.1234Z",
+        "2015-09-18T23:56:04.12Z",
+        "2015-09-18T23:56:04.123",
+        "2015-09-18 23:56:04.123Z",
+        "2015-09-18T23:56:04.123z",
+        "2015-09-18T23:56:04.123Zextra",
+        "+015-09-18T23:56:04.123Z",
+        "-015-09-18T23:56:04.123Z",
+        "2015-9-18T23:56:04.123Z",
+        "２015-09-18T23:56:04.123Z",
+        "",
+    ] {
+        assert_eq!(read(other), None, "{other}");
+    }
+}
+
+#[test]
+fn the_monotonic_form_orders_as_its_timestamps() {
+    let mut texts: Vec<String> = (0..400)
+        .map(|i: u32| {
+            let (y, m, d) = (1990 + i % 37, 1 + i * 7 % 12, 1 + i * 13 % 28);
+            format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+                i % 24,
+                i * 7 % 60,
+                i * 11 % 60,
+                i * 37 % 1000
+            )
+        })
+        .collect();
+    texts.sort();
+    let read: Vec<DateTime> = texts
+        .iter()
+        .map(|t| parse_monotonic_iso8601(t).expect(t))
+        .collect();
+    assert!(
+        read.windows(2).all(|w| w[0] < w[1]),
+        "texts' order is their timestamps'"
+    );
+}

@@ -165,6 +165,13 @@ fn overloads(name: &str) -> Option<&'static [Overload]> {
             Some((Func::Text(TextFunc::StartsWith), BOOL)),
         )],
         "normalize" => &[(&[Text, Text], Some((Func::Text(TextFunc::Normalize), TEXT)))],
+        "try_parse_monotonic_iso8601_timestamp" => &[(
+            &[Text],
+            Some((
+                Func::Text(TextFunc::TryParseMonotonicIso8601Timestamp),
+                ScalarType::Timestamp,
+            )),
+        )],
         "regexp_replace" => &[
             (&[Text, Text, Text], Some((REGEXP_REPLACE, TEXT))),
             (&[Text, Text, Text, Text], Some((REGEXP_REPLACE, TEXT))),
