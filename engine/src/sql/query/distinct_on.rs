@@ -7,9 +7,11 @@
 //! DISTINCT ON expressions; where it leaves rows tied, Materialize keeps
 //! the least by its `Datum` order over the top-k's input columns, which
 //! its optimizer prunes and permutes (projection pushdown), so the engine
-//! cannot say which of the tied rows' values would show. A select list
-//! whose every column the DISTINCT ON and ORDER BY expressions fix is
-//! answered; any other is refused by name (docs/semantics.md, "Queries").
+//! cannot say which of the tied rows' values would show where they differ
+//! in two columns or in an expression. A select list whose every column
+//! the DISTINCT ON and ORDER BY expressions fix but one input column is
+//! answered (that column's least value shows); any other is refused by
+//! name (docs/semantics.md, "DISTINCT ON").
 
 use std::cell::RefCell;
 
@@ -121,11 +123,24 @@ fn decided(key: &[Typed], order: &[OrderColumn], outputs: &[(String, Typed)]) ->
             _ => None,
         })
         .collect();
-    outputs.iter().enumerate().all(|(i, (_, t))| {
-        order.iter().any(|o| o.column == i)
+    let mut undecided = outputs.iter().enumerate().filter(|(i, (_, t))| {
+        !(order.iter().any(|o| o.column == *i)
             || fixed.contains(&&t.expr)
-            || reads(&t.expr).iter().all(|c| columns.contains(c))
-    })
+            || reads(&t.expr).iter().all(|c| columns.contains(c)))
+    });
+    // One undecided input column alone is the only column tied rows may
+    // differ in, whatever order Materialize's optimizer leaves the top-k's
+    // columns in: the least value is kept (NULL last), as the engine's
+    // top-k keeps it, its unread columns made NULL by the demand pass.
+    // An expression is not: Materialize compares its value, the engine
+    // the columns it reads.
+    match undecided.next() {
+        None => true,
+        Some((_, (_, first))) => {
+            matches!(first.expr, ScalarExpr::Column(_))
+                && undecided.all(|(_, (_, t))| t.expr == first.expr)
+        }
+    }
 }
 
 /// The input columns `e` reads.

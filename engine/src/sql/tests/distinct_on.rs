@@ -65,18 +65,23 @@ fn distinct_on_errors_and_refusals() {
         err("SELECT DISTINCT ON (x) a AS x, c AS x FROM t ORDER BY 1"),
         "column reference \"x\" is ambiguous"
     );
-    // A column neither DISTINCT ON nor ORDER BY fixes: which tied row
-    // Materialize keeps is its optimizer's.
+    // Two columns neither DISTINCT ON nor ORDER BY fixes, or an expression
+    // of one: which tied row Materialize keeps is its optimizer's.
     let undecided =
         "unsupported: SELECT DISTINCT ON whose ORDER BY leaves the kept row's columns undecided";
     for sql in [
-        "SELECT DISTINCT ON (a) a, b FROM t",
-        "SELECT DISTINCT ON (a) b FROM t",
-        "SELECT DISTINCT ON (a) a, b, c FROM t ORDER BY a, c",
-        "SELECT DISTINCT ON (a) a, c IS NULL, c FROM t ORDER BY a, c IS NULL",
+        "SELECT DISTINCT ON (a) b, c FROM t",
+        "SELECT DISTINCT ON (a) a, b, c FROM t",
+        "SELECT DISTINCT ON (a) upper(b) FROM t",
+        "SELECT DISTINCT ON (a) a, b, b || 'x' FROM t ORDER BY a",
     ] {
         assert_eq!(err(sql), undecided, "{sql}");
     }
+    // One input column alone: its least value is kept.
+    select("SELECT DISTINCT ON (a) a, b FROM t");
+    select("SELECT DISTINCT ON (a) b, b FROM t");
+    select("SELECT DISTINCT ON (a) a, b, c FROM t ORDER BY a, c");
+    select("SELECT DISTINCT ON (a) a, c IS NULL, c FROM t ORDER BY a, c IS NULL");
     // The engine plans window functions and subqueries in the select list
     // alone (and where a WHERE or HAVING holds them).
     assert_eq!(
