@@ -142,6 +142,9 @@ pub enum Record {
         sort: Sort,
         /// The expected lines (sorted in cockroach mode with `rowsort`).
         output: Vec<String>,
+        /// Its output runs to an `EOF` line, blank lines and all, and
+        /// what follows `EOF` to the next blank line are further lines.
+        multiline: bool,
         span: Range<usize>,
     },
     /// `hash-threshold N`: read and ignored, as Materialize's runner does.

@@ -388,6 +388,7 @@ impl<'a> Parser<'a> {
             password,
             sort,
             output,
+            multiline,
             span: span_start..stop,
         })
     }

@@ -99,8 +99,28 @@ fn edit(text: &str, record: &Record, lines: &[String]) -> Option<(Range<usize>, 
             let body = results(r, lines)?;
             Some((r.span.clone(), header(text, r.span.start) + &body))
         }
-        (Record::Simple { span, .. }, _) => {
+        // A blank line would end the output where it stands, a line break
+        // in a line make two, and blanks before the first line are
+        // trimmed as the output is read: none reads back, so such an
+        // outcome is not written (its runner's rewrite writes it and
+        // cannot read its own file). Nor is a `multiline` record's, whose
+        // lines after `EOF` lie past the span.
+        (
+            Record::Simple {
+                span,
+                multiline: false,
+                ..
+            },
+            _,
+        ) => {
             let values: Vec<String> = lines.iter().map(|l| unescape(l)).collect();
+            let breaks = |v: &String| v.is_empty() || v.contains(['\n', '\r']);
+            let leading = values
+                .first()
+                .is_some_and(|v| v.starts_with(char::is_whitespace));
+            if leading || values.iter().any(breaks) {
+                return None;
+            }
             Some((span.clone(), header(text, span.start) + &values.join("\n")))
         }
         _ => None,
@@ -214,6 +234,25 @@ mod tests {
             "statement error unknown catalog item 't' \\(a\\.b\\)\nDROP TABLE t\n\nstatement ok\nDROP TABLE t\n"
         );
         assert_eq!(t.unwritable, [1]);
+    }
+
+    #[test]
+    fn simple_outputs_that_would_not_read_back_are_not_written() {
+        let text = "simple\nSELECT 1\n----\n1\nCOMPLETE 1\n";
+        for lines in [
+            &["a", "", "COMPLETE 2"][..],
+            &["a\\nb", "COMPLETE 1"],
+            &["  a", "COMPLETE 1"],
+        ] {
+            let t = complete(text, &[lines]);
+            assert_eq!(t.unwritable, [0], "{lines:?}");
+            assert_eq!(t.text, text, "{lines:?}");
+        }
+        let t = complete(text, &[&["a  b", " c", "COMPLETE 2"]]);
+        assert_eq!(t.text, "simple\nSELECT 1\n----\na  b\n c\nCOMPLETE 2\n");
+        let multiline = "simple multiline\nSELECT 1\n----\na\n\nb\nEOF\nCOMPLETE 1\n";
+        let t = complete(multiline, &[&["a", "COMPLETE 1"]]);
+        assert_eq!((t.unwritable, t.text.as_str()), (vec![0], multiline));
     }
 
     #[test]
