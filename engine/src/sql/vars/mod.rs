@@ -277,3 +277,17 @@ impl Vars {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repr::ident::MAX_IDENTIFIER_BYTES;
+
+    /// The table writes defaults as text; the one bound the engine also
+    /// enforces must be the bound it enforces.
+    #[test]
+    fn max_identifier_length_shows_the_enforced_bound() {
+        let var = lookup("max_identifier_length").expect("a variable");
+        assert_eq!(var.default, MAX_IDENTIFIER_BYTES.to_string());
+    }
+}
