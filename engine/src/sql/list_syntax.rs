@@ -22,6 +22,8 @@
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, TokenWithSpan, Word};
 
+use super::words;
+
 /// The quote of the words this rewrite makes.
 const MARK: char = '`';
 
@@ -111,7 +113,7 @@ fn word(t: &TokenWithSpan) -> Option<&Word> {
 }
 
 fn is_list_word(t: &TokenWithSpan) -> bool {
-    word(t).is_some_and(|w| w.quote_style.is_none() && w.value.eq_ignore_ascii_case("list"))
+    words::word(&t.token, "list")
 }
 
 fn marked(value: String, like: &TokenWithSpan) -> TokenWithSpan {

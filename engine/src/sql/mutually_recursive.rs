@@ -13,6 +13,7 @@
 
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
+use super::words;
 use crate::repr::unsupported;
 
 /// The tokens with each `WITH MUTUALLY RECURSIVE` as `WITH RECURSIVE`; an
@@ -58,7 +59,7 @@ pub(super) fn rewrite(tokens: Vec<TokenWithSpan>) -> Result<Vec<TokenWithSpan>, 
 
 /// Whether `t` is the unquoted word `w`, in any case.
 fn word(t: &TokenWithSpan, w: &str) -> bool {
-    matches!(&t.token, Token::Word(x) if x.quote_style.is_none() && x.value.eq_ignore_ascii_case(w))
+    words::word(&t.token, w)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
-use super::{list_syntax, mutually_recursive, session, show, transaction, values};
+use super::{list_syntax, mutually_recursive, session, show, transaction, values, words};
 use crate::plan::Statement;
 use crate::recursion::{grow_sqlparser, recursion_limit_error, with_stack, RECURSION_LIMIT};
 use crate::repr::{unsupported, Timestamp};
@@ -265,7 +265,7 @@ fn relative(at: Location, semicolon: Location) -> Location {
 
 /// Whether `t` is the keyword `keyword`.
 fn is_keyword(t: &TokenWithSpan, keyword: Keyword) -> bool {
-    matches!(&t.token, Token::Word(w) if w.keyword == keyword)
+    words::keyword(&t.token, keyword)
 }
 
 /// One statement, parsed on a stack deep enough for its syntax tree (a

@@ -1,6 +1,8 @@
 //! The two tests of a token that the statements read on tokens (`SET`,
-//! `SHOW`, roles, transactions) make, as Materialize's parser reads words:
-//! unquoted, a keyword by its kind or a word by its text in any case.
+//! `SHOW`, roles, transactions) and the passes over tokens before parsing
+//! (`LIST`, `WITH MUTUALLY RECURSIVE`, `LIMIT ALL`, `AS OF`) make, as
+//! Materialize's parser reads words: unquoted, a keyword by its kind or a
+//! word by its text in any case.
 
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::Token;
