@@ -25,9 +25,13 @@ pub enum Relation {
     Indexes,
     Schemas,
     Databases,
+    /// `mz_roles` and `mz_role_members`: their rows the engine's roles
+    /// and memberships (`coordinator::roles`), every one Materialize has.
+    Roles,
+    RoleMembers,
 }
 
-const ALL: [Relation; 17] = [
+const ALL: [Relation; 19] = [
     Relation::Objects,
     Relation::ComputeExports,
     Relation::ComputeDependencies,
@@ -45,6 +49,8 @@ const ALL: [Relation; 17] = [
     Relation::Indexes,
     Relation::Schemas,
     Relation::Databases,
+    Relation::Roles,
+    Relation::RoleMembers,
 ];
 
 /// Ids of built-in relations sit far above any user id.
@@ -70,6 +76,8 @@ impl Relation {
             Relation::Indexes => "mz_indexes",
             Relation::Schemas => "mz_schemas",
             Relation::Databases => "mz_databases",
+            Relation::Roles => "mz_roles",
+            Relation::RoleMembers => "mz_role_members",
         }
     }
 
@@ -139,7 +147,7 @@ impl Relation {
 type ColumnSpec = (&'static str, ScalarType, bool);
 
 fn catalog_columns(relation: Relation) -> &'static [ColumnSpec] {
-    use ScalarType::{Text, UInt32 as Oid};
+    use ScalarType::{Bool, Text, UInt32 as Oid};
     match relation {
         Relation::Tables => &[
             ("id", Text, false),
@@ -200,6 +208,19 @@ fn catalog_columns(relation: Relation) -> &'static [ColumnSpec] {
             ("owner_id", Text, false),
             ("privileges", Text, false),
         ],
+        Relation::Roles => &[
+            ("id", Text, false),
+            ("oid", Oid, false),
+            ("name", Text, false),
+            ("inherit", Bool, false),
+            ("rolcanlogin", Bool, true),
+            ("rolsuper", Bool, true),
+        ],
+        Relation::RoleMembers => &[
+            ("role_id", Text, false),
+            ("member", Text, false),
+            ("grantor", Text, false),
+        ],
         _ => &[],
     }
 }
@@ -214,18 +235,37 @@ impl Relation {
     /// Whether Materialize lists its own system objects in it too, which
     /// the engine's catalog does not have: a read must filter them out
     /// (`sql::query::catalog_reads`). No system object is a database or a
-    /// materialized view.
+    /// materialized view. The engine has every role Materialize has, its
+    /// built-in ones too, so `mz_roles` and `mz_role_members` need no
+    /// filter.
     pub fn lists_system_objects(self) -> bool {
-        self.is_catalog() && !matches!(self, Relation::MaterializedViews | Relation::Databases)
+        self.is_catalog()
+            && !matches!(
+                self,
+                Relation::MaterializedViews
+                    | Relation::Databases
+                    | Relation::Roles
+                    | Relation::RoleMembers
+            )
     }
 
     /// The refusal of reading column `column`, if the engine cannot fill it
     /// as Materialize does: ids and oids (the engine allocates neither as
-    /// Materialize does), owners (Materialize's role ids), privileges,
-    /// clusters, and the SQL Materialize prints normalized.
+    /// Materialize does), the owners of schemas and databases (the engine
+    /// records only items' owners), privileges, clusters, and the SQL
+    /// Materialize prints normalized. Role ids are the exception: the
+    /// engine allocates them as Materialize does (`u1` is `materialize`,
+    /// then `u2`, ..., never reused), so an item's `owner_id`, every
+    /// column of `mz_roles` but `oid`, and all of `mz_role_members`, are
+    /// filled.
     pub fn refused_column(self, column: usize) -> Option<String> {
         let (name, _, _) = catalog_columns(self).get(column)?;
-        let exact = matches!(*name, "name" | "source_id");
+        let exact = match self {
+            Relation::Roles => *name != "oid",
+            Relation::RoleMembers => true,
+            Relation::Schemas | Relation::Databases => *name == "name",
+            _ => matches!(*name, "name" | "source_id" | "owner_id"),
+        };
         (!exact).then(|| format!("column {}.{name}", self.name()))
     }
 }

@@ -20,6 +20,11 @@ pub struct Sources<'a> {
     pub reports: &'a [WorkerReport],
     /// The live subscribes, as the coordinator knows them.
     pub subscribes: &'a [SubscribeExport],
+    /// The rows of `mz_roles` and `mz_role_members`, from the roles.
+    pub roles: &'a [Row],
+    pub role_members: &'a [Row],
+    /// Each catalog item's owner's role id (`catalog_rows::owners`).
+    pub owners: &'a [(GlobalId, String)],
 }
 
 /// A live subscribe: a compute export with a dataflow and a frontier, but
@@ -44,8 +49,13 @@ impl SubscribeExport {
 /// The relation's rows, given what the logging runtime's workers and the
 /// coordinator report.
 pub fn rows(relation: Relation, catalog: &Catalog, sources: Sources<'_>) -> Vec<Row> {
-    if relation.is_catalog() {
-        return super::catalog_rows::rows(relation, catalog);
+    match relation {
+        Relation::Roles => return sources.roles.to_vec(),
+        Relation::RoleMembers => return sources.role_members.to_vec(),
+        _ if relation.is_catalog() => {
+            return super::catalog_rows::rows(relation, catalog, sources.owners)
+        }
+        _ => {}
     }
     let mut rows = reported_rows(relation, catalog, sources.reports);
     for s in sources.subscribes {
@@ -177,13 +187,15 @@ fn reported_rows(relation: Relation, catalog: &Catalog, reports: &[WorkerReport]
                     .collect()
             })
             .unwrap_or_default(),
-        // Computed apart (`catalog_rows`).
+        // Computed apart (`catalog_rows`, the roles' from `roles`).
         Relation::Tables
         | Relation::Views
         | Relation::MaterializedViews
         | Relation::Indexes
         | Relation::Schemas
-        | Relation::Databases => vec![],
+        | Relation::Databases
+        | Relation::Roles
+        | Relation::RoleMembers => vec![],
         // An export's frontier: the least upper over its workers.
         Relation::ComputeFrontiers => {
             let mut uppers: BTreeMap<GlobalId, Option<u64>> = BTreeMap::new();

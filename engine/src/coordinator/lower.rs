@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use super::builtin::Relation;
 use super::catalog::{Catalog, Detail};
+use super::catalog_rows;
 use super::introspection::{self, Sources};
 use super::Engine;
 use crate::compute::peek;
@@ -35,9 +36,15 @@ impl Engine {
             .cloned()
             .unwrap_or_default();
         let subscribes = self.subscribe_exports();
+        let roles = catalog_rows::roles(&self.roles.listed());
+        let role_members = catalog_rows::role_members(&self.roles.membership);
+        let owners = catalog_rows::owners(&self.catalog, |id| self.roles.owner_id(id));
         let sources = Sources {
             reports: &reports,
             subscribes: &subscribes,
+            roles: &roles,
+            role_members: &role_members,
+            owners: &owners,
         };
         let plan = lower(&self.catalog, sources, plan, &mut imports, 1)?;
         // What nothing reads of an inlined view is not computed.

@@ -81,7 +81,6 @@ impl Membership {
 
     /// Every membership: (role, member, grantor), as `mz_role_members`
     /// lists them.
-    #[allow(dead_code)]
     pub(super) fn memberships(&self) -> impl Iterator<Item = (&str, &str, &str)> {
         self.granted.iter().flat_map(|(member, roles)| {
             roles

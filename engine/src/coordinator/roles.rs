@@ -88,6 +88,29 @@ impl Roles {
         }
     }
 
+    /// Every role `mz_roles` lists, by id: the built-in ones and the
+    /// user's, but not `PUBLIC`, which is in no `mz_roles` row (so
+    /// `pg_has_role` knows no such role either).
+    pub(super) fn listed(&self) -> BTreeMap<String, String> {
+        let names = BUILTIN
+            .iter()
+            .filter(|(_, id)| *id != super::privileges::PUBLIC)
+            .map(|(name, _)| name.to_string())
+            .chain(self.users.keys().cloned());
+        names
+            .filter_map(|name| Some((self.id(&name)?, name)))
+            .collect()
+    }
+
+    /// The id of the role that owns catalog item `id`: the role that
+    /// created it (`materialize`, `u1`, unless recorded otherwise). A role
+    /// that owns a live object cannot be dropped, so the name still has
+    /// the id it had.
+    pub(super) fn owner_id(&self, id: GlobalId) -> String {
+        let name = self.owners.get(&id).map_or(BOOTSTRAP, String::as_str);
+        self.id(name).unwrap_or_else(|| "u1".into())
+    }
+
     /// The acting role's name and the id the connection was opened with.
     fn acting(&self) -> (&str, String) {
         match self.acting.as_ref().and_then(|c| self.connections.get(c)) {
@@ -309,15 +332,7 @@ impl Engine {
     /// reads of `mz_roles` no privilege refuses.
     pub(super) fn session(&self) -> crate::plan::Session {
         let user = self.roles.user();
-        // `PUBLIC` is in no `mz_roles` row: `pg_has_role` knows no such role.
-        let names = BUILTIN
-            .iter()
-            .filter(|(_, id)| *id != super::privileges::PUBLIC)
-            .map(|(name, _)| name.to_string())
-            .chain(self.roles.users.keys().cloned());
-        let by_id: BTreeMap<String, String> = names
-            .filter_map(|name| Some((self.roles.id(&name)?, name)))
-            .collect();
+        let by_id = self.roles.listed();
         let memberships = [BOOTSTRAP, SYSTEM].contains(&user).then(|| {
             let of = |id: &String| {
                 let ids = self.roles.membership.member_of_itself(id);

@@ -98,11 +98,13 @@ fn system_name(name: &str) -> bool {
 }
 
 /// A catalog relation of a FROM clause: the name the query refers to it
-/// by, its own name, and whether every row of it reaches the WHERE.
+/// by, its own name, whether every row of it reaches the WHERE, and
+/// whether it lists system objects the engine does not have.
 struct Read {
     reference: String,
     relation: String,
     kept: bool,
+    lists_system_objects: bool,
 }
 
 /// Refuses `s` if it reads a catalog relation that lists system objects
@@ -141,7 +143,7 @@ pub(super) fn check(planner: &Planner, s: &Select) -> Result<(), String> {
     if let Some(selection) = &s.selection {
         split(selection, &mut conjuncts);
     }
-    for read in reads {
+    for read in reads.into_iter().filter(|r| r.lists_system_objects) {
         let guarded = conjuncts
             .iter()
             .any(|c| keeps_no_system_object(c, &read.reference, factors == 1));
@@ -156,8 +158,8 @@ pub(super) fn check(planner: &Planner, s: &Select) -> Result<(), String> {
     Ok(())
 }
 
-/// The catalog relations of `factor` that list system objects; `kept`
-/// says whether its rows all reach the WHERE (no outer join pads them).
+/// The catalog relations of `factor`; `kept` says whether its rows all
+/// reach the WHERE (no outer join pads them).
 fn collect(planner: &Planner, factor: &TableFactor, kept: bool, reads: &mut Vec<Read>) {
     match factor {
         TableFactor::Table {
@@ -169,12 +171,13 @@ fn collect(planner: &Planner, factor: &TableFactor, kept: bool, reads: &mut Vec<
             let Ok((item, id, _)) = relation(planner.catalog, name) else {
                 return;
             };
-            if planner.catalog.lists_system_objects(id) {
+            if planner.catalog.in_mz_catalog(id) {
                 let reference = alias.as_ref().map_or(item.clone(), |a| ident(&a.name));
                 reads.push(Read {
                     reference,
                     relation: item,
                     kept,
+                    lists_system_objects: planner.catalog.lists_system_objects(id),
                 });
             }
         }

@@ -136,10 +136,12 @@ fn query(sql: &str) -> Command {
 /// system objects), alone or after `mz_catalog.`. Every other `mz_` name is
 /// refused here: the engine's introspection relations of those names are
 /// its own.
-const ENGINE_CATALOG: [&str; 6] = [
+const ENGINE_CATALOG: [&str; 8] = [
     "mz_databases",
     "mz_indexes",
     "mz_materialized_views",
+    "mz_role_members",
+    "mz_roles",
     "mz_schemas",
     "mz_tables",
     "mz_views",
@@ -308,7 +310,9 @@ mod catalog_tests {
         assert!(!refused("SELECT name FROM mz_catalog.mz_indexes"));
         assert!(!refused("SELECT 'mz_objects' FROM \"mz_views\""));
         assert!(refused("SELECT name FROM mz_objects"));
-        assert!(refused("SELECT name FROM mz_catalog.mz_roles"));
+        assert!(!refused("SELECT name FROM mz_catalog.mz_roles"));
+        assert!(!refused("SELECT member FROM mz_role_members"));
+        assert!(refused("SELECT name FROM mz_catalog.mz_columns"));
         assert!(refused("SET search_path = mz_catalog"));
         assert!(refused(
             "SELECT * FROM mz_tables JOIN mz_internal.mz_comments ON true"
