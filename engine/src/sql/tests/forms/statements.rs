@@ -183,7 +183,7 @@ pub(super) const STATEMENTS: Table = &[
     ("show status", None),
     ("show variables", None),
     ("show create", Some(("SHOW CREATE TABLE t", Refused))),
-    ("show columns", Some(("SHOW COLUMNS FROM t", Refused))),
+    ("show columns", Some(("SHOW COLUMNS FROM t", Planned))),
     ("show catalogs", None),
     ("show databases", Some(("SHOW DATABASES", Planned))),
     ("show process list", None),
