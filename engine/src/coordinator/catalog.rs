@@ -81,6 +81,9 @@ pub struct Catalog {
     pub namespaces: Namespaces,
     /// The connection, while a one-off query is planned.
     pub session: Option<plan::Session>,
+    /// The acting connection's database and search path, while a statement
+    /// is planned (`sql::Vars::path`).
+    pub path: plan::Path,
 }
 
 impl Catalog {
@@ -167,12 +170,20 @@ impl plan::Resolver for Catalog {
 
     /// A name is looked up as it is: the planner folded an unquoted one to
     /// lower case, and a quoted one keeps its case (`"A"` is not `a`).
-    /// The search path: the system relations, then `materialize.public`.
+    /// The search path: the system relations (Materialize's `mz_catalog`
+    /// and `pg_catalog` come first unless the path names them, which
+    /// `sql::vars` refuses after another schema), then each schema of the
+    /// path that exists.
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)> {
         if let Some(relation) = Relation::by_name(name) {
             return Some((relation.id(), ObjectKind::Introspection));
         }
-        self.resolve_in(SchemaId::DEFAULT, name)
+        let schemas = plan::search_schemas(self);
+        schemas.into_iter().find_map(|s| self.resolve_in(s, name))
+    }
+
+    fn path(&self) -> plan::Path {
+        self.path.clone()
     }
 
     fn resolve_in(&self, schema: SchemaId, name: &str) -> Option<(GlobalId, ObjectKind)> {
@@ -182,8 +193,17 @@ impl plan::Resolver for Catalog {
             .map(|e| (e.id, e.kind()))
     }
 
+    /// Without a database, the current one; when that does not exist,
+    /// Materialize's `resolve_schema` looks only among its system schemas
+    /// (`sql::names`), so a user schema is unknown.
     fn schema(&self, database: Option<&str>, schema: &str) -> Result<SchemaId, String> {
-        self.namespaces.schema(database, schema)
+        match database {
+            Some(database) => self.namespaces.schema(database, schema),
+            None if self.namespaces.database_exists(&self.path.database) => {
+                self.namespaces.schema(&self.path.database, schema)
+            }
+            None => Err(format!("unknown schema '{schema}'")),
+        }
     }
 
     fn database_exists(&self, name: &str) -> bool {

@@ -54,6 +54,7 @@ impl Engine {
     /// only its end runs (Materialize's pgwire checks before planning).
     pub(super) fn run_unplanned(&mut self, statement: sql::Unplanned) -> Result<Outcome, String> {
         let failed = self.transaction_failed();
+        self.catalog.path = self.vars.path();
         self.catalog.session = statement.is_query().then(|| self.session());
         let planned = statement.plan(&self.catalog);
         self.catalog.session = None;
@@ -206,6 +207,7 @@ impl Engine {
             }
             Statement::SetVariable { name, value } => {
                 self.vars.set(name, value);
+                self.catalog.path = self.vars.path();
                 Outcome::Ok
             }
             Statement::Transaction(control) => match self.control(control) {

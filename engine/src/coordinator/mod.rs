@@ -173,6 +173,8 @@ impl Engine {
     /// Every directive ends the same way: its outcome (an `Err` is shown
     /// as `error: ...`), then the default read policy and a settle.
     fn directive(&mut self, body: impl FnOnce(&mut Self) -> Result<Outcome, String>) -> Outcome {
+        // The acting connection's path, for the names the directive gives.
+        self.catalog.path = self.vars.path();
         let outcome = body(self).unwrap_or_else(Outcome::Error);
         self.finish_directive();
         outcome
@@ -237,6 +239,7 @@ impl Engine {
 
     /// Plans `sql` with the connection its one-off queries read.
     fn plan_one_off(&mut self, sql: &str) -> Result<Vec<Statement>, String> {
+        self.catalog.path = self.vars.path();
         self.catalog.session = Some(self.session());
         let planned = sql::plan(sql, &self.catalog);
         self.catalog.session = None;

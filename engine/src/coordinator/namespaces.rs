@@ -59,10 +59,8 @@ impl Namespaces {
         self.databases.contains(name)
     }
 
-    /// Materialize's `resolve_schema` in a database that exists: the
-    /// current one when none is given.
-    pub fn schema(&self, database: Option<&str>, name: &str) -> Result<SchemaId, String> {
-        let database = database.unwrap_or(DEFAULT_DATABASE);
+    /// Materialize's `resolve_schema` in a database named.
+    pub fn schema(&self, database: &str, name: &str) -> Result<SchemaId, String> {
         if !self.database_exists(database) {
             return Err(format!("unknown database '{database}'"));
         }

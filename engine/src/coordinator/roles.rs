@@ -343,8 +343,15 @@ impl Engine {
                 .map(|(id, name)| (name.clone(), of(id)))
                 .collect()
         });
+        let schemas = crate::plan::path_schemas(&self.catalog).into_iter();
+        let schemas = schemas.map(|s| match s {
+            crate::plan::PathSchema::User(id) => self.catalog.namespaces.names(id).1,
+            crate::plan::PathSchema::System(name) => name,
+        });
         crate::plan::Session {
             user: user.to_string(),
+            database: self.catalog.path.database.clone(),
+            schemas: schemas.collect(),
             memberships,
         }
     }

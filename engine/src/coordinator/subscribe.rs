@@ -155,6 +155,7 @@ impl Engine {
         if self.in_transaction() {
             return Err(crate::repr::unsupported("SUBSCRIBE in a transaction"));
         }
+        self.catalog.path = self.vars.path();
         let Subscribe {
             plan,
             columns,

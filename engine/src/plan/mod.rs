@@ -23,8 +23,8 @@ pub use func::{
     RangeFunc, TextFunc, TrimSide,
 };
 pub use resolver::{
-    full_name, minimal_name, ObjectKind, Resolver, SchemaId, Session, DEFAULT_DATABASE,
-    DEFAULT_SCHEMA,
+    current_schema, full_name, minimal_name, path_schemas, search_schemas, system_schema,
+    ObjectKind, Path, PathSchema, Resolver, SchemaId, Session, DEFAULT_DATABASE, DEFAULT_SCHEMA,
 };
 pub use table_func::TableFunc;
 pub use window::{Frame, FrameBound, FrameUnits, Window, WindowCall, WindowFunc};

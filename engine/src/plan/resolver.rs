@@ -5,10 +5,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::repr::{Column, GlobalId};
+use crate::repr::{unsupported, Column, GlobalId};
 
 /// A schema of the catalog, by id: `DEFAULT` is Materialize's default
-/// database and schema, `materialize.public`, the one search path.
+/// database and schema, `materialize.public`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SchemaId(pub u64);
 
@@ -39,10 +39,28 @@ impl ObjectKind {
     }
 }
 
-/// Materialize's default database, the current one.
+/// Materialize's default database, the current one until `SET database`.
 pub const DEFAULT_DATABASE: &str = "materialize";
-/// Materialize's default schema, the search path.
+/// Materialize's default schema, the search path until `SET search_path`.
 pub const DEFAULT_SCHEMA: &str = "public";
+
+/// The connection's variables `database` and `search_path`, as names:
+/// the database need not exist, nor the schemas, which Materialize's
+/// `resolve_search_path` skips when they do not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Path {
+    pub database: String,
+    pub schemas: Vec<String>,
+}
+
+impl Default for Path {
+    fn default() -> Path {
+        Path {
+            database: DEFAULT_DATABASE.to_string(),
+            schemas: vec![DEFAULT_SCHEMA.to_string()],
+        }
+    }
+}
 
 /// The connection a one-off query runs on, as Materialize's unmaterializable
 /// functions read it when it evaluates them before the query runs.
@@ -50,6 +68,12 @@ pub const DEFAULT_SCHEMA: &str = "public";
 pub struct Session {
     /// The acting role's name (`current_user`, `session_user`).
     pub user: String,
+    /// The current database's name, which need not exist
+    /// (`current_database`).
+    pub database: String,
+    /// The search path's schemas that exist, in order
+    /// (`current_schemas(false)`; the first is `current_schema`).
+    pub schemas: Vec<String>,
     /// Each role's name with the names of the roles it is a member of,
     /// itself among them (Materialize's `mz_role_oid_memberships`), where
     /// the engine answers `has_role` as this role.
@@ -60,8 +84,13 @@ pub struct Session {
 pub trait Resolver {
     /// Resolves a relation, index or view name: unqualified, exactly as
     /// given (an unquoted name was folded to lower case before), through
-    /// the search path (the system relations, then `materialize.public`).
+    /// the search path (the system relations, then each schema of `path`
+    /// that exists, in order).
     fn resolve(&self, name: &str) -> Option<(GlobalId, ObjectKind)>;
+    /// The connection's current database and search path.
+    fn path(&self) -> Path {
+        Path::default()
+    }
     /// The connection, while a one-off query is planned; `None` elsewhere
     /// (a view's query is evaluated when it is read, not when it is made).
     fn session(&self) -> Option<&Session> {
@@ -141,19 +170,86 @@ pub trait Resolver {
     }
 }
 
+/// Materialize's schemas that live in no database (its `ambient` ones),
+/// which a name may give with or without a database.
+const SYSTEM_SCHEMAS: [&str; 8] = [
+    "information_schema",
+    "mz_catalog",
+    "mz_catalog_unstable",
+    "mz_internal",
+    "mz_introspection",
+    "mz_temp",
+    "mz_unsafe",
+    "pg_catalog",
+];
+
+/// Whether `schema` is one of Materialize's system schemas.
+pub fn system_schema(schema: &str) -> bool {
+    SYSTEM_SCHEMAS.contains(&schema)
+}
+
+/// A schema of the search path that exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathSchema {
+    User(SchemaId),
+    /// One of Materialize's system schemas, by name: the engine has their
+    /// relations, found before any user schema, but not the schemas.
+    System(String),
+}
+
+/// The schemas of the search path that exist, in order (a name twice is
+/// there twice), as Materialize's `resolve_search_path` finds them: each
+/// in the current database, else among its system schemas.
+pub fn path_schemas(catalog: &dyn Resolver) -> Vec<PathSchema> {
+    let path = catalog.path();
+    let exists = catalog.database_exists(&path.database);
+    let schemas = path.schemas.iter();
+    schemas
+        .filter_map(|s| match catalog.schema(Some(&path.database), s) {
+            Ok(id) if exists => Some(PathSchema::User(id)),
+            _ => system_schema(s).then(|| PathSchema::System(s.clone())),
+        })
+        .collect()
+}
+
+/// The user schemas of the search path that exist, in order.
+pub fn search_schemas(catalog: &dyn Resolver) -> Vec<SchemaId> {
+    let schemas = path_schemas(catalog).into_iter();
+    schemas
+        .filter_map(|s| match s {
+            PathSchema::User(id) => Some(id),
+            PathSchema::System(_) => None,
+        })
+        .collect()
+}
+
+/// The schema an unqualified new object is created in, the first of the
+/// search path that exists, or Materialize's `InvalidSchemaName`; a system
+/// schema, which the engine does not have, is refused by name.
+pub fn current_schema(catalog: &dyn Resolver) -> Result<SchemaId, String> {
+    match path_schemas(catalog).into_iter().next() {
+        Some(PathSchema::User(id)) => Ok(id),
+        Some(PathSchema::System(s)) => Err(unsupported(format!(
+            "system schema {s} as the current schema"
+        ))),
+        None => Err("no valid schema selected".to_string()),
+    }
+}
+
 /// An object's name as Materialize's `minimal_qualification` writes it in
 /// errors: bare when the search path finds it so, `schema.item` in the
-/// current database, `database.schema.item` in another.
+/// current database, `database.schema.item` in another (the search path
+/// finds nothing bare there).
 pub fn minimal_name(catalog: &dyn Resolver, id: GlobalId) -> Option<String> {
     let item = catalog.name(id)?;
+    if catalog.resolve(&item).is_some_and(|(found, _)| found == id) {
+        return Some(item);
+    }
     let (database, schema) = catalog.schema_names(catalog.schema_of(id));
-    Some(
-        match (database == DEFAULT_DATABASE, catalog.resolve(&item)) {
-            (true, Some((found, _))) if found == id => item,
-            (true, _) => format!("{schema}.{item}"),
-            (false, _) => format!("{database}.{schema}.{item}"),
-        },
-    )
+    Some(match database == catalog.path().database {
+        true => format!("{schema}.{item}"),
+        false => format!("{database}.{schema}.{item}"),
+    })
 }
 
 /// An object's full name, `database.schema.item`, as Materialize writes it

@@ -8,7 +8,7 @@ use sqlparser::ast::{CreateView, ObjectName};
 
 use super::clauses;
 use super::query::{plan_query, PlannedQuery};
-use super::{object_name, rename_columns, resolve};
+use super::{rename_columns, resolve};
 use crate::plan::{full_name, with_top_k, ObjectKind, Resolver, Statement};
 use crate::repr::unsupported;
 
@@ -24,9 +24,7 @@ pub(super) fn create(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<St
         if_not_exists,
         ..
     } = v;
-    let given = object_name(catalog, name)?;
-    let schema = given.home();
-    let name = given.item;
+    let (schema, name) = super::names::new_item(catalog, name)?;
     let full = full_name(catalog, schema, &name);
     let PlannedQuery {
         plan,

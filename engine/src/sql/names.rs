@@ -9,26 +9,10 @@
 use sqlparser::ast::ObjectName;
 
 use super::ident;
-use crate::plan::{Resolver, SchemaId};
+use crate::plan::{current_schema, Resolver, SchemaId};
 use crate::repr::unsupported;
 
-/// Materialize's schemas that live in no database (its `ambient` ones),
-/// which a name may give with or without a database.
-const SYSTEM_SCHEMAS: [&str; 8] = [
-    "information_schema",
-    "mz_catalog",
-    "mz_catalog_unstable",
-    "mz_internal",
-    "mz_introspection",
-    "mz_temp",
-    "mz_unsafe",
-    "pg_catalog",
-];
-
-/// Whether `schema` is one of Materialize's system schemas.
-pub(super) fn system_schema(schema: &str) -> bool {
-    SYSTEM_SCHEMAS.contains(&schema)
-}
+pub(super) use crate::plan::system_schema;
 
 /// A name resolved to its schema.
 pub(super) struct ItemName {
@@ -40,12 +24,29 @@ pub(super) struct ItemName {
     pub given: String,
 }
 
-impl ItemName {
-    /// The schema a new object of this name is created in: the one given,
-    /// or the first of the search path.
-    pub fn home(&self) -> SchemaId {
-        self.schema.unwrap_or(SchemaId::DEFAULT)
+/// A new object's schema and own name, as Materialize's
+/// `allocate_qualified_name` finds them: the schema given, in the current
+/// database unless one is given (`no database specified ...` when the
+/// current one does not exist), or the first of the search path that
+/// exists (`no valid schema selected`).
+pub(super) fn new_item(
+    catalog: &dyn Resolver,
+    name: &ObjectName,
+) -> Result<(SchemaId, String), String> {
+    let parts = parts(name)?;
+    if let [schema, _] = parts.as_slice() {
+        if !system_schema(schema) && !catalog.database_exists(&catalog.path().database) {
+            return Err(
+                "no database specified for non-system schema and no active database".into(),
+            );
+        }
     }
+    let given = item(catalog, name)?;
+    let schema = match given.schema {
+        Some(schema) => schema,
+        None => current_schema(catalog)?,
+    };
+    Ok((schema, given.item))
 }
 
 /// The parts of a name, folded; the error is the name's form.

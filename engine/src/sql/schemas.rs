@@ -14,7 +14,7 @@
 use sqlparser::ast::{self, ObjectName, SchemaName};
 
 use super::names::{parts, system_schema};
-use crate::plan::{Resolver, SchemaId, Statement, DEFAULT_DATABASE};
+use crate::plan::{Resolver, Statement, DEFAULT_DATABASE};
 use crate::repr::unsupported;
 
 /// Materialize's `BUILTIN_PREFIXES`: names a user schema may not begin with.
@@ -51,7 +51,10 @@ pub(super) fn create_schema(
     };
     plain(stmt, "SCHEMA", given, if_not_exists)?;
     let (database, name) = match parts(given)?.as_slice() {
-        [name] => (DEFAULT_DATABASE.to_string(), name.clone()),
+        [name] => match catalog.path().database {
+            current if catalog.database_exists(&current) => (current, name.clone()),
+            _ => return Err("no database specified and no active database".into()),
+        },
         [database, name] => (database.clone(), name.clone()),
         _ => return Err(format!("schema name {given} has more than two components")),
     };
@@ -95,9 +98,9 @@ fn plain(
 
 /// Plans `DROP SCHEMA [IF EXISTS] [d.]s [, ...] [CASCADE | RESTRICT]` as
 /// Materialize's `plan_drop_schema` does; `None` when `IF EXISTS` found
-/// none. Without `CASCADE` a schema with objects is refused. Materialize's
-/// default schema is refused by name: with it gone, an unqualified name
-/// has no schema to be created in, which the engine does not model.
+/// none. Without `CASCADE` a schema with objects is refused. The current
+/// schema may go: then the search path finds the next one, or none
+/// (`plan::current_schema`).
 pub(super) fn drop_schemas(
     catalog: &dyn Resolver,
     if_exists: bool,
@@ -122,11 +125,6 @@ pub(super) fn drop_schemas(
             Err(_) if if_exists => continue,
             Err(e) => return Err(e),
         };
-        if id == SchemaId::DEFAULT {
-            return Err(unsupported(format!(
-                "DROP SCHEMA of the default schema: {name}"
-            )));
-        }
         if !cascade && !catalog.items_in(id).is_empty() {
             let (database, schema) = catalog.schema_names(id);
             return Err(format!(

@@ -17,7 +17,7 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
 use super::names::{parts, system_schema};
-use crate::plan::{ObjectKind, Resolver, SchemaId};
+use crate::plan::{current_schema, ObjectKind, Resolver, SchemaId};
 use crate::repr::{unsupported, ScalarType};
 
 /// What a SHOW lists.
@@ -205,7 +205,7 @@ pub(super) fn query(catalog: &dyn Resolver, show: &Show) -> Result<String, Strin
 /// or the current one.
 fn schema(catalog: &dyn Resolver, from: Option<&ObjectName>) -> Result<SchemaId, String> {
     let Some(from) = from else {
-        return Ok(SchemaId::DEFAULT);
+        return current_schema(catalog);
     };
     let parts = parts(from)?;
     let (database, schema) = match parts.as_slice() {

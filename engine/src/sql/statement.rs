@@ -15,7 +15,7 @@ use super::query::{plan_query, PlannedQuery};
 use super::values::{Literal, LiteralRows};
 use super::{
     check_unique_columns, clauses, constraints, drop, forms, full_name_of, ident, materialized,
-    object_name, relation, rename_columns, schemas, unknown, unqualified_name,
+    names, relation, rename_columns, schemas, unknown, unqualified_name,
 };
 use crate::eval::assign;
 use crate::packed::PackedRow;
@@ -122,9 +122,8 @@ fn new_name(
     name: &ObjectName,
     if_not_exists: bool,
 ) -> Result<Option<(String, SchemaId)>, String> {
-    let name = object_name(catalog, name)?;
-    let schema = name.home();
-    Ok(free_name(catalog, schema, name.item, if_not_exists)?.map(|n| (n, schema)))
+    let (schema, item) = names::new_item(catalog, name)?;
+    Ok(free_name(catalog, schema, item, if_not_exists)?.map(|n| (n, schema)))
 }
 
 /// `name`, if no object of `schema` has it; see `new_name`.
@@ -196,8 +195,8 @@ fn create_table(catalog: &dyn Resolver, t: &CreateTable) -> Result<Option<Statem
 fn create_view(catalog: &dyn Resolver, v: &CreateView) -> Result<Option<Statement>, String> {
     clauses::create_view(v)?;
     let mut query = plan_query(catalog, &v.query)?;
-    let given = object_name(catalog, &v.name)?;
-    let context = format!("view {}", full_name(catalog, given.home(), &given.item));
+    let (schema, item) = names::new_item(catalog, &v.name)?;
+    let context = format!("view {}", full_name(catalog, schema, &item));
     rename_columns(&context, &mut query.columns, &v.columns)?;
     let Some((name, schema)) = new_name(catalog, &v.name, v.if_not_exists)? else {
         return Ok(None);

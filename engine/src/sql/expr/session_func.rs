@@ -1,6 +1,12 @@
 //! The functions of the connection a query runs on: `current_user`,
 //! `current_role`, `user()` and `session_user` (the acting role's name:
-//! the engine has no `SET ROLE`), and `has_role` and `pg_has_role` of
+//! the engine has no `SET ROLE`), `current_database` and
+//! `current_catalog` (the variable `database`, which need not name one),
+//! `current_schema` (the search path's first schema that exists, else
+//! NULL) and `current_schemas(bool)` (those that exist, after
+//! `mz_catalog` and `pg_catalog` where the path leaves them out and the
+//! argument is true: Materialize's `effective_search_path` without the
+//! temporary schema), and `has_role` and `pg_has_role` of
 //! role names. Materialize evaluates them once, before a one-off query
 //! runs (its unmaterializable functions, and `pg_has_role`'s SQL over
 //! `mz_roles` and `mz_role_oid_memberships`), so they are planned as
@@ -21,21 +27,38 @@ use sqlparser::ast::{Expr, Function, FunctionArguments, Value};
 
 use super::{function_name, plain_args, ExprContext, Typed};
 use crate::plan::{ScalarExpr, Session};
+use crate::repr::array::{Array, ArrayElem};
 use crate::repr::{unsupported, Datum, ScalarType};
 
 /// The names of the connection's functions the engine plans.
 pub fn is_session_function(name: &str) -> bool {
     matches!(
         name,
-        "current_user" | "current_role" | "user" | "session_user" | "has_role" | "pg_has_role"
+        "current_user"
+            | "current_role"
+            | "user"
+            | "session_user"
+            | "has_role"
+            | "pg_has_role"
+            | "current_schema"
+            | "current_schemas"
+            | "current_database"
+            | "current_catalog"
     )
 }
 
 /// The connection's functions that Materialize's parser reads without
 /// parentheses.
 pub fn is_niladic_session_function(name: &str) -> bool {
-    matches!(name, "current_user" | "current_role" | "session_user")
+    matches!(
+        name,
+        "current_user" | "current_role" | "session_user" | "current_schema" | "current_catalog"
+    )
 }
+
+/// The schemas Materialize's `effective_search_path` puts before the path
+/// unless it names them.
+const IMPLICIT_SCHEMAS: [&str; 2] = ["mz_catalog", "pg_catalog"];
 
 thread_local! {
     /// The connection of the one-off query being planned.
@@ -66,16 +89,46 @@ fn session(name: &str) -> Result<Session, String> {
 impl ExprContext<'_> {
     /// `current_user` and its kin, written without parentheses.
     pub(super) fn niladic_session_call(&self, name: &str) -> Result<Typed, String> {
-        let user = session(name)?.user;
+        let session = session(name)?;
+        let text = match name {
+            "current_database" | "current_catalog" => Some(session.database),
+            "current_schema" => session.schemas.into_iter().next(),
+            _ => Some(session.user),
+        };
+        let nullable = text.is_none();
+        let datum = text.map_or(Datum::Null, Datum::Text);
         Ok(Typed::new(
-            ScalarExpr::Literal(Datum::Text(user)),
+            ScalarExpr::Literal(datum),
             ScalarType::Text,
-            false,
+            nullable,
         ))
     }
 
+    /// `current_schemas(b)`: Materialize's `if_then_else` of `b` over the
+    /// two lists, so a NULL `b` gives the list without the system schemas.
+    fn current_schemas(&mut self, session: Session, arg: &Expr) -> Result<Typed, String> {
+        let arg = self.plan(arg)?.coerce(ScalarType::Bool)?;
+        if arg.typ != Some(ScalarType::Bool) {
+            return Err(unsupported(
+                "function current_schemas of an argument not boolean",
+            ));
+        }
+        let list = |schemas: Vec<String>| {
+            let datums = schemas.into_iter().map(Datum::Text).collect();
+            ScalarExpr::Literal(Datum::Array(Box::new(Array::list(datums))))
+        };
+        let implicit = IMPLICIT_SCHEMAS.iter().map(|s| s.to_string());
+        let implicit = implicit.filter(|s| !session.schemas.contains(s));
+        let with_system = implicit.chain(session.schemas.iter().cloned()).collect();
+        let expr = ScalarExpr::Case {
+            whens: vec![(arg.expr, list(with_system))],
+            els: Box::new(list(session.schemas)),
+        };
+        Ok(Typed::new(expr, ScalarType::Array(ArrayElem::Text), false))
+    }
+
     /// A call of one of the functions [`is_session_function`] names.
-    pub(super) fn session_call(&self, f: &Function) -> Result<Typed, String> {
+    pub(super) fn session_call(&mut self, f: &Function) -> Result<Typed, String> {
         let name = function_name(f);
         let name = name.as_str();
         let session = session(name)?;
@@ -84,6 +137,16 @@ impl ExprContext<'_> {
             return self.niladic_session_call(name);
         }
         let args = plain_args(f)?;
+        match (name, args.as_slice()) {
+            ("current_schemas", [arg]) => return self.current_schemas(session, arg),
+            ("current_schemas", args) => {
+                return Err(unsupported(format!(
+                    "function {name} of {} arguments",
+                    args.len()
+                )))
+            }
+            _ => {}
+        }
         if !matches!(name, "has_role" | "pg_has_role") {
             return match args.is_empty() {
                 true => self.niladic_session_call(name),

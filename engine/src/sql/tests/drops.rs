@@ -58,10 +58,6 @@ fn other_kinds_stay_refused_by_name_with_or_without_cascade() {
     for (sql, refused) in [
         // The default schema and database (`tests::schemas`).
         (
-            "DROP SCHEMA public CASCADE",
-            "unsupported: DROP SCHEMA of the default schema: public",
-        ),
-        (
             "DROP DATABASE materialize CASCADE",
             "unsupported: DROP DATABASE of the default database: materialize",
         ),

@@ -17,7 +17,8 @@ mod value;
 
 use std::collections::BTreeMap;
 
-use crate::plan::Statement;
+use super::names::system_schema;
+use crate::plan::{Path, Statement};
 use crate::repr::{quoted, unsupported};
 use value::Kind;
 
@@ -100,7 +101,8 @@ const VARS: &[Var] = &[
     var("cluster", Text, "quickstart", DefaultOnly),
     var("cluster_replica", OptionalText, "", DefaultOnly),
     var("current_object_missing_warnings", Bool, "on", Kept),
-    var("database", Text, "materialize", DefaultOnly),
+    // It need not name a database that exists (`plan::search_schemas`).
+    var("database", Text, "materialize", Kept),
     var("DateStyle", Kind::DateStyle, value::DATE_STYLE, Kept),
     var("default_cluster_replication_factor", Unsigned, "1", Kept),
     var("emit_introspection_query_notice", Bool, "on", Kept),
@@ -124,7 +126,7 @@ const VARS: &[Var] = &[
         Kept,
     ),
     var("max_identifier_length", Unsigned, "255", Locked),
-    var("search_path", Identifiers, "public", DefaultOnly),
+    var("search_path", Identifiers, "public", Kept),
     var("server_version", Text, "9.5.0", ReadOnly),
     var("server_version_num", Integer, "90500", ReadOnly),
     var("sql_safe_updates", Bool, "off", Kept),
@@ -190,6 +192,9 @@ pub(super) fn set(name: &str, values: Option<&[String]>) -> Result<Statement, St
         return Ok(reset_of(var));
     };
     let value = value::parse(var.name, var.kind, values)?;
+    if var.name == "search_path" {
+        path_refusal(values)?;
+    }
     match var.rule {
         Rule::ReadOnly => Err(format!("parameter {} cannot be changed", quoted(var.name))),
         Rule::Fixed if value != var.default => Err(format!(
@@ -209,6 +214,24 @@ pub(super) fn set(name: &str, values: Option<&[String]>) -> Result<Statement, St
             name: var.name,
             value: Some(value),
         }),
+    }
+}
+
+/// Refuses a search path the engine's resolution would not follow: the
+/// engine finds its system relations before any user schema, as
+/// Materialize does while the path names no system schema after another
+/// schema; and it has no temporary schema.
+fn path_refusal(values: &[String]) -> Result<(), String> {
+    let user = values.iter().position(|v| !system_schema(v));
+    let mut late = values.iter().skip(user.unwrap_or(values.len()));
+    if let Some(system) = late.find(|v| system_schema(v)) {
+        return Err(unsupported(format!(
+            "SET search_path naming a system schema after another schema: {system}"
+        )));
+    }
+    match values.iter().any(|v| v == "mz_temp") {
+        true => Err(unsupported("SET search_path naming mz_temp")),
+        false => Ok(()),
     }
 }
 
@@ -264,6 +287,14 @@ impl Vars {
             Some(value) => self.0.insert(name, value),
             None => self.0.remove(name),
         };
+    }
+
+    /// The current database and search path, as resolution reads them.
+    pub fn path(&self) -> Path {
+        Path {
+            database: self.get("database").to_string(),
+            schemas: value::unprinted(self.get("search_path")),
+        }
     }
 
     /// The value of `name`, as `SHOW` prints it.

@@ -234,3 +234,50 @@ fn identifiers(name: &str, values: &[String]) -> Result<String, String> {
     let shown: Vec<String> = values.iter().map(|v| ident::printed(v)).collect();
     Ok(shown.join(", "))
 }
+
+/// The identifiers of a list `identifiers` printed, each as given.
+pub(super) fn unprinted(list: &str) -> Vec<String> {
+    let mut idents = vec![];
+    let mut chars = list.chars().peekable();
+    while chars.peek().is_some() {
+        let mut ident = String::new();
+        if chars.peek() == Some(&'"') {
+            chars.next();
+            while let Some(c) = chars.next() {
+                match (c, chars.peek()) {
+                    ('"', Some('"')) => {
+                        chars.next();
+                        ident.push('"');
+                    }
+                    ('"', _) => break,
+                    (c, _) => ident.push(c),
+                }
+            }
+        }
+        ident.extend(chars.by_ref().take_while(|c| *c != ','));
+        idents.push(ident);
+        // The space after each comma.
+        if chars.peek() == Some(&' ') {
+            chars.next();
+        }
+    }
+    idents
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{identifiers, unprinted};
+
+    #[test]
+    fn a_printed_list_reads_back_as_given() {
+        for list in [
+            vec!["public"],
+            vec!["ba r", "foo", "x, y", "a, b", "Q\"q", "", "year"],
+            vec![],
+        ] {
+            let list: Vec<String> = list.into_iter().map(String::from).collect();
+            let printed = identifiers("search_path", &list).expect("read");
+            assert_eq!(unprinted(&printed), list, "{printed}");
+        }
+    }
+}
