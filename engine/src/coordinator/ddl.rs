@@ -74,6 +74,7 @@ impl Engine {
         let before = self.owned_before();
         let outcome = self.run_planned(statement)?;
         self.own_new(before);
+        self.sync_acls();
         match outcome {
             Outcome::Error(e) => Err(e),
             outcome => Ok(outcome),

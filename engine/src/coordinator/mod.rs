@@ -8,13 +8,14 @@
 //! table's keys, `drops`, what a DROP takes with it, and `update`, an
 //! UPDATE's read and then write), `system` (`ALTER SYSTEM`), `roles` (roles,
 //! the connections they act on, what they may run; `privileges`, their
-//! memberships), `transaction` (each connection's transaction), `peeks`
+//! memberships; `acl`, what each object holds), `transaction` (each connection's transaction), `peeks`
 //! and `diagnosis`,
 //! `subscribe`, `lower`, `read_policy`, `reports` and `stepping`. The
 //! catalog (`catalog`, with the built-in relations in `builtin`) and the
 //! rows of the introspection relations (`introspection`) are the
 //! coordinator's alone.
 
+mod acl;
 mod builtin;
 mod catalog;
 mod catalog_rows;
@@ -97,6 +98,8 @@ pub struct Engine {
     /// (`sql::vars`); a named connection keeps its own (`roles`).
     vars: sql::Vars,
     roles: roles::Roles,
+    /// Every object's owner and privileges (`acl`).
+    acls: acl::Acls,
     /// Each connection's open transaction (`transaction`).
     transactions: transaction::Transactions,
 }
@@ -142,6 +145,7 @@ impl Engine {
             constant_reads: 0,
             vars: sql::Vars::default(),
             roles: roles::Roles::default(),
+            acls: acl::Acls::default(),
             transactions: transaction::Transactions::default(),
         }
     }

@@ -91,6 +91,11 @@ impl Namespaces {
         schemas.map(|s| (s.database.as_str(), s.name.as_str()))
     }
 
+    /// Every schema's id.
+    pub fn schema_ids(&self) -> impl Iterator<Item = SchemaId> + '_ {
+        self.schemas.keys().copied()
+    }
+
     /// Forgets a schema the planner found empty, or emptied.
     pub fn drop_schema(&mut self, id: SchemaId) {
         self.schemas.remove(&id);

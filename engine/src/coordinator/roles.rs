@@ -9,12 +9,14 @@
 //!
 //! Who may run what is Materialize's `rbac.rs`: `enable_rbac_checks` (on by
 //! default) or a system role's acting turns the checks on, and a superuser
-//! (`mz_system`) passes every check on user objects. The engine models no
-//! privilege, so it answers where no check can fail and refuses by name
-//! where one could (`gate`): the bootstrap role `materialize` holds every
-//! privilege on its own objects and on the system, so its statements run
-//! while every object is its own; any other role runs only what reads and
-//! writes no object while the checks are on.
+//! (`mz_system`) passes every check on user objects. The engine keeps each
+//! object's privileges (`acl.rs`) and checks them for `GRANT` and `REVOKE`;
+//! for other statements it answers where no check can fail and refuses by
+//! name where one could (`gate`): the bootstrap role `materialize` holds
+//! every privilege on its own objects and on the system, so its statements
+//! run while every object is its own and no `REVOKE` took a privilege from
+//! it or `PUBLIC`; any other role runs only what reads and writes no object
+//! while the checks are on.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -81,7 +83,7 @@ impl Default for Roles {
 
 impl Roles {
     /// The id of the role named `name`, if there is one.
-    fn id(&self, name: &str) -> Option<String> {
+    pub(super) fn id(&self, name: &str) -> Option<String> {
         match BUILTIN.iter().find(|(n, _)| *n == name) {
             Some((_, id)) => Some(id.to_string()),
             None => self.users.get(name).map(|n| format!("u{n}")),
@@ -119,6 +121,11 @@ impl Roles {
         }
     }
 
+    /// The acting role's id.
+    pub(super) fn acting_id(&self) -> String {
+        self.acting().1
+    }
+
     /// The named connection acting; `None`: the default one.
     pub(super) fn connection(&self) -> Option<&str> {
         self.acting.as_deref()
@@ -143,7 +150,7 @@ impl Roles {
 
     /// Whether no check can fail for the acting role on objects owned by
     /// others: a superuser, or a user role while the checks are off.
-    fn unchecked(&self) -> bool {
+    pub(super) fn unchecked(&self) -> bool {
         let user = self.user();
         user == SYSTEM || (!self.rbac_checks && !is_builtin(user))
     }
@@ -296,7 +303,7 @@ impl Engine {
             .collect();
         let allowed = touches_nothing
             || self.roles.unchecked()
-            || (user == BOOTSTRAP && self.roles.all_bootstrap(&objects));
+            || (user == BOOTSTRAP && self.roles.all_bootstrap(&objects) && !self.acls.revoked());
         match allowed {
             true => Ok(()),
             false => Err(unsupported(format!("privileges of role {user}"))),
@@ -359,6 +366,10 @@ impl Engine {
     /// Runs a role statement as the acting role.
     pub(super) fn run_role_statement(&mut self, statement: RoleStatement) -> Result<(), String> {
         self.roles.still_there()?;
+        let statement = match statement {
+            RoleStatement::Privileges(statement) => return self.grant_privileges(statement),
+            statement => statement,
+        };
         let user = self.roles.user().to_string();
         // A membership's names are resolved when it is planned, before its
         // privileges are checked.
@@ -388,7 +399,9 @@ impl Engine {
             return grant_roles(&mut self.roles.membership, revoke, &roles, &members);
         }
         match statement {
-            RoleStatement::Membership { .. } => unreachable!("run above"),
+            RoleStatement::Membership { .. } | RoleStatement::Privileges(_) => {
+                unreachable!("run above")
+            }
             RoleStatement::Create { name } => {
                 reserved(&name)?;
                 if self.roles.id(&name).is_some() {

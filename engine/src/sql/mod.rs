@@ -28,6 +28,7 @@ pub mod constraints;
 mod drop;
 mod expr;
 mod forms;
+mod grants;
 mod list_syntax;
 mod materialized;
 mod mutation;
@@ -55,6 +56,7 @@ use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, GlobalId};
 
 pub use drop::still_depended_upon;
+pub use grants::{quoted, resolve_grant, AclMode, GrantObject, PrivilegeStatement};
 pub use roles::{role_statement, RoleStatement};
 pub use subscribe::{plan_subscribe, Subscribe};
 pub use vars::Vars;

@@ -36,6 +36,8 @@ pub enum RoleStatement {
         roles: Vec<String>,
         members: Vec<String>,
     },
+    /// `GRANT privilege [, ...] ON ... TO role [, ...]`, or its `REVOKE`.
+    Privileges(super::grants::PrivilegeStatement),
 }
 
 /// The role statement `sql` is, if it is one: `None` leaves it to the
@@ -82,15 +84,17 @@ pub fn role_statement(sql: &str) -> Option<Result<RoleStatement, String>> {
 }
 
 /// Materialize's `parse_grant_role` and `parse_revoke_role`: a `GRANT` or
-/// `REVOKE` whose first word names no privilege grants or revokes roles.
-/// Anything else (a privilege, `WITH ADMIN OPTION`, `GRANTED BY`) is left
+/// `REVOKE` whose first word names no privilege grants or revokes roles;
+/// one whose first word names one grants or revokes privileges
+/// (`grants.rs`). Anything else (`WITH ADMIN OPTION`, `GRANTED BY`) is left
 /// to the usual parser, which refuses it by name.
 fn membership(revoke: bool, rest: &[Token]) -> Option<Result<RoleStatement, String>> {
     if PRIVILEGES
         .iter()
         .any(|p| rest.first().is_some_and(|t| word(t, p)))
     {
-        return None;
+        let statement = super::grants::privilege_statement(revoke, rest)?;
+        return Some(statement.map(RoleStatement::Privileges));
     }
     let to = rest
         .iter()
@@ -295,9 +299,12 @@ mod tests {
             planned("revoke A from c, group D;"),
             membership(true, &["a"], &["c", "d"])
         );
-        // Privileges, options and reserved words are the usual parser's.
-        assert_eq!(planned("GRANT SELECT ON t TO a"), None);
-        assert_eq!(planned("GRANT ALL ON t TO a"), None);
+        // Options and reserved words are the usual parser's.
+        assert!(matches!(
+            planned("GRANT SELECT ON t TO a"),
+            Some(Ok(RoleStatement::Privileges(_)))
+        ));
+        assert_eq!(planned("GRANT ALL ON t"), None);
         assert_eq!(planned("GRANT a TO b WITH ADMIN OPTION"), None);
         assert_eq!(planned("GRANT a TO group"), None);
         assert_eq!(planned("GRANT a TO GROUP group"), None);
