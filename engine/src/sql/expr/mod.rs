@@ -29,6 +29,7 @@ mod overloads;
 mod range;
 mod reduce;
 mod refusal;
+mod row;
 mod scope;
 mod session_func;
 mod subquery;
@@ -223,6 +224,10 @@ impl<'a> ExprContext<'a> {
                 let (like, negated) = like_operator(op).expect("a LIKE operator");
                 self.like(like, left, right, negated)
             }
+            Expr::BinaryOp { left, op, right } if row::comparison(left, op, right).is_some() => {
+                let (l, r) = row::comparison(left, op, right).expect("a row comparison");
+                self.row_comparison(&l, op, &r)
+            }
             Expr::BinaryOp { left, op, right } => {
                 let name = match op {
                     BinaryOperator::And => "AND argument",
@@ -338,16 +343,22 @@ impl<'a> ExprContext<'a> {
 
     /// `x IN (a, b)` is `x = a OR x = b`, NULLs and all: one OR of the
     /// equalities side by side, however long the list (a chain of binary
-    /// ORs would nest as deep as the list is long).
+    /// ORs would nest as deep as the list is long). Of a row constructor,
+    /// each equality is expanded field by field (`row.rs`); NOT IN is the
+    /// negated OR, which is the real system's AND of `<>`s in three values
+    /// and in which error wins.
     #[inline(never)]
     fn in_list(&mut self, expr: &Expr, list: &[Expr], negated: bool) -> Result<Typed, String> {
         let mut equalities = Vec::with_capacity(list.len());
         for item in list {
-            equalities.push(binary(
-                &BinaryOperator::Eq,
-                self.plan(expr)?,
-                self.plan(item)?,
-            )?);
+            equalities.push(match row::fields(expr) {
+                Some(_) => self.plan(&Expr::BinaryOp {
+                    left: Box::new(expr.clone()),
+                    op: BinaryOperator::Eq,
+                    right: Box::new(item.clone()),
+                })?,
+                None => binary(&BinaryOperator::Eq, self.plan(expr)?, self.plan(item)?)?,
+            });
         }
         let any = match equalities.len() {
             0 => return Err("IN needs at least one value".into()),
@@ -370,6 +381,9 @@ impl<'a> ExprContext<'a> {
         high: &Expr,
         negated: bool,
     ) -> Result<Typed, String> {
+        if row::fields(expr).is_some() {
+            return self.row_between(expr, low, high, negated);
+        }
         let above = binary(&BinaryOperator::GtEq, self.plan(expr)?, self.plan(low)?)?;
         let below = binary(&BinaryOperator::LtEq, self.plan(expr)?, self.plan(high)?)?;
         let within = binary(&BinaryOperator::And, above, below)?;

@@ -19,7 +19,7 @@ use super::typed::text::is_text_operator;
 use super::typed::{int_literal, literal, scalar_type};
 use super::window::window_exprs;
 use super::{forms, function_name, is_scalar_function, like_operator, plain_args, RESERVED};
-use super::{list, time};
+use super::{list, row, time};
 use crate::recursion::grown;
 use crate::repr::{unsupported, UNSUPPORTED};
 
@@ -55,6 +55,11 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             UnaryOperator::Minus | UnaryOperator::Plus | UnaryOperator::Not => walk(expr),
             _ => Some(unsupported(format!("operator {op}"))),
         },
+        // Rows the planner expands field by field (`row.rs`).
+        Expr::BinaryOp { left, op, right } if row::comparison(left, op, right).is_some() => {
+            let (l, r) = row::comparison(left, op, right)?;
+            l.into_iter().chain(r).find_map(walk)
+        }
         Expr::BinaryOp { left, op, right } => {
             use BinaryOperator as B;
             let planned = matches!(
@@ -86,7 +91,16 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             target: InTarget::List(list),
             global: false,
             ..
-        } => walk(expr).or_else(|| list.iter().find_map(walk)),
+        } => match row::fields(expr) {
+            Some(fields) => fields.into_iter().find_map(walk).or_else(|| {
+                let mut items = list.iter().map(|item| row::fields(item).ok_or(item));
+                items.find_map(|item| match item {
+                    Ok(fields) => fields.into_iter().find_map(walk),
+                    Err(item) => walk(item).or_else(|| Some(unsupported("expression tuple"))),
+                })
+            }),
+            None => walk(expr).or_else(|| list.iter().find_map(walk)),
+        },
         // A subquery's own refusals are found when it is planned, before
         // any error of the query around it is.
         Expr::Subquery(_) | Expr::Exists { .. } => None,
@@ -95,11 +109,11 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
             target: InTarget::Subquery(_),
             global: false,
             ..
-        } => walk(expr),
+        } => row::operand(expr).into_iter().find_map(walk),
         Expr::AnyOp { left, right, .. } | Expr::AllOp { left, right, .. }
             if matches!(**right, Expr::Subquery(_)) =>
         {
-            walk(left)
+            row::operand(left).into_iter().find_map(walk)
         }
         Expr::AnyOp { .. } | Expr::AllOp { .. } => {
             let (left, op, right, _) = super::walk::any_or_all(e)?;
@@ -109,7 +123,10 @@ fn first_refusal_within(e: &Expr, depth: usize) -> Option<String> {
         }
         Expr::Between {
             expr, low, high, ..
-        } => walk(expr).or_else(|| walk(low)).or_else(|| walk(high)),
+        } => match (row::fields(expr), row::fields(low), row::fields(high)) {
+            (Some(e), Some(l), Some(h)) => e.into_iter().chain(l).chain(h).find_map(walk),
+            _ => walk(expr).or_else(|| walk(low)).or_else(|| walk(high)),
+        },
         Expr::Like {
             any: false,
             expr,

@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 
 use sqlparser::ast::{BinaryOperator, Expr, InTarget, Query};
 
+use super::row;
 use super::typed::{binary, negate, Typed};
 use super::walk::any_or_all;
 use super::{conjuncts, ExprContext};
@@ -139,9 +140,10 @@ pub trait Nested {
     ) -> Result<(RelationPlan, Vec<Column>), String>;
     /// A fresh `Let` id.
     fn fresh(&self) -> usize;
-    /// The name the real system gives the next quantified subquery
-    /// (`subquery1`, `subquery3`, ...), which its column count's error shows.
-    fn quantified_name(&self) -> String;
+    /// The name the real system gives the next quantified subquery, whose
+    /// left operand has `width` fields (`subquery1`, `subquery3`, ... for
+    /// one field each), which its column count's error shows.
+    fn quantified_name(&self, width: usize) -> String;
 }
 
 /// How a subquery's rows make its value.
@@ -372,22 +374,35 @@ impl ExprContext<'_> {
         let Some(subqueries) = &self.subqueries else {
             return Err(self.no_subqueries());
         };
-        let name = subqueries.nested.quantified_name();
-        let x = self.plan(left)?;
+        let name = subqueries.nested.quantified_name(row::operand(left).len());
+        // A row constructor's fields are compared with the columns one
+        // by one (`row.rs`); any other operand is a row of one field.
+        let xs = row::operand(left)
+            .into_iter()
+            .map(|e| self.plan(e))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut read = BTreeSet::new();
-        columns_of(&x.expr, &mut read);
+        for x in &xs {
+            columns_of(&x.expr, &mut read);
+        }
         if read.iter().any(|c| *c >= self.row_columns().len()) {
             return Err(unsupported(
                 "subqueries or aggregates left of IN, ANY or ALL",
             ));
         }
+        let is_row = row::fields(left).is_some();
+        if is_row && !row::is_comparison(op) {
+            return Err(unsupported(format!("operator {op} of a row")));
+        }
         let compare = |output: &[Typed]| -> Result<Typed, String> {
-            match output {
-                [s] => binary(op, x.clone(), s.clone()),
-                _ => Err(format!(
-                    "{name} has {} columns available but 1 columns specified",
-                    output.len()
+            match (output, is_row) {
+                _ if output.len() != xs.len() => Err(format!(
+                    "{name} has {} columns available but {} columns specified",
+                    output.len(),
+                    xs.len()
                 )),
+                ([s], false) => binary(op, xs[0].clone(), s.clone()),
+                _ => row::expand(op, xs.len(), |i| Ok((xs[i].clone(), output[i].clone()))),
             }
         };
         let text = format!("{} {left} {op} {q}", if all { "all" } else { "any" });
@@ -397,8 +412,8 @@ impl ExprContext<'_> {
                 Ok(Kind::Exists { filter: None })
             })?,
             false => self.nested(text, q, Reads::Values, |output, width| {
-                let value = |c: &Column| Typed::of_column(ScalarExpr::Column(width), c);
-                let cmp = compare(&output.iter().map(value).collect::<Vec<_>>())?;
+                let value = |(i, c)| Typed::of_column(ScalarExpr::Column(width + i), c);
+                let cmp = compare(&output.iter().enumerate().map(value).collect::<Vec<_>>())?;
                 Ok(match cmp.nullable {
                     true => Kind::Quantified { cmp: cmp.expr, all },
                     false => Kind::Exists {

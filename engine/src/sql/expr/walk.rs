@@ -109,6 +109,7 @@ pub(super) fn any_within(e: &Expr, depth: usize, found: &dyn Fn(&Expr) -> bool) 
             expr, low, high, ..
         } => any(expr) || any(low) || any(high),
         Expr::Array(a) => a.elem.iter().any(any),
+        Expr::Tuple(fields) => fields.iter().any(any),
         Expr::CompoundFieldAccess { root, access_chain } => {
             any(root)
                 || access_chain.iter().any(|a| match a {

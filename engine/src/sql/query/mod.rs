@@ -75,7 +75,8 @@ pub(super) struct Planner<'c> {
     catalog: &'c dyn Resolver,
     /// The next `Let` id: unique within the statement.
     ids: Cell<usize>,
-    /// The quantified subqueries (`IN`, `ANY`, `ALL`) planned so far.
+    /// The ids the real system's desugarer allocated so far to the
+    /// quantified subqueries (`IN`, `ANY`, `ALL`) and their bindings.
     quantified: Cell<usize>,
     /// The CTEs in scope, innermost last.
     ctes: RefCell<Vec<with::Cte>>,

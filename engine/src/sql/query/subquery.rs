@@ -52,13 +52,14 @@ impl Nested for Planner<'_> {
         id
     }
 
-    fn quantified_name(&self) -> String {
+    fn quantified_name(&self, width: usize) -> String {
         // The real system desugars each to `(SELECT ... FROM (q) AS
-        // subqueryN (right_col0_M))`, numbering the binding, then the
-        // subquery, from 0 in one counter.
+        // subqueryN (right_col0_M, ...))`, numbering the bindings, one
+        // per field of its left operand, then the subquery, from 0 in one
+        // counter.
         let n = self.quantified.get();
-        self.quantified.set(n + 1);
-        format!("subquery{}", 2 * n + 1)
+        self.quantified.set(n + width + 1);
+        format!("subquery{}", n + width)
     }
 }
 

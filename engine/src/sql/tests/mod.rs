@@ -22,6 +22,7 @@ mod properties;
 mod queries;
 mod ranges;
 mod recursive;
+mod rows;
 mod schemas;
 mod session;
 mod sets;
