@@ -54,8 +54,8 @@ pub enum SkipReason {
     /// PostgreSQL's (`replace` with an empty pattern, a strict function's
     /// arguments after a NULL one not evaluated, a LIKE pattern over 8 KiB,
     /// a regular expression's syntax and a literal one's error of a
-    /// NULL text, `quote_ident` of a keyword, a bare `current_schema` the
-    /// function even quoted, where a column has the name).
+    /// NULL text, `quote_ident` of a keyword, a bare `"current_timestamp"`
+    /// the function even quoted, where a column has the name).
     MzFunction,
     /// The real system types a select list's NULL or string literal as
     /// `text` before a set operation unifies its branches' columns, so
