@@ -181,19 +181,15 @@ pub(in crate::sql) fn is_function_keyword(name: &str) -> bool {
 }
 
 /// A name that is no column, refused if it is one of SQL's functions called
-/// without parentheses (`current_user`): else `e`.
+/// without parentheses (`current_date`): else `e`. The names
+/// [`is_function_keyword`] holds never reach here: they are calls before
+/// any column is looked up.
 pub(super) fn not_a_column(name: String, e: String) -> String {
     const NILADIC: &[&str] = &[
-        "current_catalog",
         "current_date",
-        "current_role",
-        "current_schema",
         "current_time",
-        "current_timestamp",
-        "current_user",
         "localtime",
         "localtimestamp",
-        "session_user",
         "system_user",
         "user",
     ];
