@@ -21,8 +21,9 @@ use super::roles::SYSTEM;
 use super::Engine;
 use crate::plan::Resolver;
 use crate::plan::SchemaId;
+use crate::repr::quoted;
 use crate::repr::GlobalId;
-use crate::sql::{quoted, AclMode, GrantObject, PrivilegeStatement};
+use crate::sql::{AclMode, GrantObject, PrivilegeStatement};
 
 /// An object that holds privileges.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -16,7 +16,7 @@ use sqlparser::tokenizer::Token;
 
 use super::words::word;
 use crate::plan::{ObjectKind, Resolver, SchemaId};
-use crate::repr::unsupported;
+use crate::repr::{quoted, unsupported};
 
 /// Privileges, as Materialize's `AclMode` bits (`arwdUC`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -362,11 +362,6 @@ pub fn resolve_grant(
         planned.push((object, mode));
     }
     Ok(planned)
-}
-
-/// Materialize's `quoted`: in double quotes, inner ones escaped.
-pub fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\\\""))
 }
 
 /// One object's name, resolved as Materialize resolves it.

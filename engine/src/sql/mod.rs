@@ -56,7 +56,7 @@ use crate::recursion::with_stack;
 use crate::repr::{unsupported, Column, GlobalId};
 
 pub use drop::still_depended_upon;
-pub use grants::{quoted, resolve_grant, AclMode, GrantObject, PrivilegeStatement};
+pub use grants::{resolve_grant, AclMode, GrantObject, PrivilegeStatement};
 pub use roles::{role_statement, RoleStatement};
 pub use subscribe::{plan_subscribe, Subscribe};
 pub use vars::Vars;
